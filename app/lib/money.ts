@@ -1,0 +1,32 @@
+/** The platform's share of every sale (design.md §5); the only place the rate lives. */
+export const PLATFORM_FEE_RATE = 0.15
+
+export interface FeeSplit {
+  amountCents: number
+  applicationFeeCents: number
+  sellerShareCents: number
+}
+
+/** Fee = round(15 % of the price); the seller receives the rest, so the parts always add up. */
+export function splitFee(amountCents: number): FeeSplit {
+  if (!Number.isSafeInteger(amountCents) || amountCents < 1) {
+    throw new RangeError(`amountCents must be a positive integer, got ${amountCents}`)
+  }
+  const applicationFeeCents = Math.round(amountCents * PLATFORM_FEE_RATE)
+  return { amountCents, applicationFeeCents, sellerShareCents: amountCents - applicationFeeCents }
+}
+
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
+
+export function formatCents(cents: number): string {
+  return usd.format(cents / 100)
+}
+
+/** Dollars as typed in a form ("12.5") to integer cents, rounded like the spec says. */
+export function dollarsToCents(dollars: number): number {
+  return Math.round(dollars * 100)
+}
+
+export function centsToDollars(cents: number): string {
+  return (cents / 100).toFixed(2)
+}

@@ -1,0 +1,114 @@
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteLoaderData,
+} from 'react-router'
+import { PreventFlashOnWrongTheme, Theme, ThemeProvider, useTheme } from 'remix-themes'
+import { AppShell } from '~/components/app-shell/app-shell'
+import { Toaster } from '~/components/ui/toaster'
+import { TooltipProvider } from '~/components/ui/tooltip'
+import { useNonce } from '~/lib/nonce'
+import { authMiddleware, getOptionalUser } from '~/server/auth.server'
+import { readSidebarOpen, readToast, themeSessionResolver } from '~/server/cookies.server'
+import type { Route } from './+types/root'
+import stylesheet from './app.css?url'
+
+export const links: Route.LinksFunction = () => [
+  { rel: 'stylesheet', href: stylesheet },
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+]
+
+export const middleware: Route.MiddlewareFunction[] = [authMiddleware]
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const [{ getTheme }, { toast, setCookie }, user] = await Promise.all([
+    themeSessionResolver(request),
+    readToast(request),
+    getOptionalUser(context),
+  ])
+  const headers = new Headers()
+  if (setCookie) headers.append('Set-Cookie', setCookie)
+  return data(
+    {
+      theme: getTheme() ?? Theme.LIGHT,
+      sidebarOpen: readSidebarOpen(request),
+      toast,
+      user: user ? { email: user.email, isAdmin: user.isAdmin } : null,
+    },
+    { headers },
+  )
+}
+
+function Document({ children, title }: { children: React.ReactNode; title?: string }) {
+  const [theme] = useTheme()
+  const nonce = useNonce()
+  return (
+    <html lang="en" className={theme ?? 'light'}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {title ? <title>{title}</title> : null}
+        <Meta />
+        <PreventFlashOnWrongTheme ssrTheme nonce={nonce} />
+        <Links />
+      </head>
+      <body className="min-h-svh bg-background text-foreground antialiased">
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  )
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const rootData = useRouteLoaderData<typeof loader>('root')
+  return (
+    <ThemeProvider specifiedTheme={rootData?.theme ?? Theme.LIGHT} themeAction="/action/set-theme">
+      <Document>
+        <TooltipProvider>
+          <AppShell user={rootData?.user ?? null} sidebarOpen={rootData?.sidebarOpen ?? true}>
+            {children}
+          </AppShell>
+        </TooltipProvider>
+        <Toaster toast={rootData?.toast ?? null} />
+      </Document>
+    </ThemeProvider>
+  )
+}
+
+export default function App() {
+  return <Outlet />
+}
+
+export function meta() {
+  return [
+    { title: 'Forkmarket — Buy and sell code-hosted apps and templates' },
+    {
+      name: 'description',
+      content:
+        'Forkmarket is the marketplace for apps, templates and full sites built on a code-hosting platform: pay by card, receive a fork, money held in escrow until delivery is confirmed.',
+    },
+  ]
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  let title = 'Something went wrong'
+  let detail = 'An unexpected error occurred. Please try again in a moment.'
+  if (isRouteErrorResponse(error)) {
+    title = error.status === 404 ? 'Page not found' : `${error.status} ${error.statusText}`
+    detail = typeof error.data === 'string' && error.data ? error.data : detail
+  }
+  return (
+    <div className="mx-auto max-w-2xl px-4 py-16">
+      <title>{`${title} · Forkmarket`}</title>
+      <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
+      <p className="mt-3 text-muted-foreground">{detail}</p>
+    </div>
+  )
+}

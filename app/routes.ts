@@ -1,0 +1,64 @@
+import { index, prefix, route, type RouteConfig } from '@react-router/dev/routes'
+
+// The spec's route table (product-spec.md §2), then the JSON API (§7).
+export default [
+  index('routes/home.tsx'),
+  route('login', 'routes/login.tsx'),
+  route('auth/callback', 'routes/auth-callback.tsx'),
+  route('logout', 'routes/logout.tsx'),
+  route('marketplace', 'routes/marketplace.tsx'),
+  route('listing/:slug', 'routes/listing.tsx'),
+  route('seller/dashboard', 'routes/seller-dashboard.tsx'),
+  route('seller-dashboard', 'routes/seller-dashboard.tsx', { id: 'seller-dashboard-alias' }),
+  route('seller/create', 'routes/listing-create.tsx'),
+  route('create-listing', 'routes/listing-create.tsx', { id: 'create-listing-alias' }),
+  route('seller/edit/:id', 'routes/listing-edit.tsx'),
+  route('checkout/:id', 'routes/checkout.tsx'),
+  route('purchases', 'routes/purchases.tsx'),
+  route('my-purchases', 'routes/my-purchases.tsx'),
+  route('profile', 'routes/profile.tsx'),
+  route('admin', 'routes/admin.tsx'),
+  route('purchase-success', 'routes/purchase-success.tsx'),
+  route('terms', 'routes/legal/terms.tsx'),
+  route('privacy', 'routes/legal/privacy.tsx'),
+  route('cookies', 'routes/legal/cookies.tsx'),
+  route('disclaimer', 'routes/legal/disclaimer.tsx'),
+  route('faq', 'routes/legal/faq.tsx'),
+  route('help', 'routes/legal/help.tsx'),
+
+  // Infrastructure
+  route('healthz', 'routes/healthz.ts'),
+  route('action/set-theme', 'routes/action.set-theme.ts'),
+
+  route('uploads/*', 'routes/uploads.ts'),
+
+  ...prefix('api', [
+    route('users/sync', 'routes/api/users-sync.ts'),
+    route('listings', 'routes/api/listings.ts'),
+    route('listings/upload-images', 'routes/api/listings-upload-images.ts'),
+    route('listings/id/:id', 'routes/api/listing-by-id.ts'),
+    // GET by slug; PATCH and DELETE by id (spec §7 shares the path).
+    route('listings/:slugOrId', 'routes/api/listing.ts'),
+    route('listings/:id/purchase', 'routes/api/listing-purchase.ts'),
+    route('seller/listings', 'routes/api/seller-listings.ts'),
+    route('seller/transactions', 'routes/api/seller-transactions.ts'),
+    route('seller/transactions/:id/deliver', 'routes/api/seller-transaction-deliver.ts'),
+    route('purchases', 'routes/api/purchases.ts'),
+    route('purchases/:id/confirm', 'routes/api/purchase-confirm.ts'),
+    route('purchases/:id/dispute', 'routes/api/purchase-dispute.ts'),
+    route('profile/bank-details', 'routes/api/bank-details.ts'),
+    route('admin/transactions', 'routes/api/admin-transactions.ts'),
+    route('admin/transactions/:transactionId/mark-paid', 'routes/api/admin-mark-paid.ts'),
+    route('admin/transactions/:transactionId/release', 'routes/api/admin-release.ts'),
+    route('admin/transactions/:transactionId/refund', 'routes/api/admin-refund.ts'),
+    route('admin/bank-details/pending', 'routes/api/admin-bank-details-pending.ts'),
+    route('admin/bank-details/:userId/approve', 'routes/api/admin-bank-approve.ts'),
+    route('admin/bank-details/:userId/reject', 'routes/api/admin-bank-reject.ts'),
+    route('admin/payouts.csv', 'routes/api/admin-payouts-csv.ts'),
+    route('admin/audit-log', 'routes/api/admin-audit-log.ts'),
+    route('stripe/webhook', 'routes/api/stripe-webhook.ts'),
+    route('*', 'routes/api/not-found.ts'),
+  ]),
+
+  route('*', 'routes/not-found.tsx'),
+] satisfies RouteConfig

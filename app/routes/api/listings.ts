@@ -1,0 +1,4 @@
+import { notBuilt } from '~/server/not-built.server'
+
+export const loader = notBuilt
+export const action = notBuilt

@@ -1,0 +1,37 @@
+import { redirect } from 'react-router'
+import { authContext, safeRedirectPath } from '~/server/auth.server'
+import { logSecurityEvent } from '~/server/log.server'
+import { displayNameFor, syncUser } from '~/server/users.server'
+import type { Route } from './+types/auth-callback'
+
+// The identity provider returns here with ?code=… (PKCE): exchange it for a
+// session (cookies), sync the product user, and go where the user was going.
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url)
+  const next = safeRedirectPath(url.searchParams.get('next'), '/')
+  const code = url.searchParams.get('code')
+  const failed = (reason: string) => {
+    logSecurityEvent('sign_in_failed', request, { reason })
+    return redirect(`/login?${new URLSearchParams({ error: 'callback', redirectTo: next })}`)
+  }
+  if (!code) return failed(url.searchParams.get('error_description') ?? 'missing code')
+
+  const supabase = context.get(authContext).supabase()
+  const { data, error } = await supabase.auth.exchangeCodeForSession(code)
+  if (error || !data.user?.email) return failed(error?.message ?? 'no user')
+
+  const meta = data.user.user_metadata ?? {}
+  try {
+    await syncUser({
+      id: data.user.id,
+      email: data.user.email,
+      displayName: displayNameFor(data.user.email, meta.full_name ?? meta.name),
+      avatarUrl: meta.avatar_url || null,
+      preferredUsername: meta.user_name ?? meta.preferred_username ?? null,
+    })
+  } catch (syncError) {
+    // Spec: a failed sync is logged and does not block the page; the next request retries it.
+    console.error('Failed to sync user:', syncError instanceof Error ? syncError.message : syncError)
+  }
+  return redirect(next)
+}

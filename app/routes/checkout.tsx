@@ -1,0 +1,16 @@
+import { NotBuilt } from '~/components/not-built'
+import { requireUser } from '~/server/auth.server'
+import type { Route } from './+types/checkout'
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireUser(request, context)
+  return null
+}
+
+export default function Screen() {
+  return <NotBuilt title="Checkout" />
+}
+
+export function meta({}: Route.MetaArgs) {
+  return [{ title: 'Checkout · Forkmarket' }]
+}

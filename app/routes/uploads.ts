@@ -1,0 +1,3 @@
+import { notBuilt } from '~/server/not-built.server'
+
+export const loader = notBuilt

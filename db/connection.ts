@@ -1,0 +1,39 @@
+import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely'
+import pg from 'pg'
+import type { DB } from './schema.ts'
+
+// COUNT(*) and SUM() of integer cents come back as int8; they stay far below
+// 2^53, so numbers are safe and simpler than strings everywhere.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10))
+
+export interface PoolOptions {
+  max?: number
+  /** Fail fast when the database is unreachable instead of queueing requests. */
+  connectionTimeoutMillis?: number
+  statementTimeoutMillis?: number
+  applicationName?: string
+}
+
+export function createPool(connectionString: string, options: PoolOptions = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.max ?? Number(process.env.DB_POOL_MAX ?? 10),
+    connectionTimeoutMillis: options.connectionTimeoutMillis ?? 3_000,
+    idleTimeoutMillis: 30_000,
+    statement_timeout: options.statementTimeoutMillis ?? 10_000,
+    application_name: options.applicationName ?? 'forkmarket',
+  })
+  // An idle client losing its connection (database restart) must not crash the process;
+  // the pool drops it and the next query opens a fresh connection.
+  pool.on('error', (error) => {
+    console.error(JSON.stringify({ level: 'error', event: 'db_pool_error', message: error.message }))
+  })
+  return pool
+}
+
+export function createDb(connectionString: string, options: PoolOptions = {}): Kysely<DB> {
+  return new Kysely<DB>({
+    dialect: new PostgresDialect({ pool: createPool(connectionString, options) }),
+    plugins: [new CamelCasePlugin()],
+  })
+}

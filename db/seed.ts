@@ -1,0 +1,151 @@
+import { createHash } from 'node:crypto'
+import { sql, type Kysely } from 'kysely'
+import { splitFee } from '../app/lib/money.ts'
+import { encryptSecret } from '../app/server/secret-box.server.ts'
+import { DEMO_ADMIN, DEMO_BUYERS, DEMO_LISTINGS, DEMO_SELLERS, demoLongDescription } from './demo-data.ts'
+import type { DB } from './schema.ts'
+
+/**
+ * The local auth emulator derives a user's id from the e-mail the same way,
+ * so signing in locally as a demo account lands on the seeded record.
+ */
+export function emailUserId(email: string): string {
+  const hex = createHash('sha256').update(`forkmarket:${email.trim().toLowerCase()}`).digest('hex')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`
+}
+
+export function slugify(title: string): string {
+  return title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80)
+    .replace(/-+$/g, '')
+}
+
+const HOUR = 3_600_000
+
+/** Loads the demo marketplace unless it was loaded before. Returns whether it did. */
+export async function seedDemoDataOnce(db: Kysely<DB>, now = new Date()): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('appMeta')
+      .values({ key: 'demo_seeded', value: JSON.stringify(now.toISOString()) })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .returning('key')
+      .executeTakeFirst()
+    if (!inserted) return false
+    await seedDemoData(trx, now)
+    return true
+  })
+}
+
+export async function seedDemoData(db: Kysely<DB>, now = new Date()) {
+  const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * HOUR)
+  const users = [
+    { ...DEMO_ADMIN, isAdmin: true, bio: 'Runs payouts and bank approvals.' },
+    ...DEMO_SELLERS.map((s) => ({ email: s.email, username: s.username, displayName: s.displayName, bio: s.bio, isAdmin: false })),
+    ...DEMO_BUYERS.map((b) => ({ ...b, isAdmin: false, bio: null })),
+  ]
+  await db
+    .insertInto('users')
+    .values(users.map((u, i) => ({ id: emailUserId(u.email), ...u, createdAt: at(24 * 60 - i) })))
+    .execute()
+
+  const sellerIds = DEMO_SELLERS.map((s) => emailUserId(s.email))
+  const bankRows = DEMO_SELLERS.flatMap((seller, i) => {
+    if (!seller.bank) return []
+    const gb = i % 2 === 0
+    const accountNumber = gb ? `3141592${i}` : ''
+    const iban = gb ? '' : 'DE89370400440532013000'
+    return [
+      {
+        userId: sellerIds[i]!,
+        country: gb ? 'GB' : 'DE',
+        accountHolder: seller.displayName,
+        bankName: gb ? 'Monzo Bank' : 'Commerzbank',
+        sortCode: gb ? '040004' : null,
+        swift: gb ? null : 'COBADEFFXXX',
+        accountNumberEncrypted: accountNumber ? encryptSecret(accountNumber) : null,
+        accountNumberLast4: accountNumber ? accountNumber.slice(-4) : null,
+        ibanEncrypted: iban ? encryptSecret(iban) : null,
+        ibanLast4: iban ? iban.slice(-4) : null,
+        status: seller.bank,
+        requestedAt: at(24 * 30),
+        approvedAt: seller.bank === 'approved' ? at(24 * 29) : null,
+        rejectedAt: seller.bank === 'rejected' ? at(24 * 29) : null,
+        rejectionReason: seller.bank === 'rejected' ? 'The account holder name does not match the account.' : null,
+      },
+    ]
+  })
+  if (bankRows.length) await db.insertInto('bankDetails').values(bankRows).execute()
+
+  const listings = await db
+    .insertInto('listings')
+    .values(
+      DEMO_LISTINGS.map((l, i) => ({
+        sellerId: sellerIds[l.seller]!,
+        title: l.title,
+        slug: slugify(l.title),
+        shortDescription: l.short,
+        longDescription: demoLongDescription(l),
+        type: l.type,
+        priceCents: l.price,
+        licence: l.licence,
+        languages: l.languages,
+        frameworks: l.frameworks,
+        dependencies: [...new Set(l.dependencies)],
+        tags: l.tags,
+        visible: !l.hidden,
+        deliveryTimeframe: l.delivery ?? null,
+        deliveryUrl: l.delivery === 'instant' ? `https://github.com/forkmarket-demo/${slugify(l.title)}` : null,
+        setupCallAvailable: Boolean(l.setupCall),
+        setupCallDetails: l.setupCall ? 'A 30-minute video call to walk through setup and deployment.' : null,
+        emailSupportAvailable: Boolean(l.emailSupport),
+        emailSupportDuration: l.emailSupport ?? null,
+        bespokeDevelopmentAvailable: l.bespokeRate !== undefined,
+        bespokeDevelopmentRateCents: l.bespokeRate ?? null,
+        demoUrl: l.demo ? `https://demo.forkmarket.dev/${slugify(l.title)}` : null,
+        createdAt: at(24 * 50 - i * 23),
+        updatedAt: at(24 * 50 - i * 23),
+      })),
+    )
+    .returning(['id', 'sellerId', 'priceCents', 'slug'])
+    .execute()
+
+  const buyerId = emailUserId(DEMO_BUYERS[0]!.email)
+  const secondBuyerId = emailUserId(DEMO_BUYERS[1]!.email)
+  const sale = (index: number, buyer: string, hoursAgo: number) => {
+    const listing = listings[index]!
+    return {
+      listingId: listing.id,
+      sellerId: listing.sellerId,
+      buyerId: buyer,
+      stripePaymentIntentId: `pi_demo_${listing.slug.slice(0, 20)}_${buyer.slice(0, 4)}`,
+      ...pickFee(listing.priceCents),
+      createdAt: at(hoursAgo),
+      paidAtProvider: at(hoursAgo),
+    }
+  }
+  const fork = (slug: string) => JSON.stringify({ forkUrl: `https://github.com/demobuyer/${slug}` })
+  await db
+    .insertInto('transactions')
+    .values([
+      { ...sale(0, buyerId, 24 * 20), status: 'completed', deliveredAt: at(24 * 20), completedAt: at(24 * 17), deliveryProof: fork(listings[0]!.slug), paymentReference: 'BACS-2026-1042', paidAt: at(24 * 14) },
+      { ...sale(1, buyerId, 24 * 9), status: 'completed', deliveredAt: at(24 * 9), completedAt: at(24 * 8), deliveryProof: fork(listings[1]!.slug) },
+      { ...sale(2, buyerId, 30), status: 'delivered', deliveredAt: at(20), deliveryProof: fork(listings[2]!.slug) },
+      { ...sale(8, buyerId, 5), status: 'paid' },
+      { ...sale(10, secondBuyerId, 24 * 4), status: 'disputed', deliveredAt: at(24 * 3), disputedAt: at(24 * 2), disputeReason: 'The booking page crashes on start; the fork is missing the migrations folder.', deliveryProof: fork(listings[10]!.slug) },
+      { ...sale(16, secondBuyerId, 24 * 6), status: 'refunded', refundedAt: at(24 * 5), stripeRefundId: 're_demo_1' },
+      { ...sale(5, secondBuyerId, 24 * 12), status: 'completed', deliveredAt: at(24 * 11), completedAt: at(24 * 8), deliveryProof: fork(listings[5]!.slug) },
+    ])
+    .execute()
+  await sql`ANALYZE`.execute(db)
+}
+
+function pickFee(priceCents: number) {
+  const { amountCents, applicationFeeCents } = splitFee(priceCents)
+  return { amountCents, applicationFeeCents }
+}

@@ -1,0 +1,563 @@
+/*
+ * Stripe emulator: a stand-in for Stripe's hosted stripe.js (v3), served by
+ * the emulator at /v3/stripe.js. It defines `window.Stripe` with the surface
+ * that @stripe/stripe-js and @stripe/react-stripe-js use, renders a plain card
+ * form (no iframes) and talks only to the emulator that served it.
+ * No eval, no injected <style>: it works under a nonce-based CSP.
+ */
+;(() => {
+  'use strict'
+
+  // The emulator replaces this with its own origin as the browser reached it.
+  const injectedApiBase = '__STRIPE_EMULATOR_API_BASE__'
+  const API_BASE = injectedApiBase.startsWith('__')
+    ? new URL(document.currentScript.src).origin
+    : injectedApiBase
+
+  class IntegrationError extends Error {
+    constructor(message) {
+      super(message)
+      this.name = 'IntegrationError'
+    }
+  }
+
+  // --- HTTP -------------------------------------------------------------------
+
+  /** Stripe's bracketed form encoding: {a: {b: 1}, c: ['x']} → a[b]=1&c[0]=x */
+  function encodeForm(data) {
+    const pairs = []
+    const add = (key, value) => {
+      if (value === undefined || value === null) return
+      if (typeof value === 'object') {
+        for (const [child, item] of Object.entries(value)) add(`${key}[${child}]`, item)
+        return
+      }
+      pairs.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`)
+    }
+    for (const [key, value] of Object.entries(data)) add(key, value)
+    return pairs.join('&')
+  }
+
+  /** Resolves to {data} or {error}; never rejects, like stripe.js results. */
+  async function request(method, path, params) {
+    const body = encodeForm(params)
+    const init =
+      method === 'GET'
+        ? { method }
+        : { method, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body }
+    let response
+    try {
+      response = await fetch(`${API_BASE}${path}${method === 'GET' ? `?${body}` : ''}`, init)
+    } catch {
+      return {
+        error: { type: 'api_connection_error', message: `Could not reach the Stripe emulator at ${API_BASE}.` },
+      }
+    }
+    const json = await response.json().catch(() => null)
+    if (!json) return { error: { type: 'api_error', message: 'The Stripe emulator sent an invalid response.' } }
+    return response.ok ? { data: json } : { error: json.error }
+  }
+
+  function intentIdFromSecret(clientSecret) {
+    const match = /^(pi_[A-Za-z0-9]+)_secret_[A-Za-z0-9]+$/.exec(String(clientSecret))
+    if (!match) {
+      throw new IntegrationError(
+        `Invalid value for clientSecret: expected a PaymentIntent client secret (pi_…_secret_…), got ${clientSecret}.`,
+      )
+    }
+    return match[1]
+  }
+
+  // --- Card validation ----------------------------------------------------------
+
+  const onlyDigits = (value) => String(value).replace(/\D/g, '')
+
+  function luhnValid(digits) {
+    let sum = 0
+    for (let i = 0; i < digits.length; i++) {
+      let digit = Number(digits[digits.length - 1 - i])
+      if (i % 2 === 1) {
+        digit *= 2
+        if (digit > 9) digit -= 9
+      }
+      sum += digit
+    }
+    return sum % 10 === 0
+  }
+
+  function brandOf(digits) {
+    if (/^3[47]/.test(digits)) return 'amex'
+    if (/^(5[1-5]|2[2-7])/.test(digits)) return 'mastercard'
+    if (digits.startsWith('4')) return 'visa'
+    return 'unknown'
+  }
+
+  const expectedLength = (digits) => (brandOf(digits) === 'amex' ? 15 : 16)
+
+  /** "12 / 34", "12/34", "1234" → {month: 12, year: 2034} */
+  function parseExpiry(value) {
+    const digits = onlyDigits(value)
+    if (digits.length !== 4 && digits.length !== 6) return null
+    const month = Number(digits.slice(0, 2))
+    const year = Number(digits.slice(2))
+    return { month, year: year < 100 ? 2000 + year : year }
+  }
+
+  function defaultExpiry() {
+    const year = (new Date().getFullYear() + 5) % 100
+    return `12 / ${String(year).padStart(2, '0')}`
+  }
+
+  const validationError = (code, message) => ({ type: 'validation_error', code, message })
+
+  function cardError(values, { whileTyping }) {
+    const number = onlyDigits(values.number)
+    if (number.length >= expectedLength(number) && !luhnValid(number)) {
+      return validationError('invalid_number', 'Your card number is invalid.')
+    }
+    if (whileTyping) return null
+    if (number.length < expectedLength(number)) {
+      return validationError('incomplete_number', 'Your card number is incomplete.')
+    }
+    const expiry = parseExpiry(values.expiry)
+    if (!expiry) return validationError('incomplete_expiry', "Your card's expiration date is incomplete.")
+    if (expiry.month < 1 || expiry.month > 12) {
+      return validationError('invalid_expiry_month', "Your card's expiration month is invalid.")
+    }
+    const now = new Date()
+    if (expiry.year < now.getFullYear() || (expiry.year === now.getFullYear() && expiry.month < now.getMonth() + 1)) {
+      return validationError('invalid_expiry_year_past', "Your card's expiration year is in the past.")
+    }
+    if (!/^\d{3,4}$/.test(values.cvc.trim())) {
+      return validationError('incomplete_cvc', "Your card's security code is incomplete.")
+    }
+    return null
+  }
+
+  // --- Events -------------------------------------------------------------------
+
+  class Emitter {
+    constructor() {
+      this.handlers = new Map()
+    }
+
+    on(event, handler) {
+      if (typeof handler !== 'function') throw new IntegrationError(`A handler for "${event}" must be a function.`)
+      if (!this.handlers.has(event)) this.handlers.set(event, [])
+      this.handlers.get(event).push(handler)
+      return this
+    }
+
+    once(event, handler) {
+      const wrapper = (payload) => {
+        this.off(event, wrapper)
+        handler(payload)
+      }
+      wrapper.original = handler
+      return this.on(event, wrapper)
+    }
+
+    off(event, handler) {
+      if (!handler) {
+        this.handlers.delete(event)
+        return this
+      }
+      const remaining = (this.handlers.get(event) || []).filter((h) => h !== handler && h.original !== handler)
+      this.handlers.set(event, remaining)
+      return this
+    }
+
+    emit(event, payload) {
+      for (const handler of [...(this.handlers.get(event) || [])]) {
+        try {
+          handler(payload)
+        } catch (error) {
+          setTimeout(() => {
+            throw error
+          })
+        }
+      }
+    }
+  }
+
+  // --- DOM ----------------------------------------------------------------------
+
+  let uniqueId = 0
+
+  function createNode(tag, properties = {}, styles = {}) {
+    const node = document.createElement(tag)
+    Object.assign(node, properties)
+    Object.assign(node.style, styles)
+    return node
+  }
+
+  function themeOf(appearance = {}) {
+    const variables = appearance.variables || {}
+    return {
+      colorText: variables.colorText || '#30313d',
+      colorDanger: variables.colorDanger || '#df1b41',
+      colorPrimary: variables.colorPrimary || '#0570de',
+      colorBackground: variables.colorBackground || '#ffffff',
+      fontFamily: variables.fontFamily || 'system-ui, sans-serif',
+      borderRadius: variables.borderRadius || '4px',
+    }
+  }
+
+  /** A labelled text input; returns the input. */
+  function addField(parent, label, properties, theme) {
+    const id = `stripe-emulator-field-${++uniqueId}`
+    const wrapper = createNode('div', {}, { display: 'grid', gap: '4px' })
+    const labelNode = createNode('label', { htmlFor: id, textContent: label }, { fontSize: '14px' })
+    const input = createNode(
+      'input',
+      { id, type: 'text', spellcheck: false, ...properties },
+      {
+        padding: '10px 12px',
+        border: '1px solid #e0e0e6',
+        borderRadius: theme.borderRadius,
+        background: theme.colorBackground,
+        color: theme.colorText,
+        font: 'inherit',
+      },
+    )
+    wrapper.append(labelNode, input)
+    parent.append(wrapper)
+    return input
+  }
+
+  // --- Elements -----------------------------------------------------------------
+
+  const CARD_TYPES = ['payment', 'card']
+
+  class Element extends Emitter {
+    constructor(group, type, options) {
+      super()
+      this.group = group
+      this.type = type
+      this.options = { ...options }
+      this.root = null
+      this.inputs = null
+      this.isReady = false
+      this.destroyed = false
+    }
+
+    // A 'ready' listener attached after the element became ready still fires:
+    // React attaches listeners in an effect that can run after our 'ready'.
+    on(event, handler) {
+      super.on(event, handler)
+      if (event === 'ready' && this.isReady) setTimeout(() => handler({ elementType: this.type }))
+      return this
+    }
+
+    mount(target) {
+      if (this.destroyed) throw new IntegrationError('This Element has been destroyed and cannot be mounted.')
+      const node = typeof target === 'string' ? document.querySelector(target) : target
+      if (!node || typeof node.appendChild !== 'function') {
+        throw new IntegrationError(`Invalid DOM element or selector passed to mount(): ${target}`)
+      }
+      if (this.root) this.root.remove()
+      this.root = this.render()
+      node.appendChild(this.root)
+      this.emit('loaderstart', { elementType: this.type })
+      setTimeout(() => {
+        if (this.destroyed || this.isReady) return
+        this.isReady = true
+        this.emit('ready', { elementType: this.type })
+      })
+    }
+
+    unmount() {
+      if (this.root) this.root.remove()
+    }
+
+    destroy() {
+      this.unmount()
+      this.root = null
+      this.inputs = null
+      this.destroyed = true
+      this.handlers.clear()
+      this.group.forget(this)
+    }
+
+    update(options) {
+      Object.assign(this.options, options)
+      if (this.inputs) {
+        for (const input of Object.values(this.inputs)) input.disabled = Boolean(this.options.readOnly || this.options.disabled)
+      }
+    }
+
+    focus() {
+      if (this.inputs) this.inputs.number.focus()
+    }
+
+    blur() {
+      if (this.inputs) for (const input of Object.values(this.inputs)) input.blur()
+    }
+
+    clear() {
+      if (!this.inputs) return
+      this.inputs.number.value = ''
+      this.showError(null)
+      this.emit('change', this.changeEvent(null))
+    }
+
+    collapse() {}
+
+    render() {
+      const theme = themeOf(this.group.options.appearance)
+      const root = createNode(
+        'div',
+        {},
+        { display: 'grid', gap: '12px', fontFamily: theme.fontFamily, color: theme.colorText },
+      )
+      root.dataset.stripeEmulatorElement = this.type
+      if (!CARD_TYPES.includes(this.type)) return root
+
+      const row = createNode('div', {}, { display: 'grid', gridTemplateColumns: '1fr 1fr', gap: '12px' })
+      this.inputs = {
+        number: addField(
+          root,
+          'Card number',
+          { name: 'cardnumber', autocomplete: 'cc-number', inputMode: 'numeric', placeholder: '1234 1234 1234 1234' },
+          theme,
+        ),
+        expiry: addField(
+          row,
+          'Expiry',
+          { name: 'exp-date', autocomplete: 'cc-exp', inputMode: 'numeric', placeholder: 'MM / YY', value: defaultExpiry() },
+          theme,
+        ),
+        cvc: addField(row, 'CVC', { name: 'cvc', autocomplete: 'cc-csc', inputMode: 'numeric', placeholder: 'CVC', value: '123' }, theme),
+      }
+      root.append(row)
+      this.errorNode = createNode('div', { id: `stripe-emulator-error-${++uniqueId}` }, { color: theme.colorDanger, fontSize: '14px' })
+      this.errorNode.setAttribute('role', 'alert')
+      root.append(this.errorNode)
+      for (const input of Object.values(this.inputs)) {
+        input.setAttribute('aria-describedby', this.errorNode.id)
+        input.addEventListener('input', () => this.handleInput())
+        input.addEventListener('focus', () => this.emit('focus', { elementType: this.type }))
+        input.addEventListener('blur', () => this.emit('blur', { elementType: this.type }))
+        input.addEventListener('keydown', (event) => {
+          if (event.key === 'Escape') this.emit('escape', { elementType: this.type })
+        })
+      }
+      this.update({})
+      return root
+    }
+
+    values() {
+      const { number, expiry, cvc } = this.inputs
+      return { number: number.value, expiry: expiry.value, cvc: cvc.value }
+    }
+
+    handleInput() {
+      const error = cardError(this.values(), { whileTyping: true })
+      this.showError(error)
+      this.emit('change', this.changeEvent(error))
+    }
+
+    changeEvent(error) {
+      const number = onlyDigits(this.inputs ? this.inputs.number.value : '')
+      const event = {
+        elementType: this.type,
+        empty: number.length === 0,
+        complete: Boolean(this.inputs) && cardError(this.values(), { whileTyping: false }) === null,
+        value: { type: 'card' },
+      }
+      if (this.type === 'card') event.brand = brandOf(number)
+      if (this.type === 'payment') event.collapsed = false
+      if (error) event.error = error
+      return event
+    }
+
+    showError(error) {
+      if (!this.errorNode) return
+      this.errorNode.textContent = error ? error.message : ''
+      this.inputs.number.setAttribute('aria-invalid', String(Boolean(error)))
+    }
+
+    /** The card's validation error (also shown in the form), or null. */
+    validate() {
+      if (!this.inputs) return validationError('incomplete_number', 'Your card number is incomplete.')
+      const error = cardError(this.values(), { whileTyping: false })
+      this.showError(error)
+      if (error) this.emit('change', this.changeEvent(error))
+      return error
+    }
+
+    paymentMethodData() {
+      const { number, expiry, cvc } = this.values()
+      const { month, year } = parseExpiry(expiry)
+      return { type: 'card', card: { number: onlyDigits(number), exp_month: month, exp_year: year, cvc: cvc.trim() } }
+    }
+  }
+
+  class Elements {
+    constructor(stripe, options) {
+      this.stripe = stripe
+      this.options = { ...options }
+      this.byType = new Map()
+    }
+
+    create(type, options) {
+      if (this.byType.has(type)) throw new IntegrationError(`Can only create one Element of type ${type}.`)
+      const element = new Element(this, type, options)
+      this.byType.set(type, element)
+      return element
+    }
+
+    // react-stripe-js components carry their type as __elementType.
+    getElement(typeOrComponent) {
+      const type = typeof typeOrComponent === 'string' ? typeOrComponent : typeOrComponent && typeOrComponent.__elementType
+      return this.byType.get(type) || null
+    }
+
+    update(options) {
+      Object.assign(this.options, options)
+    }
+
+    fetchUpdates() {
+      return Promise.resolve({})
+    }
+
+    async submit() {
+      const element = this.cardElement()
+      if (!element) return { error: validationError('incomplete', 'Mount a Payment Element before calling submit().') }
+      const error = element.validate()
+      return error ? { error } : {}
+    }
+
+    cardElement() {
+      return CARD_TYPES.map((type) => this.byType.get(type)).find((element) => element && !element.destroyed) || null
+    }
+
+    forget(element) {
+      if (this.byType.get(element.type) === element) this.byType.delete(element.type)
+    }
+  }
+
+  // --- The Stripe object ------------------------------------------------------------
+
+  const unsupported = (name) => () =>
+    Promise.resolve({
+      error: { type: 'invalid_request_error', message: `stripe.${name}() is not supported by the Stripe emulator.` },
+    })
+
+  class StripeClient {
+    constructor(publishableKey, options) {
+      this.publishableKey = publishableKey
+      this.options = options
+      this.createPaymentMethod = unsupported('createPaymentMethod')
+      this.createToken = unsupported('createToken')
+      this.confirmSetup = unsupported('confirmSetup')
+      this.confirmCardSetup = unsupported('confirmCardSetup')
+      this.retrieveSetupIntent = unsupported('retrieveSetupIntent')
+    }
+
+    _registerWrapper() {}
+
+    registerAppInfo() {}
+
+    elements(options) {
+      return new Elements(this, options)
+    }
+
+    async confirmPayment(options = {}) {
+      const { elements, confirmParams = {}, redirect = 'always' } = options
+      if (!(elements instanceof Elements)) {
+        throw new IntegrationError('Invalid value for confirmPayment(): elements should be an Elements group.')
+      }
+      const clientSecret = options.clientSecret || elements.options.clientSecret
+      const intentId = intentIdFromSecret(clientSecret)
+      if (redirect !== 'if_required' && !confirmParams.return_url) {
+        throw new IntegrationError(
+          "stripe.confirmPayment(): the `confirmParams.return_url` argument is required unless passing `redirect: 'if_required'`",
+        )
+      }
+      const element = elements.cardElement()
+      if (!element) throw new IntegrationError('stripe.confirmPayment(): no Payment Element is mounted.')
+      const invalid = element.validate()
+      if (invalid) return { error: invalid }
+
+      const { payment_method_data: extra = {}, ...rest } = confirmParams
+      const result = await this.confirmIntent(intentId, clientSecret, {
+        ...rest,
+        payment_method_data: { ...extra, ...element.paymentMethodData() },
+      })
+      if (result.error) return { error: result.error }
+      if (redirect === 'if_required') return { paymentIntent: result.data }
+      redirectTo(confirmParams.return_url, result.data)
+      // Like stripe.js: the page is navigating away, so the promise never settles.
+      return new Promise(() => {})
+    }
+
+    async confirmCardPayment(clientSecret, data = {}) {
+      const intentId = intentIdFromSecret(clientSecret)
+      const { payment_method: paymentMethod, ...rest } = data
+      const params = { ...rest }
+      if (typeof paymentMethod === 'string') {
+        params.payment_method = paymentMethod
+      } else if (paymentMethod && paymentMethod.card instanceof Element) {
+        const invalid = paymentMethod.card.validate()
+        if (invalid) return { error: invalid }
+        params.payment_method_data = {
+          billing_details: paymentMethod.billing_details,
+          ...paymentMethod.card.paymentMethodData(),
+        }
+      }
+      const result = await this.confirmIntent(intentId, clientSecret, params)
+      return result.error ? { error: result.error } : { paymentIntent: result.data }
+    }
+
+    async retrievePaymentIntent(clientSecret) {
+      const intentId = intentIdFromSecret(clientSecret)
+      const result = await request('GET', `/v1/payment_intents/${intentId}`, {
+        key: this.publishableKey,
+        client_secret: clientSecret,
+      })
+      return result.error ? { error: result.error } : { paymentIntent: result.data }
+    }
+
+    handleNextAction({ clientSecret }) {
+      return this.retrievePaymentIntent(clientSecret)
+    }
+
+    handleCardAction(clientSecret) {
+      return this.retrievePaymentIntent(clientSecret)
+    }
+
+    paymentRequest() {
+      return { canMakePayment: () => Promise.resolve(null), on() {}, off() {}, show() {}, update() {} }
+    }
+
+    confirmIntent(intentId, clientSecret, params) {
+      return request('POST', `/v1/payment_intents/${intentId}/confirm`, {
+        ...params,
+        key: this.publishableKey,
+        client_secret: clientSecret,
+      })
+    }
+  }
+
+  function redirectTo(returnUrl, paymentIntent) {
+    const url = new URL(returnUrl, window.location.href)
+    url.searchParams.set('payment_intent', paymentIntent.id)
+    url.searchParams.set('payment_intent_client_secret', paymentIntent.client_secret)
+    url.searchParams.set('redirect_status', paymentIntent.status === 'succeeded' ? 'succeeded' : paymentIntent.status)
+    window.location.assign(url.toString())
+  }
+
+  function Stripe(publishableKey, options) {
+    if (typeof publishableKey !== 'string' || !publishableKey.startsWith('pk_')) {
+      throw new IntegrationError(
+        `Invalid value for Stripe(): apiKey should be a publishable key (pk_…). You specified: ${publishableKey}.`,
+      )
+    }
+    return new StripeClient(publishableKey, options || {})
+  }
+  // @stripe/stripe-js compares this with the release train it was built for.
+  Stripe.version = 'endive'
+
+  window.Stripe = Stripe
+})()

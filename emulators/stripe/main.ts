@@ -1,0 +1,37 @@
+/**
+ * Runs the Stripe emulator as its own process:
+ *   STRIPE_WEBHOOK_SECRET=whsec_… STRIPE_WEBHOOK_URL=http://localhost:3000/api/stripe/webhook \
+ *   STRIPE_EMULATOR_PORT=12111 tsx emulators/stripe/main.ts
+ */
+
+import { DEFAULT_PORT, startStripeEmulator } from './server.ts'
+
+const webhookSecret = process.env.STRIPE_WEBHOOK_SECRET
+if (!webhookSecret) {
+  console.error('Set STRIPE_WEBHOOK_SECRET (whsec_…), the secret the app verifies webhooks with.')
+  process.exit(1)
+}
+
+const port = Number(process.env.STRIPE_EMULATOR_PORT || DEFAULT_PORT)
+if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+  console.error(`Invalid STRIPE_EMULATOR_PORT: ${process.env.STRIPE_EMULATOR_PORT}`)
+  process.exit(1)
+}
+
+const emulator = await startStripeEmulator({
+  port,
+  host: process.env.STRIPE_EMULATOR_HOST || undefined,
+  webhookSecret,
+  webhookUrl: process.env.STRIPE_WEBHOOK_URL || undefined,
+})
+console.log(`Stripe emulator listening on ${emulator.url}`)
+
+let stopping = false
+async function stop(): Promise<void> {
+  if (stopping) return
+  stopping = true
+  await emulator.close()
+  process.exit(0)
+}
+process.on('SIGINT', () => void stop())
+process.on('SIGTERM', () => void stop())

@@ -1,0 +1,295 @@
+/**
+ * A local, in-memory stand-in for the Stripe API (PaymentIntents, charges,
+ * refunds, signed webhooks) and for the browser's stripe.js, for development
+ * and tests. The unchanged `stripe` SDK talks to it via
+ * `new Stripe(key, { host, port, protocol: 'http' })`.
+ */
+
+import { readFile } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import Stripe from 'stripe'
+import { StripeApi } from './api.ts'
+import type { KeyKind, RequestContext, RouteMatch } from './api.ts'
+import { StripeApiError, invalidRequest } from './errors.ts'
+import { parseForm } from './form.ts'
+import type { Params } from './form.ts'
+import { IdempotencyStore, requestFingerprint } from './idempotency.ts'
+import type { StoredResponse } from './idempotency.ts'
+import { newId } from './objects.ts'
+import { WebhookDispatcher } from './webhooks.ts'
+import type { Delivery, StripeEvent } from './webhooks.ts'
+
+export type { Delivery, StripeEvent } from './webhooks.ts'
+
+export interface StripeEmulatorOptions {
+  /** Default 12111; 0 picks a free port. */
+  port?: number
+  /** Default '127.0.0.1'. */
+  host?: string
+  /** Where events are POSTed; can also be set later with `setWebhookUrl`. */
+  webhookUrl?: string
+  /** The `whsec_…` secret events are signed with. */
+  webhookSecret: string
+  /** Millisecond clock for `created` timestamps and signatures. */
+  now?: () => number
+}
+
+export interface StripeEmulator {
+  url: string
+  host: string
+  port: number
+  /** Any `sk_test_…` key is accepted; this is the conventional one. */
+  secretKey: string
+  /** Any `pk_test_…` key is accepted; this is the conventional one. */
+  publishableKey: string
+  /** The stand-in for https://js.stripe.com/v3 that pages load instead. */
+  scriptUrl: string
+  setWebhookUrl(url: string): void
+  /** Every event created, in order. */
+  events: StripeEvent[]
+  deliveries: Delivery[]
+  /** Delivers an event once more (a duplicate, as Stripe may send); resolves to the HTTP status. */
+  resend(eventId: string): Promise<number>
+  /** Resolves once no webhook delivery (or retry) is pending. */
+  idle(): Promise<void>
+  close(): Promise<void>
+}
+
+export const DEFAULT_PORT = 12111
+const SECRET_KEY = 'sk_test_emulator'
+const PUBLISHABLE_KEY = 'pk_test_emulator'
+const MAX_BODY_BYTES = 1024 * 1024
+const SCRIPT_PATHS = new Set(['/v3', '/v3/', '/v3/stripe.js'])
+const API_BASE_PLACEHOLDER = "'__STRIPE_EMULATOR_API_BASE__'"
+
+export async function startStripeEmulator(opts: StripeEmulatorOptions): Promise<StripeEmulator> {
+  if (process.env.NODE_ENV === 'production') {
+    throw new Error('The Stripe emulator refuses to run with NODE_ENV=production.')
+  }
+  if (!opts.webhookSecret) throw new Error('The Stripe emulator needs a webhookSecret (whsec_…).')
+  const now = opts.now ?? Date.now
+  const webhooks = new WebhookDispatcher(opts.webhookUrl, opts.webhookSecret, now)
+  const api = new StripeApi({
+    now,
+    apiVersion: Stripe.API_VERSION,
+    onEvent: (event) => webhooks.dispatch(event),
+    pendingWebhooks: () => (webhooks.hasEndpoint ? 1 : 0),
+  })
+  const app: App = {
+    api,
+    webhooks,
+    idempotency: new IdempotencyStore(),
+    script: await readFile(new URL('./browser/stripe.js', import.meta.url), 'utf8'),
+  }
+
+  const host = opts.host ?? '127.0.0.1'
+  const server = createServer((req, res) => void handleRequest(app, req, res))
+  const port = await listen(server, opts.port ?? DEFAULT_PORT, host)
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+
+  return {
+    url,
+    host,
+    port,
+    secretKey: SECRET_KEY,
+    publishableKey: PUBLISHABLE_KEY,
+    scriptUrl: `${url}/v3/stripe.js`,
+    setWebhookUrl: (webhookUrl) => webhooks.setUrl(webhookUrl),
+    events: api.events,
+    deliveries: webhooks.deliveries,
+    resend: (eventId) => {
+      const event = api.findEvent(eventId)
+      if (!event) return Promise.reject(new Error(`Stripe emulator: no event ${eventId}`))
+      return webhooks.resend(event)
+    },
+    idle: () => webhooks.idle(),
+    close: async () => {
+      webhooks.close()
+      await Promise.all([stopServer(server), webhooks.idle()])
+    },
+  }
+}
+
+interface App {
+  api: StripeApi
+  webhooks: WebhookDispatcher
+  idempotency: IdempotencyStore
+  script: string
+}
+
+interface Credential {
+  key: string
+  kind: KeyKind
+}
+
+async function handleRequest(app: App, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const requestId = newId('req')
+  res.setHeader('request-id', requestId)
+  setCorsHeaders(res)
+  try {
+    const method = req.method ?? 'GET'
+    const url = new URL(req.url ?? '/', 'http://emulator.invalid')
+    if (method === 'OPTIONS') return void res.writeHead(204).end()
+    if (method === 'GET' && SCRIPT_PATHS.has(url.pathname)) return sendScript(app, req, res)
+    if (url.pathname.startsWith('/_emulator/')) return await handleControl(app, method, url.pathname, res)
+
+    const params: Params = { ...parseForm(url.search.slice(1)), ...parseForm(await readBody(req)) }
+    const credential = authenticate(req, params)
+    const match = app.api.match(method, url.pathname)
+    if (!match) throw unrecognizedUrl(method, url.pathname)
+    if (credential.kind === 'publishable' && !match.route.publishable) throw publishableKeyNotAllowed()
+
+    const idempotencyKey = header(req, 'idempotency-key')
+    const apiVersion = header(req, 'stripe-version') ?? Stripe.API_VERSION
+    res.setHeader('Stripe-Version', apiVersion)
+    const ctx: RequestContext = { requestId, idempotencyKey, keyKind: credential.kind }
+    const execute = () => runHandler(match, params, ctx)
+    if (method !== 'POST' || !idempotencyKey) return sendStored(res, execute())
+
+    res.setHeader('Idempotency-Key', idempotencyKey)
+    const fingerprint = requestFingerprint(method, url.pathname, params)
+    const result = await app.idempotency.run(credential.key, idempotencyKey, fingerprint, execute)
+    if (result.replayed) res.setHeader('Idempotent-Replayed', 'true')
+    sendStored(res, result)
+  } catch (error) {
+    sendStored(res, errorResponse(error))
+  }
+}
+
+function runHandler(match: RouteMatch, params: Params, ctx: RequestContext): StoredResponse {
+  try {
+    return { status: 200, body: match.route.handle(params, ctx, match.id) }
+  } catch (error) {
+    return errorResponse(error)
+  }
+}
+
+function errorResponse(error: unknown): StoredResponse {
+  if (error instanceof StripeApiError) return { status: error.status, body: { error: error.body } }
+  const message = error instanceof Error ? error.message : String(error)
+  return { status: 500, body: { error: { type: 'api_error', message: `Stripe emulator failure: ${message}` } } }
+}
+
+function sendStored(res: ServerResponse, { status, body }: StoredResponse): void {
+  if (status >= 400) res.setHeader('Stripe-Should-Retry', 'false')
+  res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body, null, 2))
+}
+
+/** Serves the browser stand-in, pointed back at whatever origin the page used to fetch it. */
+function sendScript(app: App, req: IncomingMessage, res: ServerResponse): void {
+  const apiBase = `http://${req.headers.host ?? 'localhost'}`
+  res
+    .writeHead(200, {
+      'Content-Type': 'application/javascript; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'Cross-Origin-Resource-Policy': 'cross-origin',
+    })
+    .end(app.script.replace(API_BASE_PLACEHOLDER, JSON.stringify(apiBase)))
+}
+
+/** Test hooks for when the emulator runs in another process (see main.ts). */
+async function handleControl(app: App, method: string, path: string, res: ServerResponse): Promise<void> {
+  const resend = /^\/_emulator\/events\/(evt_\w+)\/resend$/.exec(path)
+  if (method === 'GET' && path === '/_emulator/events') {
+    return sendStored(res, { status: 200, body: { object: 'list', data: app.api.events } })
+  }
+  if (method === 'GET' && path === '/_emulator/deliveries') {
+    return sendStored(res, { status: 200, body: { object: 'list', data: app.webhooks.deliveries } })
+  }
+  if (method === 'POST' && resend?.[1]) {
+    const event = app.api.findEvent(resend[1])
+    if (!event) throw invalidRequest(`No such event: '${resend[1]}'`, { code: 'resource_missing', status: 404 })
+    return sendStored(res, { status: 200, body: { status: await app.webhooks.resend(event) } })
+  }
+  throw unrecognizedUrl(method, path)
+}
+
+function authenticate(req: IncomingMessage, params: Params): Credential {
+  const bodyKey = typeof params.key === 'string' ? params.key : undefined
+  delete params.key
+  const key = keyFromAuthorization(req.headers.authorization) ?? bodyKey
+  if (!key) {
+    throw invalidRequest(
+      "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY').",
+      { status: 401 },
+    )
+  }
+  if (key.startsWith('sk_test_') || key.startsWith('rk_test_')) return { key, kind: 'secret' }
+  if (key.startsWith('pk_test_')) return { key, kind: 'publishable' }
+  throw invalidRequest(`Invalid API Key provided: ${redact(key)}`, { status: 401 })
+}
+
+function keyFromAuthorization(authorization: string | undefined): string | undefined {
+  const [scheme, credentials] = authorization?.trim().split(/\s+/, 2) ?? []
+  if (!credentials) return undefined
+  if (scheme?.toLowerCase() === 'bearer') return credentials
+  if (scheme?.toLowerCase() === 'basic') {
+    return Buffer.from(credentials, 'base64').toString('utf8').split(':')[0] || undefined
+  }
+  return undefined
+}
+
+function redact(key: string): string {
+  if (key.length <= 12) return '*'.repeat(key.length)
+  return `${key.slice(0, 8)}${'*'.repeat(key.length - 12)}${key.slice(-4)}`
+}
+
+function publishableKeyNotAllowed(): StripeApiError {
+  return invalidRequest(
+    'This API call cannot be made with a publishable API key. Please use a secret API key.',
+    { status: 401 },
+  )
+}
+
+function unrecognizedUrl(method: string, path: string): StripeApiError {
+  return invalidRequest(
+    `Unrecognized request URL (${method}: ${path}). The Stripe emulator implements PaymentIntents, charges, refunds and events.`,
+    { status: 404 },
+  )
+}
+
+function header(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name]
+  return (Array.isArray(value) ? value[0] : value) ?? null
+}
+
+function setCorsHeaders(res: ServerResponse): void {
+  res.setHeader('Access-Control-Allow-Origin', '*')
+  res.setHeader('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS')
+  res.setHeader(
+    'Access-Control-Allow-Headers',
+    'Authorization, Content-Type, Idempotency-Key, Stripe-Account, Stripe-Version',
+  )
+  res.setHeader('Access-Control-Expose-Headers', 'request-id, Idempotent-Replayed, Stripe-Should-Retry')
+  res.setHeader('Access-Control-Max-Age', '600')
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > MAX_BODY_BYTES) throw invalidRequest('Request body too large.', { status: 413 })
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      resolve((server.address() as AddressInfo).port)
+    })
+  })
+}
+
+function stopServer(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.close((error) => (error ? reject(error) : resolve()))
+    server.closeAllConnections()
+  })
+}

@@ -1,0 +1,129 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import { signatureHeader } from './signature.ts'
+
+export interface StripeEvent {
+  id: string
+  object: 'event'
+  api_version: string
+  created: number
+  type: string
+  livemode: false
+  pending_webhooks: number
+  request: { id: string | null; idempotency_key: string | null }
+  data: { object: unknown; previous_attributes?: Record<string, unknown> }
+}
+
+export interface Delivery {
+  eventId: string
+  status: number | 'error'
+  attempt: number
+}
+
+const ATTEMPT_TIMEOUT_MS = 10_000
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+/**
+ * POSTs events to the webhook endpoint the way Stripe does: asynchronously,
+ * signed, and retried with backoff on a non-2xx answer or a network error.
+ */
+export class WebhookDispatcher {
+  readonly deliveries: Delivery[] = []
+  private readonly inFlight = new Set<Promise<unknown>>()
+  private readonly shutdown = new AbortController()
+
+  constructor(
+    private url: string | undefined,
+    private readonly secret: string,
+    private readonly now: () => number,
+    /** Waits before the 2nd, 3rd… attempt; its length + 1 is the attempt count. */
+    private readonly retryDelaysMs: readonly number[] = [300, 1500],
+  ) {}
+
+  get hasEndpoint(): boolean {
+    return this.url !== undefined
+  }
+
+  setUrl(url: string): void {
+    this.url = url
+  }
+
+  /**
+   * Delivers in the background, starting after the current API response is
+   * written (as Stripe answers first); `idle()` already counts it as in flight.
+   */
+  dispatch(event: StripeEvent): void {
+    const url = this.url
+    if (!url || this.shutdown.signal.aborted) return
+    this.track(nextTurn().then(() => this.deliverWithRetries(url, event)))
+  }
+
+  async resend(event: StripeEvent): Promise<number> {
+    if (!this.url) throw new Error('Stripe emulator: no webhook URL configured')
+    const status = await this.track(this.attempt(this.url, event, this.nextAttemptNumber(event.id)))
+    if (status === 'error') throw new Error(`Stripe emulator: could not deliver ${event.id} to ${this.url}`)
+    return status
+  }
+
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight])
+  }
+
+  close(): void {
+    this.shutdown.abort()
+  }
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.inFlight.add(work)
+    const forget = () => this.inFlight.delete(work)
+    work.then(forget, forget)
+    return work
+  }
+
+  private async deliverWithRetries(url: string, event: StripeEvent): Promise<void> {
+    const delays = [0, ...this.retryDelaysMs]
+    for (const delay of delays) {
+      if (delay > 0 && !(await this.wait(delay))) return
+      const status = await this.attempt(url, event, this.nextAttemptNumber(event.id))
+      if (status !== 'error' && status >= 200 && status < 300) return
+    }
+  }
+
+  /** false when the emulator shut down while waiting. */
+  private async wait(ms: number): Promise<boolean> {
+    try {
+      await sleep(ms, undefined, { signal: this.shutdown.signal })
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  private async attempt(url: string, event: StripeEvent, attempt: number): Promise<number | 'error'> {
+    const payload = JSON.stringify(event, null, 2)
+    const timestamp = Math.floor(this.now() / 1000)
+    let status: number | 'error'
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json; charset=utf-8',
+          'User-Agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
+          'Stripe-Signature': signatureHeader(payload, this.secret, timestamp),
+        },
+        body: payload,
+        signal: AbortSignal.any([this.shutdown.signal, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]),
+      })
+      await response.arrayBuffer()
+      status = response.status
+    } catch {
+      status = 'error'
+    }
+    this.deliveries.push({ eventId: event.id, status, attempt })
+    return status
+  }
+
+  private nextAttemptNumber(eventId: string): number {
+    return this.deliveries.filter((d) => d.eventId === eventId).length + 1
+  }
+}

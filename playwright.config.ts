@@ -1,0 +1,49 @@
+import { defineConfig, devices } from '@playwright/test'
+
+// The e2e suite runs the production build (npm run test:e2e builds first) on
+// its own ports and a fresh data directory, with the embedded PostgreSQL and
+// the local Supabase/Stripe emulators, in Debian's Chromium.
+// E2E_PORT moves every port (and the data directory) so parallel runs don't collide.
+const PORT = Number(process.env.E2E_PORT ?? 3100)
+const DATA_DIR = `.data-e2e-${PORT}`
+export const E2E_ENV = {
+  NODE_ENV: 'test',
+  PORT: String(PORT),
+  DATA_DIR,
+  BUILD_DIR: process.env.BUILD_DIR ?? 'build',
+  EMBEDDED_PG_PORT: String(PORT + 20000),
+  SUPABASE_EMULATOR_PORT: String(PORT + 21000),
+  STRIPE_EMULATOR_PORT: String(PORT + 22000),
+  SKIP_BUILD: 'true',
+  SEED_DEMO_DATA: 'true',
+  AUTH_ACCESS_TOKEN_TTL: process.env.AUTH_ACCESS_TOKEN_TTL ?? '20',
+  RATE_LIMIT_MULTIPLIER: '50',
+}
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  reporter: [['list']],
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  webServer: {
+    command: `rm -rf ${DATA_DIR} && npx tsx server.ts`,
+    url: `http://localhost:${PORT}/healthz`,
+    env: E2E_ENV,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  },
+})

@@ -1,0 +1,125 @@
+/**
+ * `npm start`: the whole marketplace on one command. Without DATABASE_URL it
+ * starts an embedded PostgreSQL under DATA_DIR; without SUPABASE_URL /
+ * STRIPE_SECRET_KEY it starts the local emulators. Then it migrates, seeds the
+ * demo data once, and serves the production build with Express.
+ */
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
+import type { Server } from 'node:http'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { createRequestHandler } from '@react-router/express'
+import express from 'express'
+import type { ServerBuild } from 'react-router'
+import { createDb } from './db/connection.ts'
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts'
+import { localSecret } from './db/local-secrets.ts'
+import { migrateToLatest } from './db/migrate.ts'
+import { assertPortFree, PortInUseError } from './db/ports.ts'
+import { seedDemoDataOnce } from './db/seed.ts'
+import { startLocalServices, type LocalServices } from './emulators/local-services.ts'
+
+const ROOT = path.dirname(new URL(import.meta.url).pathname)
+const BUILD_DIR = path.resolve(ROOT, process.env.BUILD_DIR ?? 'build')
+const isProduction = process.env.NODE_ENV === 'production'
+
+function log(message: string) {
+  console.log(`[forkmarket] ${message}`)
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name)
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs)
+  }
+  return newest
+}
+
+/** Builds the app when the build is missing or older than the sources (never in production). */
+function ensureBuild() {
+  const serverEntry = path.join(BUILD_DIR, 'server', 'index.js')
+  if (isProduction || process.env.SKIP_BUILD === 'true') return
+  const sources = Math.max(newestMtime(path.join(ROOT, 'app')), statSync(path.join(ROOT, 'vite.config.ts')).mtimeMs)
+  if (existsSync(serverEntry) && statSync(serverEntry).mtimeMs >= sources) return
+  log('building the app (react-router build)…')
+  const result = spawnSync('npx', ['react-router', 'build'], { cwd: ROOT, stdio: 'inherit', env: process.env })
+  if (result.status !== 0) throw new Error('The build failed; see the output above.')
+}
+
+async function main() {
+  const port = Number(process.env.PORT ?? 3000)
+  const host = process.env.HOST ?? '0.0.0.0'
+  const dataDir = path.resolve(process.env.DATA_DIR ?? '.data')
+  mkdirSync(dataDir, { recursive: true })
+  process.env.DATA_DIR = dataDir
+  process.env.PORT = String(port)
+  await assertPortFree(port, 'the web app', 'PORT', host)
+
+  let embedded: EmbeddedDatabase | undefined
+  if (!process.env.DATABASE_URL) {
+    const pgPort = Number(process.env.EMBEDDED_PG_PORT ?? 54329)
+    log(`no DATABASE_URL: starting embedded PostgreSQL on port ${pgPort} with data in ${path.join(dataDir, 'postgres')}`)
+    embedded = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), port: pgPort })
+    process.env.DATABASE_URL = embedded.connectionString()
+  }
+  if (!process.env.SESSION_SECRET) {
+    if (isProduction) throw new Error('SESSION_SECRET must be set in production.')
+    process.env.SESSION_SECRET = localSecret(dataDir, 'session-secret')
+  }
+  if (!process.env.BANK_DETAILS_KEY) {
+    if (isProduction) throw new Error('BANK_DETAILS_KEY must be set in production.')
+    process.env.BANK_DETAILS_KEY = localSecret(dataDir, 'bank-details-key')
+  }
+
+  const db = createDb(process.env.DATABASE_URL, { max: 2, applicationName: 'forkmarket-launcher' })
+  const applied = await migrateToLatest(db)
+  if (applied.length) log(`applied migrations: ${applied.join(', ')}`)
+  const seedDefault = embedded ? 'true' : 'false'
+  if ((process.env.SEED_DEMO_DATA ?? seedDefault) === 'true') {
+    if (await seedDemoDataOnce(db)) log('loaded the demo data (first start)')
+  }
+  await db.destroy()
+
+  const services: LocalServices = await startLocalServices({ dataDir, appPort: port, log })
+  ensureBuild()
+
+  const build = (await import(pathToFileURL(path.join(BUILD_DIR, 'server', 'index.js')).href)) as ServerBuild
+  const app = express()
+  app.disable('x-powered-by')
+  app.set('trust proxy', process.env.TRUST_PROXY ?? false)
+  app.use('/assets', express.static(path.join(BUILD_DIR, 'client', 'assets'), { immutable: true, maxAge: '1y' }))
+  app.use(express.static(path.join(BUILD_DIR, 'client'), { maxAge: '1h' }))
+  app.use(createRequestHandler({ build, mode: process.env.NODE_ENV }))
+
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(port, host, () => resolve(s))
+    s.once('error', reject)
+  })
+  log(`Forkmarket is running at http://localhost:${port}`)
+
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    log(`${signal}: finishing in-flight requests and stopping…`)
+    // close() stops accepting and waits for in-flight requests; idle keep-alive sockets are closed now.
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve())
+      server.closeIdleConnections()
+    })
+    await services.stop()
+    if (embedded) await embedded.stop()
+    log('stopped')
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void stop('SIGINT'))
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof PortInUseError) console.error(`[forkmarket] ${error.message}`)
+  else console.error(`[forkmarket] failed to start: ${error instanceof Error ? error.message : String(error)}`)
+  process.exit(1)
+})

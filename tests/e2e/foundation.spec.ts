@@ -1,0 +1,114 @@
+import { expect, test } from '@playwright/test'
+
+test.describe('landing page', () => {
+  test('shows the hero, the steps and the calls to action', async ({ page }) => {
+    await page.goto('/')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Buy and Sell .*Apps$/)
+    await expect(page.getByRole('heading', { name: 'How It Works' })).toBeVisible()
+    for (const step of ['Create or Browse', 'List or Purchase', 'Deliver & Earn']) {
+      await expect(page.getByRole('heading', { name: step })).toBeVisible()
+    }
+    await expect(page.getByRole('heading', { name: 'For Sellers' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'For Buyers' })).toBeVisible()
+    const main = page.getByRole('main')
+    await expect(main.getByRole('link', { name: 'Browse Marketplace' })).toHaveCount(2)
+    await expect(main.getByRole('link', { name: 'Start Selling' })).toHaveCount(2)
+    for (const link of await main.getByRole('link', { name: 'Browse Marketplace' }).all()) {
+      await expect(link).toHaveAttribute('href', '/marketplace')
+    }
+    for (const link of await main.getByRole('link', { name: 'Start Selling' }).all()) {
+      await expect(link).toHaveAttribute('href', '/seller/create')
+    }
+    await expect(page).toHaveTitle(/Forkmarket/)
+  })
+
+  test('has the header, sidebar entries and footer link groups', async ({ page }) => {
+    await page.goto('/')
+    await expect(page.getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/login')
+    const nav = page.getByRole('navigation', { name: 'Main' })
+    for (const name of ['Home', 'Marketplace', 'Seller Dashboard', 'My Purchases', 'Profile']) {
+      await expect(nav.getByRole('link', { name })).toBeVisible()
+    }
+    await expect(nav.getByRole('link', { name: 'Admin Dashboard' })).toHaveCount(0)
+    const footer = page.getByRole('contentinfo')
+    for (const group of ['Marketplace', 'Support', 'Legal']) {
+      await expect(footer.getByRole('heading', { name: group })).toBeVisible()
+    }
+    await expect(footer.getByRole('link', { name: /terms/i })).toHaveAttribute('href', '/terms')
+  })
+})
+
+test('every legal and help page renders as a real page', async ({ page }) => {
+  const pages: Array<[string, RegExp]> = [
+    ['/terms', /Terms of Service/],
+    ['/privacy', /Privacy Policy/],
+    ['/cookies', /Cookie Policy/],
+    ['/disclaimer', /Disclaimer/],
+    ['/faq', /Frequently Asked Questions/],
+    ['/help', /Help Center/],
+  ]
+  for (const [path, heading] of pages) {
+    const response = await page.goto(path)
+    expect(response?.status(), path).toBe(200)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading)
+    await expect(page).toHaveTitle(new RegExp(`${heading.source} · Forkmarket`))
+  }
+  await page.goto('/faq')
+  const faq = page.getByRole('main')
+  await expect(faq).toContainText('72 hours')
+  await expect(faq).toContainText('Confirm Receipt')
+  await expect(faq).toContainText(/automatically/i)
+  await expect(faq).toContainText('5 working days')
+})
+
+test('an unknown path shows the 404 page with status 404', async ({ page }) => {
+  const response = await page.goto('/no/such/page')
+  expect(response?.status()).toBe(404)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found')
+})
+
+test('healthz answers 200 with the database up', async ({ request }) => {
+  const response = await request.get('/healthz')
+  expect(response.status()).toBe(200)
+  expect(await response.json()).toMatchObject({ status: 'ok' })
+})
+
+test('Ctrl+B collapses the sidebar and the state survives a reload', async ({ page, context }) => {
+  await page.goto('/marketplace')
+  const trigger = page.getByRole('button', { name: 'Toggle Sidebar' }).first()
+  await expect(trigger).toHaveAttribute('aria-expanded', 'true')
+  await page.keyboard.press('Control+b')
+  await expect(trigger).toHaveAttribute('aria-expanded', 'false')
+  const cookie = (await context.cookies()).find((c) => c.name === 'sidebar_state')
+  expect(cookie?.value).toBe('false')
+  expect(cookie && cookie.expires - Date.now() / 1000).toBeGreaterThan(604800 - 60)
+  await page.reload()
+  await expect(page.getByRole('button', { name: 'Toggle Sidebar' }).first()).toHaveAttribute('aria-expanded', 'false')
+  await page.keyboard.press('Control+b')
+  await expect(page.getByRole('button', { name: 'Toggle Sidebar' }).first()).toHaveAttribute('aria-expanded', 'true')
+})
+
+test('below 768 px the sidebar opens as a side sheet', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 })
+  await page.goto('/')
+  const dialog = page.getByRole('dialog')
+  await expect(dialog).toHaveCount(0)
+  await page.getByRole('button', { name: 'Toggle Sidebar' }).first().click()
+  await expect(dialog).toBeVisible()
+  await expect(dialog.getByRole('link', { name: 'Marketplace' })).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(dialog).toHaveCount(0)
+})
+
+test('the theme persists across reloads without a flash of the wrong theme', async ({ page }) => {
+  await page.goto('/')
+  await expect(page.locator('html')).toHaveClass(/light/)
+  await page.getByRole('button', { name: 'Switch to dark theme' }).click()
+  await expect(page.locator('html')).toHaveClass(/dark/)
+  // Wait for the theme cookie to be written by the server before reloading.
+  await expect.poll(async () => (await page.context().cookies()).some((c) => c.name === 'fm_theme')).toBe(true)
+  const response = await page.request.get('/')
+  expect(await response.text()).toMatch(/<html lang="en" class="dark"/)
+  await page.reload()
+  await expect(page.locator('html')).toHaveClass(/dark/)
+})

@@ -1,0 +1,112 @@
+import { sql } from 'kysely'
+import { describe, expect, it } from 'vitest'
+import { seedDemoDataOnce } from '../../db/seed.ts'
+import { db } from '../../app/server/db.server.ts'
+
+async function makeSeller(username = 'seller') {
+  return db
+    .insertInto('users')
+    .values({ username, displayName: 'Seller', email: `${username}@example.com` })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+}
+
+const listing = (sellerId: string, overrides: Record<string, unknown> = {}) => ({
+  sellerId,
+  title: 'A listing',
+  slug: 'a-listing',
+  shortDescription: 'Short',
+  type: 'template' as const,
+  priceCents: 100,
+  licence: 'personal' as const,
+  ...overrides,
+})
+
+function constraintOf(promise: Promise<unknown>) {
+  return promise.then(
+    () => 'no error',
+    (error: { constraint?: string; code?: string }) => error.constraint ?? error.code,
+  )
+}
+
+describe('schema constraints', () => {
+  it('applies every migration from scratch (the tables exist)', async () => {
+    const { rows } = await sql<{ tablename: string }>`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`.execute(db)
+    expect(rows.map((r) => r.tablename)).toEqual(
+      expect.arrayContaining(['app_meta', 'audit_log', 'bank_details', 'listings', 'processed_events', 'transactions', 'users']),
+    )
+  })
+
+  it('rejects a price of 0 cents', async () => {
+    const { id } = await makeSeller()
+    await expect(constraintOf(db.insertInto('listings').values(listing(id, { priceCents: 0 })).execute())).resolves.toBe(
+      'listings_price_cents_check',
+    )
+  })
+
+  it('rejects an unknown licence and type', async () => {
+    const { id } = await makeSeller()
+    await expect(
+      constraintOf(db.insertInto('listings').values(listing(id, { licence: 'gpl' as never })).execute()),
+    ).resolves.toBe('listings_licence_check')
+    await expect(
+      constraintOf(db.insertInto('listings').values(listing(id, { type: 'plugin' as never })).execute()),
+    ).resolves.toBe('listings_type_check')
+  })
+
+  it('rejects a duplicate slug', async () => {
+    const { id } = await makeSeller()
+    await db.insertInto('listings').values(listing(id)).execute()
+    await expect(constraintOf(db.insertInto('listings').values(listing(id)).execute())).resolves.toBe('listings_slug_key')
+  })
+
+  it('rejects duplicate usernames and e-mails (case-insensitive)', async () => {
+    await makeSeller('dup')
+    await expect(
+      constraintOf(db.insertInto('users').values({ username: 'dup', displayName: 'x', email: 'other@example.com' }).execute()),
+    ).resolves.toBe('users_username_key')
+    await expect(
+      constraintOf(db.insertInto('users').values({ username: 'other', displayName: 'x', email: 'DUP@example.com' }).execute()),
+    ).resolves.toBe('users_email_key')
+  })
+
+  it('guards transaction money and states', async () => {
+    const seller = await makeSeller('s1')
+    const buyer = await makeSeller('b1')
+    const { id: listingId } = await db.insertInto('listings').values(listing(seller.id)).returning('id').executeTakeFirstOrThrow()
+    const sale = { listingId, sellerId: seller.id, buyerId: buyer.id, amountCents: 100, applicationFeeCents: 15 }
+    await expect(constraintOf(db.insertInto('transactions').values({ ...sale, amountCents: -1 }).execute())).resolves.toBe(
+      'transactions_amount_cents_check',
+    )
+    await expect(
+      constraintOf(db.insertInto('transactions').values({ ...sale, status: 'lost' as never }).execute()),
+    ).resolves.toBe('transactions_status_check')
+    await expect(
+      constraintOf(db.insertInto('transactions').values({ ...sale, buyerId: seller.id }).execute()),
+    ).resolves.toBe('transactions_not_self_purchase')
+    await expect(
+      constraintOf(db.insertInto('transactions').values({ ...sale, status: 'paid', paidAt: new Date(), paymentReference: 'X' }).execute()),
+    ).resolves.toBe('transactions_payout_only_completed')
+    await db.insertInto('transactions').values({ ...sale, status: 'paid' }).execute()
+    await expect(constraintOf(db.insertInto('transactions').values({ ...sale, status: 'paid' }).execute())).resolves.toBe(
+      'transactions_one_owned_copy',
+    )
+  })
+
+  it('loads the demo data once', async () => {
+    expect(await seedDemoDataOnce(db)).toBe(true)
+    expect(await seedDemoDataOnce(db)).toBe(false)
+    const counts = await db
+      .selectFrom('listings')
+      .select((eb) => [eb.fn.countAll<number>().as('all'), eb.fn.count<number>('sellerId').distinct().as('sellers')])
+      .executeTakeFirstOrThrow()
+    expect(counts.all).toBeGreaterThanOrEqual(40)
+    expect(counts.sellers).toBeGreaterThanOrEqual(4)
+    const hidden = await db.selectFrom('listings').select((eb) => eb.fn.countAll<number>().as('n')).where('visible', '=', false).executeTakeFirstOrThrow()
+    expect(hidden.n).toBeGreaterThan(0)
+    const admins = await db.selectFrom('users').select('email').where('isAdmin', '=', true).execute()
+    expect(admins).toHaveLength(1)
+    const states = await db.selectFrom('transactions').select('status').distinct().execute()
+    expect(states.length).toBeGreaterThanOrEqual(4)
+  })
+})

@@ -1,0 +1,32 @@
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+import { beforeEach, inject } from 'vitest'
+import '../support/services.ts'
+
+// Runs in every test file before it imports app code: give this worker its own
+// database cloned from the migrated template, and make it the app's DATABASE_URL.
+const workerId = process.env.VITEST_POOL_ID ?? process.env.VITEST_WORKER_ID ?? '0'
+const databaseName = `forkmarket_test_${workerId}`
+const templateUrl = new URL(inject('templateDatabaseUrl'))
+const admin = new pg.Client({ connectionString: inject('adminDatabaseUrl') })
+await admin.connect()
+const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [databaseName])
+if (!exists.rowCount) await admin.query(`CREATE DATABASE ${databaseName} TEMPLATE forkmarket_template`)
+await admin.end()
+
+templateUrl.pathname = `/${databaseName}`
+process.env.DATABASE_URL = templateUrl.toString()
+process.env.SESSION_SECRET ??= randomBytes(16).toString('hex')
+process.env.BANK_DETAILS_KEY ??= randomBytes(16).toString('hex')
+process.env.APP_URL ??= 'http://localhost:3000'
+process.env.LOG_SILENT ??= 'true'
+
+const tables = ['audit_log', 'processed_events', 'transactions', 'listings', 'bank_details', 'users', 'app_meta']
+
+// Every test starts from an empty (but migrated) database.
+beforeEach(async () => {
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL })
+  await client.connect()
+  await client.query(`TRUNCATE ${tables.join(', ')} RESTART IDENTITY CASCADE`)
+  await client.end()
+})
