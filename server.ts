@@ -86,6 +86,9 @@ async function main() {
   ensureBuild()
 
   const build = (await import(pathToFileURL(path.join(BUILD_DIR, 'server', 'index.js')).href)) as ServerBuild
+  // Background jobs (escrow auto-confirm) run inside the app bundle so they share its database pool.
+  const entry = build.entry.module as { startBackgroundJobs?: () => Promise<{ stop: () => Promise<void> }> }
+  const jobs = await entry.startBackgroundJobs?.()
   const app = express()
   app.disable('x-powered-by')
   app.set('trust proxy', process.env.TRUST_PROXY ?? false)
@@ -109,6 +112,7 @@ async function main() {
       server.close(() => resolve())
       server.closeIdleConnections()
     })
+    await jobs?.stop()
     await services.stop()
     if (embedded) await embedded.stop()
     log('stopped')

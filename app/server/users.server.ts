@@ -65,7 +65,7 @@ export async function getUserById(id: string): Promise<PublicUser | undefined> {
  */
 export async function syncUser(payload: UserSyncPayload): Promise<PublicUser> {
   const email = payload.email.trim().toLowerCase()
-  const makeAdmin = adminEmails().has(email)
+  const listedAdmin = adminEmails().has(email)
   const existing = await getUserById(payload.id)
   if (existing) {
     return db
@@ -74,7 +74,7 @@ export async function syncUser(payload: UserSyncPayload): Promise<PublicUser> {
         email,
         displayName: payload.displayName,
         avatarUrl: payload.avatarUrl || existing.avatarUrl,
-        isAdmin: existing.isAdmin || makeAdmin,
+        isAdmin: existing.isAdmin || listedAdmin,
         updatedAt: new Date(),
       })
       .where('id', '=', payload.id)
@@ -87,7 +87,7 @@ export async function syncUser(payload: UserSyncPayload): Promise<PublicUser> {
     const username = await uniqueUsername(base)
     const inserted = await db
       .insertInto('users')
-      .values({ id: payload.id, email, username, displayName: payload.displayName, avatarUrl: payload.avatarUrl, isAdmin: makeAdmin })
+      .values({ id: payload.id, email, username, displayName: payload.displayName, avatarUrl: payload.avatarUrl, isAdmin: listedAdmin })
       .onConflict((oc) => oc.doNothing())
       .returning(PUBLIC_COLUMNS)
       .executeTakeFirst()
@@ -96,13 +96,4 @@ export async function syncUser(payload: UserSyncPayload): Promise<PublicUser> {
     if (now) return now
   }
   throw new Error('Could not allocate a unique username')
-}
-
-export async function makeAdmin(email: string): Promise<boolean> {
-  const result = await db
-    .updateTable('users')
-    .set({ isAdmin: true, updatedAt: new Date() })
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase()))
-    .executeTakeFirst()
-  return Number(result.numUpdatedRows) > 0
 }

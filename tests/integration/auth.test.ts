@@ -116,3 +116,24 @@ describe('sign-in redirects', () => {
     expect(cookies).toMatch(/SameSite=Lax/)
   })
 })
+
+describe('CSRF', () => {
+  it('refuses a form post from a foreign Origin or a cross-site fetch', async () => {
+    const body = new URLSearchParams({ provider: 'github' })
+    const attempts: Array<Record<string, string>> = [{ Origin: 'https://evil.example' }, { 'Sec-Fetch-Site': 'cross-site' }]
+    for (const headers of attempts) {
+      const response = await callRoute(login, new Request('http://localhost:3000/login', { method: 'POST', body, headers }))
+      expect(response.status).toBe(403)
+      expect(await response.json()).toEqual({ error: 'Cross-site request refused' })
+    }
+  })
+
+  it('accepts a same-origin post and an API client without browser headers', async () => {
+    const token = await tokenFor('api-client@example.com')
+    const response = await callRoute(
+      usersSync,
+      new Request('http://localhost:3000/api/users/sync', { method: 'POST', headers: { Authorization: `Bearer ${token}` } }),
+    )
+    expect(response.status).toBe(200)
+  })
+})

@@ -1,5 +1,6 @@
 import { RouterContextProvider } from 'react-router'
 import { authMiddleware } from '../../app/server/auth.server.ts'
+import { csrfMiddleware } from '../../app/server/csrf.server.ts'
 
 // Route modules type their args precisely (Route.LoaderArgs); any handler shape is accepted here.
 type Handler = (args: any) => unknown
@@ -27,14 +28,22 @@ export async function callRoute(mod: RouteModule, request: Request, params: Reco
   const context = new RouterContextProvider()
   const handler = request.method === 'GET' || request.method === 'HEAD' ? mod.loader : mod.action
   if (!handler) return new Response(null, { status: 405 })
-  return authMiddleware({ request, context, params, unstable_pattern: '' } as never, async () => {
+  const args = { request, context, params, unstable_pattern: '' } as never
+  const run = async () => {
     try {
       return toResponse(await handler({ request, context, params }))
     } catch (thrown) {
       if (thrown instanceof Response || isDataWithInit(thrown)) return toResponse(thrown)
       throw thrown
     }
-  }) as Promise<Response>
+  }
+  // The same chain as app/root.tsx: CSRF check, then auth.
+  try {
+    return (await csrfMiddleware(args, () => authMiddleware(args, run) as Promise<Response>)) as Response
+  } catch (thrown) {
+    if (thrown instanceof Response || isDataWithInit(thrown)) return toResponse(thrown)
+    throw thrown
+  }
 }
 
 export const APP = 'http://localhost:3000'

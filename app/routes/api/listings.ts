@@ -1,4 +1,3 @@
-import { notBuilt } from '~/server/not-built.server'
-
-export const loader = notBuilt
-export const action = notBuilt
+// GET /api/listings (marketplace search) and POST /api/listings (create).
+export { listingsApiLoader as loader } from '~/server/search-api.server'
+export { createListingApiAction as action } from '~/server/listing-api.server'

@@ -1,0 +1,3 @@
+import { notBuilt } from './not-built.server.ts'
+
+export const createListingApiAction = notBuilt
