@@ -18,6 +18,7 @@ import { localSecret } from './db/local-secrets.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import { assertPortFree, PortInUseError } from './db/ports.ts'
 import { seedDemoDataOnce } from './db/seed.ts'
+import { clientIpMiddleware, trustProxySetting } from './app/server/client-ip.server.ts'
 import { startLocalServices, type LocalServices } from './emulators/local-services.ts'
 
 const ROOT = path.dirname(new URL(import.meta.url).pathname)
@@ -91,9 +92,10 @@ async function main() {
   const jobs = await entry.startBackgroundJobs?.()
   const app = express()
   app.disable('x-powered-by')
-  app.set('trust proxy', process.env.TRUST_PROXY ?? false)
+  app.set('trust proxy', trustProxySetting(process.env.TRUST_PROXY))
   app.use('/assets', express.static(path.join(BUILD_DIR, 'client', 'assets'), { immutable: true, maxAge: '1y' }))
   app.use(express.static(path.join(BUILD_DIR, 'client'), { maxAge: '1h' }))
+  app.use(clientIpMiddleware)
   app.use(createRequestHandler({ build, mode: process.env.NODE_ENV }))
 
   const server: Server = await new Promise((resolve, reject) => {

@@ -1,3 +1,5 @@
+import { CLIENT_IP_HEADER } from './client-ip.server.ts'
+
 /**
  * Structured logs: one JSON line per event. Callers pass only ids and reasons,
  * never tokens, keys, card data or account numbers.
@@ -9,7 +11,7 @@ export function logEvent(level: 'info' | 'warn' | 'error', event: string, fields
 }
 
 function clientAddress(request: Request): string | undefined {
-  return request.headers.get('x-client-ip') ?? undefined
+  return request.headers.get(CLIENT_IP_HEADER) ?? undefined
 }
 
 export function logSecurityEvent(event: string, request: Request, fields: Record<string, unknown>) {

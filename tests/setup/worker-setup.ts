@@ -20,6 +20,8 @@ process.env.SESSION_SECRET ??= randomBytes(16).toString('hex')
 process.env.BANK_DETAILS_KEY ??= randomBytes(16).toString('hex')
 process.env.APP_URL ??= 'http://localhost:3000'
 process.env.LOG_SILENT ??= 'true'
+// Rate limits are relaxed in tests; tests/integration/rate-limit.test.ts tightens them itself.
+process.env.RATE_LIMIT_MULTIPLIER ??= '1000'
 
 const tables = ['audit_log', 'processed_events', 'transactions', 'listings', 'bank_details', 'users', 'app_meta']
 

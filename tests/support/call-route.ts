@@ -1,6 +1,7 @@
 import { RouterContextProvider } from 'react-router'
 import { authMiddleware } from '../../app/server/auth.server.ts'
 import { csrfMiddleware } from '../../app/server/csrf.server.ts'
+import { rateLimitMiddleware } from '../../app/server/rate-limit.server.ts'
 
 // Route modules type their args precisely (Route.LoaderArgs); any handler shape is accepted here.
 type Handler = (args: any) => unknown
@@ -37,9 +38,11 @@ export async function callRoute(mod: RouteModule, request: Request, params: Reco
       throw thrown
     }
   }
-  // The same chain as app/root.tsx: CSRF check, then auth.
+  // The same chain as app/root.tsx: CSRF check, rate limit, then auth.
   try {
-    return (await csrfMiddleware(args, () => authMiddleware(args, run) as Promise<Response>)) as Response
+    return (await csrfMiddleware(args, () =>
+      rateLimitMiddleware(args, () => authMiddleware(args, run) as Promise<Response>) as Promise<Response>,
+    )) as Response
   } catch (thrown) {
     if (thrown instanceof Response || isDataWithInit(thrown)) return toResponse(thrown)
     throw thrown
