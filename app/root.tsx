@@ -15,6 +15,7 @@ import { TooltipProvider } from '~/components/ui/tooltip'
 import { useNonce } from '~/lib/nonce'
 import { authMiddleware, getOptionalUser } from '~/server/auth.server'
 import { csrfMiddleware } from '~/server/csrf.server'
+import { dbOutageMiddleware } from '~/server/db-outage.server'
 import { rateLimitMiddleware } from '~/server/rate-limit.server'
 import { readSidebarOpen, readToast, themeSessionResolver } from '~/server/cookies.server'
 import type { Route } from './+types/root'
@@ -25,7 +26,7 @@ export const links: Route.LinksFunction = () => [
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ]
 
-export const middleware: Route.MiddlewareFunction[] = [csrfMiddleware, rateLimitMiddleware, authMiddleware]
+export const middleware: Route.MiddlewareFunction[] = [dbOutageMiddleware, csrfMiddleware, rateLimitMiddleware, authMiddleware]
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const [{ getTheme }, { toast, setCookie }, user] = await Promise.all([

@@ -1,0 +1,61 @@
+/**
+ * `npm run scan:sqlmap` — runs Debian's sqlmap (--level 5 --risk 3 --batch)
+ * against the search endpoints of an app on a throwaway database and fails
+ * if any parameter is reported injectable.
+ */
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { freePort } from '../../db/ports.ts'
+import { startApp, stopApp } from './support.ts'
+
+if (!existsSync('/usr/bin/sqlmap')) {
+  console.error('sqlmap is missing: apt-get install -y sqlmap')
+  process.exit(1)
+}
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'forkmarket-sqlmap-'))
+const port = await freePort()
+const app = await startApp(
+  {
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(await freePort()),
+    SUPABASE_EMULATOR_PORT: String(await freePort()),
+    STRIPE_EMULATOR_PORT: String(await freePort()),
+    RATE_LIMIT_MULTIPLIER: '1000',
+    LOG_SILENT: 'true',
+  },
+  port,
+)
+
+const query =
+  'search=react&type=template&licence=commercial&minPrice=1&maxPrice=500&languages=TypeScript&frameworks=React&dependencies=Stripe&hasSetupCall=true&sortBy=newest'
+const targets = [`http://127.0.0.1:${port}/api/listings?${query}`, `http://127.0.0.1:${port}/marketplace?${query}`]
+const injectable: string[] = []
+const startedAt = Date.now()
+try {
+  for (const url of targets) {
+    const outputDir = mkdtempSync(path.join(os.tmpdir(), 'sqlmap-out-'))
+    const result = spawnSync(
+      'sqlmap',
+      ['-u', url, '--level', '5', '--risk', '3', '--batch', '--disable-coloring', '--output-dir', outputDir, '--flush-session', '--threads', '4'],
+      { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
+    )
+    const out = `${result.stdout}\n${result.stderr}`
+    const found = [...out.matchAll(/Parameter: ([^\s(]+) \(/g)].map((m) => `${new URL(url).pathname} ${m[1]}`)
+    injectable.push(...found)
+    const verdict = found.length ? `INJECTABLE: ${found.join(', ')}` : /do not appear to be injectable|not injectable/i.test(out) ? 'no injectable parameter' : 'inconclusive'
+    console.log(`${new URL(url).pathname}: ${verdict}`)
+    if (verdict === 'inconclusive') {
+      console.log(out.split('\n').slice(-30).join('\n'))
+      process.exitCode = 1
+    }
+    rmSync(outputDir, { recursive: true, force: true })
+  }
+} finally {
+  await stopApp(app)
+  rmSync(dataDir, { recursive: true, force: true })
+}
+console.log(JSON.stringify({ date: new Date().toISOString(), seconds: Math.round((Date.now() - startedAt) / 1000), injectableParameters: injectable.length }))
+if (injectable.length) process.exitCode = 1
