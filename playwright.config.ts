@@ -22,6 +22,8 @@ export const E2E_ENV = {
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  // Per-port output so parallel runs don't delete each other's traces.
+  outputDir: `test-results-${PORT}`,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,

@@ -50,3 +50,12 @@ export default function handleRequest(
     setTimeout(abort, streamTimeout + 1000)
   })
 }
+
+/**
+ * Called by server.ts once the build is loaded (and stop() on shutdown): this
+ * instance's job worker (the 72-hour auto-confirm, docs/decisions/004-job-queue.md).
+ */
+export async function startBackgroundJobs(): Promise<{ stop(): Promise<void> }> {
+  const { startJobWorker } = await import('~/server/jobs.server')
+  return startJobWorker()
+}

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import { splitFee } from '../app/lib/money.ts'
+import { slugify } from '../app/lib/slug.ts'
 import { encryptSecret } from '../app/server/secret-box.server.ts'
 import { DEMO_ADMIN, DEMO_BUYERS, DEMO_LISTINGS, DEMO_SELLERS, demoLongDescription } from './demo-data.ts'
 import type { DB } from './schema.ts'
@@ -12,17 +13,6 @@ import type { DB } from './schema.ts'
 export function emailUserId(email: string): string {
   const hex = createHash('sha256').update(`forkmarket:${email.trim().toLowerCase()}`).digest('hex')
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`
-}
-
-export function slugify(title: string): string {
-  return title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80)
-    .replace(/-+$/g, '')
 }
 
 const HOUR = 3_600_000

@@ -1,16 +1,254 @@
-import { NotBuilt } from '~/components/not-built'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { Banknote, CircleDollarSign, Download, Landmark, Receipt } from 'lucide-react'
+import { data, Form, useSubmit } from 'react-router'
+import { AdminActionSchema, adminFormId, type AdminIntent } from '~/components/admin/admin-actions'
+import { AdminTabs, ADMIN_TABS, type AdminTab } from '~/components/admin/admin-tabs'
+import { AdminTransactionsTable, OpenDisputes } from '~/components/admin/admin-transactions'
+import { AuditLogTable } from '~/components/admin/audit-log-table'
+import { PendingBankDetails } from '~/components/admin/pending-bank-details'
+import { StatCard } from '~/components/dashboard/stat-card'
+import { Button } from '~/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
+import { Label } from '~/components/ui/label'
+import { NativeSelect } from '~/components/ui/native-select'
+import { useHydrated } from '~/components/ui/use-hydrated'
+import { STATUS_LABELS } from '~/lib/escrow'
+import { formatCents } from '~/lib/money'
+import {
+  ADMIN_TRANSACTIONS_LIMIT,
+  bankDetailsForPayouts,
+  getAdminSummary,
+  listAdminTransactions,
+  listAuditLog,
+  listOpenDisputes,
+  parseStatusFilter,
+} from '~/server/admin.server'
 import { requireAdmin } from '~/server/auth.server'
+import {
+  approveBankDetails,
+  BankDetailsError,
+  countPendingBankDetails,
+  listPendingBankDetails,
+  rejectBankDetails,
+} from '~/server/bank-details.server'
+import { EscrowError, refundSale, releaseFunds } from '~/server/escrow.server'
+import { markPaid, PayoutError } from '~/server/payouts.server'
+import { redirectWithToast } from '~/server/responses.server'
 import type { Route } from './+types/admin'
+
+function currentTab(url: URL): AdminTab {
+  const tab = url.searchParams.get('tab')
+  return (ADMIN_TABS as readonly string[]).includes(tab ?? '') ? (tab as AdminTab) : 'transactions'
+}
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(request, context)
-  return null
+  const url = new URL(request.url)
+  const tab = currentTab(url)
+  const status = parseStatusFilter(url.searchParams.get('status')) ?? null
+  const [summary, pendingBankCount] = await Promise.all([getAdminSummary(), countPendingBankDetails()])
+  // Each tab loads only what it shows; the others stay null.
+  const [pendingBank, auditLog, transactions, disputes] = await Promise.all([
+    tab === 'bank-details' ? listPendingBankDetails() : null,
+    tab === 'audit-log' ? listAuditLog() : null,
+    tab === 'transactions' ? listAdminTransactions({ status }) : null,
+    tab === 'transactions' ? listOpenDisputes() : null,
+  ])
+  return {
+    tab,
+    status,
+    limit: ADMIN_TRANSACTIONS_LIMIT,
+    summary,
+    pendingBankCount,
+    pendingBank,
+    auditLog,
+    transactions,
+    disputes,
+    payoutBankDetails: transactions ? await bankDetailsForPayouts(transactions) : {},
+  }
 }
 
-export default function Screen() {
-  return <NotBuilt title="Admin Dashboard" />
+/** Refusals of the domain (wrong state, details not approved…) go back to the failing dialog. */
+function isRefusal(error: unknown): error is PayoutError | BankDetailsError | EscrowError {
+  return error instanceof PayoutError || error instanceof BankDetailsError || error instanceof EscrowError
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(request, context)
+  const url = new URL(request.url)
+  const back = `${url.pathname}${url.search}`
+  const formData = await request.formData()
+  const submission = parseWithZod(formData, { schema: AdminActionSchema })
+  if (submission.status !== 'success') {
+    const intent = String(formData.get('intent') ?? '') as AdminIntent
+    const target = String(formData.get('transactionId') ?? formData.get('userId') ?? '')
+    return data({ formId: adminFormId(intent, target), result: submission.reply() }, { status: 400 })
+  }
+  const input = submission.value
+  const formId = adminFormId(input.intent, 'transactionId' in input ? input.transactionId : input.userId)
+
+  try {
+    switch (input.intent) {
+      case 'mark-paid': {
+        await markPaid({ transactionId: input.transactionId, adminId: admin.id, paymentReference: input.paymentReference })
+        return redirectWithToast(back, { title: 'Marked as paid', description: `Payout recorded with reference ${input.paymentReference}.` })
+      }
+      case 'approve-bank': {
+        await approveBankDetails({ userId: input.userId, adminId: admin.id })
+        return redirectWithToast(back, { title: 'Bank details approved', description: 'The seller can now be paid out.' })
+      }
+      case 'reject-bank': {
+        await rejectBankDetails({ userId: input.userId, adminId: admin.id, reason: input.reason })
+        return redirectWithToast(back, { title: 'Bank details rejected', description: 'The seller will see your reason on their profile.' })
+      }
+      case 'release': {
+        await releaseFunds({ transactionId: input.transactionId, adminId: admin.id, reason: input.reason })
+        return redirectWithToast(back, { title: 'Funds released', description: 'The sale is completed; its payout is now due.' })
+      }
+      case 'refund': {
+        await refundSale({ transactionId: input.transactionId, adminId: admin.id, reason: input.reason })
+        return redirectWithToast(back, {
+          title: 'Refund requested',
+          description: 'The sale becomes refunded when the payment provider confirms.',
+        })
+      }
+    }
+  } catch (error) {
+    if (!isRefusal(error)) throw error
+    return data({ formId, result: submission.reply({ formErrors: [error.message] }) }, { status: error.status })
+  }
+}
+
+function StatusFilter({ status }: { status: string | null }) {
+  const hydrated = useHydrated()
+  const submit = useSubmit()
+  return (
+    <Form method="get" className="flex items-end gap-2" aria-label="Filter transactions">
+      <input type="hidden" name="tab" value="transactions" />
+      <div className="grid gap-1.5">
+        <Label htmlFor="status-filter">Status</Label>
+        <NativeSelect
+          id="status-filter"
+          name="status"
+          defaultValue={status ?? 'all'}
+          wrapperClassName="w-48"
+          onChange={(event) => submit(event.currentTarget.form)}
+        >
+          <option value="all">All statuses</option>
+          {Object.entries(STATUS_LABELS).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </NativeSelect>
+      </div>
+      {/* With JavaScript the select applies itself; without it, this button does. */}
+      {hydrated ? null : (
+        <Button type="submit" variant="outline">
+          Filter
+        </Button>
+      )}
+    </Form>
+  )
+}
+
+export default function Admin({ loaderData }: Route.ComponentProps) {
+  const { summary, tab, pendingBankCount } = loaderData
+  return (
+    <div className="mx-auto grid max-w-7xl grid-cols-1 gap-6 px-4 py-8">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">Admin Dashboard</h1>
+        <p className="mt-1 text-sm text-muted-foreground">Payouts, disputes and seller bank details.</p>
+      </div>
+
+      <section aria-label="Summary" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <StatCard
+          title="Gross sales"
+          value={formatCents(summary.grossSalesCents)}
+          description="Paid by buyers, refunds excluded"
+          icon={<Receipt />}
+        />
+        <StatCard
+          title="Platform fees earned"
+          value={formatCents(summary.platformFeesCents)}
+          description="15% of those sales"
+          icon={<CircleDollarSign />}
+        />
+        <StatCard
+          title="Payouts due"
+          value={formatCents(summary.payoutsDueCents)}
+          description="Sellers’ share of completed sales not yet paid"
+          icon={<Landmark />}
+        />
+        <StatCard
+          title="Paid out"
+          value={formatCents(summary.paidOutCents)}
+          description="Sellers’ share already transferred"
+          icon={<Banknote />}
+        />
+      </section>
+
+      <AdminTabs current={tab} pendingBankCount={pendingBankCount} />
+
+      {loaderData.transactions && loaderData.disputes ? (
+        <div className="grid grid-cols-1 gap-6">
+          <OpenDisputes disputes={loaderData.disputes} />
+          <Card>
+            <CardHeader className="flex flex-row flex-wrap items-end justify-between gap-4">
+              <div className="grid gap-1.5">
+                <CardTitle asChild>
+                  <h2>Transactions</h2>
+                </CardTitle>
+                <CardDescription>Newest first (up to {loaderData.limit}).</CardDescription>
+              </div>
+              <div className="flex flex-wrap items-end gap-3">
+                <StatusFilter status={loaderData.status} />
+                <Button asChild variant="outline">
+                  <a href="/api/admin/payouts.csv" download>
+                    <Download aria-hidden="true" />
+                    Export payouts due (CSV)
+                  </a>
+                </Button>
+              </div>
+            </CardHeader>
+            <CardContent>
+              <AdminTransactionsTable transactions={loaderData.transactions} payoutBankDetails={loaderData.payoutBankDetails} />
+            </CardContent>
+          </Card>
+        </div>
+      ) : null}
+
+      {loaderData.pendingBank ? (
+        <section aria-labelledby="bank-heading" className="grid gap-4">
+          <h2 id="bank-heading" className="text-lg font-semibold">
+            Bank details waiting for approval
+          </h2>
+          <PendingBankDetails entries={loaderData.pendingBank} />
+        </section>
+      ) : null}
+
+      {loaderData.auditLog ? (
+        <Card>
+          <CardHeader>
+            <CardTitle asChild>
+              <h2>Audit log</h2>
+            </CardTitle>
+            <CardDescription>The latest 100 recorded actions.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <AuditLogTable entries={loaderData.auditLog} />
+          </CardContent>
+        </Card>
+      ) : null}
+    </div>
+  )
 }
 
 export function meta({}: Route.MetaArgs) {
   return [{ title: 'Admin Dashboard · Forkmarket' }]
+}
+
+// Full bank details are on this page: never store it in a shared cache.
+export function headers() {
+  return { 'Cache-Control': 'private, no-store' }
 }

@@ -1,10 +1,178 @@
-import { NotBuilt } from '~/components/not-built'
+import * as React from 'react'
+import { EyeOff, Pencil, ShoppingCart } from 'lucide-react'
+import { data, isRouteErrorResponse, Link } from 'react-router'
+import { z } from 'zod'
+import { DeleteConfirmation, DeleteListingButton } from '~/components/listing-detail/delete-listing'
+import { DemoLink, ListingTabs, TechSummary } from '~/components/listing-detail/listing-details'
+import { ListingMedia } from '~/components/listing-detail/listing-media'
+import { ListingError, ListingNotFound } from '~/components/listing-detail/listing-not-found'
+import { Avatar, AvatarFallback, AvatarImage } from '~/components/ui/avatar'
+import { Badge } from '~/components/ui/badge'
+import { Button } from '~/components/ui/button'
+import { Card, CardContent, CardHeader, CardTitle } from '~/components/ui/card'
+import { showToast } from '~/components/ui/toaster'
+import { formatCents } from '~/lib/money'
+import { isOneOf, LICENCE_LABELS, LICENCES, LISTING_TYPE_LABELS, LISTING_TYPES } from '~/lib/options'
+import { getOptionalUser, requireUser } from '~/server/auth.server'
+import { readFormData } from '~/server/form-data.server'
+import { canViewListing, deleteListing, getListingBySlug } from '~/server/listings.server'
+import { logSecurityEvent } from '~/server/log.server'
+import { redirectWithToast } from '~/server/responses.server'
 import type { Route } from './+types/listing'
 
-export default function Screen() {
-  return <NotBuilt title="Listing" />
+const ListingPageActionSchema = z.discriminatedUnion('intent', [z.object({ intent: z.literal('delete') })])
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const [listing, viewer] = await Promise.all([getListingBySlug(params.slug), getOptionalUser(context)])
+  // Hidden listings only for their seller; archived ones (sold, then deleted) for nobody.
+  if (!listing || !canViewListing(listing, viewer?.id)) throw data('Listing not found', { status: 404 })
+  const isOwner = viewer?.id === listing.sellerId
+  return {
+    listing,
+    isOwner,
+    confirmDelete: isOwner && new URL(request.url).searchParams.has('delete'),
+  }
 }
 
-export function meta({}: Route.MetaArgs) {
-  return [{ title: 'Listing · Forkmarket' }]
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const user = await requireUser(request, context)
+  const parsed = ListingPageActionSchema.safeParse(Object.fromEntries(await readFormData(request, 64 * 1024)))
+  if (!parsed.success) return data({ error: 'Unknown action' }, { status: 400 })
+  const listing = await getListingBySlug(params.slug)
+  if (!listing || !canViewListing(listing, user.id)) throw data('Listing not found', { status: 404 })
+  if (listing.sellerId !== user.id) {
+    logSecurityEvent('forbidden', request, { userId: user.id, listingId: listing.id, reason: 'not the listing owner' })
+    return data({ error: 'You can only delete your own listings' }, { status: 403 })
+  }
+  const result = await deleteListing(listing.id, user.id)
+  if (result.outcome === 'not_found') throw data('Listing not found', { status: 404 })
+  return redirectWithToast('/seller/dashboard', {
+    title: 'Listing Deleted',
+    description: 'Your listing has been deleted successfully.',
+  })
+}
+
+function label<T extends readonly string[]>(list: T, labels: Record<T[number], string>, value: string) {
+  return isOneOf(list, value) ? labels[value as T[number]] : value
+}
+
+export default function ListingPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { listing, isOwner, confirmDelete } = loaderData
+  const seller = listing.seller
+
+  React.useEffect(() => {
+    if (actionData?.error) showToast({ type: 'error', title: 'Error', description: actionData.error })
+  }, [actionData])
+
+  return (
+    <div className="mx-auto w-full max-w-6xl px-4 py-8">
+      <div className="grid gap-8 lg:grid-cols-3">
+        <div className="grid min-w-0 content-start gap-6 lg:col-span-2">
+          <ListingMedia title={listing.title} thumbnailUrl={listing.thumbnailUrl} screenshots={listing.screenshots} />
+          <div className="grid gap-3">
+            <div className="flex flex-wrap items-center gap-2">
+              <Badge variant="secondary">{label(LISTING_TYPES, LISTING_TYPE_LABELS, listing.type)}</Badge>
+              {isOwner && !listing.visible ? (
+                <Badge variant="warning">
+                  <EyeOff aria-hidden="true" />
+                  Hidden
+                </Badge>
+              ) : null}
+            </div>
+            <h1 className="text-3xl font-bold tracking-tight text-balance">{listing.title}</h1>
+            <p className="text-lg text-muted-foreground">{listing.shortDescription}</p>
+            <TechSummary listing={listing} />
+          </div>
+          <ListingTabs listing={listing} />
+        </div>
+
+        <aside className="grid content-start gap-6" aria-label="Purchase">
+          {confirmDelete ? <DeleteConfirmation title={listing.title} cancelTo={`/listing/${listing.slug}`} /> : null}
+          <Card>
+            <CardContent className="grid gap-5">
+              <p className="text-3xl font-bold tracking-tight">{formatCents(listing.priceCents)}</p>
+              <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+                <dt className="text-muted-foreground">Licence</dt>
+                <dd className="font-medium">{label(LICENCES, LICENCE_LABELS, listing.licence)}</dd>
+                <dt className="text-muted-foreground">Type</dt>
+                <dd className="font-medium">{label(LISTING_TYPES, LISTING_TYPE_LABELS, listing.type)}</dd>
+              </dl>
+              {isOwner ? (
+                <div className="grid gap-2">
+                  <Button asChild className="w-full">
+                    <Link to={`/seller/edit/${listing.id}`}>
+                      <Pencil aria-hidden="true" />
+                      Edit Listing
+                    </Link>
+                  </Button>
+                  <DeleteListingButton title={listing.title} />
+                </div>
+              ) : (
+                <Button asChild size="lg" className="w-full">
+                  <Link to={`/checkout/${listing.id}`}>
+                    <ShoppingCart aria-hidden="true" />
+                    Buy Now
+                  </Link>
+                </Button>
+              )}
+              {listing.demoUrl ? <DemoLink url={listing.demoUrl} /> : null}
+            </CardContent>
+          </Card>
+
+          <Card>
+            <CardHeader>
+              <CardTitle asChild>
+                <h2>Seller</h2>
+              </CardTitle>
+            </CardHeader>
+            <CardContent className="grid gap-3">
+              <div className="flex items-center gap-3">
+                <Avatar className="size-10">
+                  {seller.avatarUrl ? <AvatarImage src={seller.avatarUrl} alt="" /> : null}
+                  <AvatarFallback>{seller.displayName.slice(0, 1).toUpperCase()}</AvatarFallback>
+                </Avatar>
+                <div className="min-w-0">
+                  <p className="truncate font-medium">{seller.displayName}</p>
+                  <p className="truncate text-sm text-muted-foreground">@{seller.username}</p>
+                </div>
+              </div>
+              {seller.bio ? <p className="text-sm text-muted-foreground">{seller.bio}</p> : null}
+            </CardContent>
+          </Card>
+
+          {listing.tags.length > 0 ? (
+            <Card>
+              <CardHeader>
+                <CardTitle asChild>
+                  <h2>Tags</h2>
+                </CardTitle>
+              </CardHeader>
+              <CardContent>
+                <ul className="flex flex-wrap gap-2" aria-label="Tags">
+                  {listing.tags.map((tag) => (
+                    <li key={tag}>
+                      <Badge variant="secondary">{tag}</Badge>
+                    </li>
+                  ))}
+                </ul>
+              </CardContent>
+            </Card>
+          ) : null}
+        </aside>
+      </div>
+    </div>
+  )
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  if (!loaderData) return [{ title: 'Listing not found · Forkmarket' }]
+  return [
+    { title: `${loaderData.listing.title} · Forkmarket` },
+    { name: 'description', content: loaderData.listing.shortDescription },
+  ]
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) return <ListingNotFound />
+  return <ListingError />
 }

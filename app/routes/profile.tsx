@@ -1,16 +1,97 @@
-import { NotBuilt } from '~/components/not-built'
+import { useEffect } from 'react'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data } from 'react-router'
+import { BankDetailsForm, submitLabelFor } from '~/components/profile/bank-details-form'
+import { BankStatusBanner } from '~/components/profile/bank-status-banner'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
+import { showToast } from '~/components/ui/toaster'
+import { BankDetailsSchema } from '~/lib/bank-details-schema'
 import { requireUser } from '~/server/auth.server'
+import { BankDetailsError, getMaskedBankDetails, saveBankDetails } from '~/server/bank-details.server'
+import { logEvent } from '~/server/log.server'
+import { redirectWithToast } from '~/server/responses.server'
 import type { Route } from './+types/profile'
 
+const SAVE_FAILED = 'Failed to save bank details'
+
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireUser(request, context)
-  return null
+  const user = await requireUser(request, context)
+  return { email: user.email, bankDetails: await getMaskedBankDetails(user.id) }
 }
 
-export default function Screen() {
-  return <NotBuilt title="Profile" />
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(request, context)
+  const submission = parseWithZod(await request.formData(), { schema: BankDetailsSchema })
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
+  try {
+    const { message, changed } = await saveBankDetails(user.id, submission.value)
+    return redirectWithToast('/profile', {
+      title: changed ? 'Bank details saved' : 'No changes',
+      description: message,
+      type: changed ? 'success' : 'info',
+    })
+  } catch (error) {
+    if (error instanceof BankDetailsError) {
+      return data(
+        { result: submission.reply({ formErrors: [error.message], fieldErrors: error.fields }) },
+        { status: error.status },
+      )
+    }
+    logEvent('error', 'bank_details_save_failed', { userId: user.id, message: error instanceof Error ? error.message : String(error) })
+    return data({ result: submission.reply({ formErrors: [SAVE_FAILED] }) }, { status: 500 })
+  }
+}
+
+export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
+  const { bankDetails } = loaderData
+  const result = actionData?.result
+
+  // Spec §8: a failed save shows an 'Error' toast (the server's message, else the fallback).
+  useEffect(() => {
+    if (result?.status === 'error') {
+      showToast({ type: 'error', title: 'Error', description: result.error?.['']?.[0] ?? SAVE_FAILED })
+    }
+  }, [result])
+
+  return (
+    <div className="mx-auto grid max-w-3xl grid-cols-1 gap-6 px-4 py-8">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">Profile</h1>
+        <p className="mt-1 text-sm text-muted-foreground">Signed in as {loaderData.email}</p>
+      </div>
+      <BankStatusBanner
+        status={bankDetails?.status ?? null}
+        approvedAt={bankDetails?.approvedAt}
+        rejectionReason={bankDetails?.rejectionReason}
+      />
+      <Card>
+        <CardHeader>
+          <CardTitle asChild>
+            <h2>Bank Details</h2>
+          </CardTitle>
+          <CardDescription>
+            Where we send your payouts by bank transfer. Account numbers are stored encrypted and shown masked.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <BankDetailsForm
+            // A fresh form after each save, so the masked values of the new details show.
+            key={bankDetails ? new Date(bankDetails.requestedAt).getTime() : 'new'}
+            lastResult={result}
+            defaultValue={bankDetails}
+            submitLabel={submitLabelFor(bankDetails?.status ?? null)}
+          />
+        </CardContent>
+      </Card>
+    </div>
+  )
 }
 
 export function meta({}: Route.MetaArgs) {
   return [{ title: 'Profile · Forkmarket' }]
+}
+
+// Bank details are personal: never store this page in a shared cache.
+export function headers() {
+  return { 'Cache-Control': 'private, no-store' }
 }

@@ -1,10 +1,134 @@
-import { NotBuilt } from '~/components/not-built'
+import * as React from 'react'
+import { Link, useRevalidator } from 'react-router'
+import { CircleCheck, Clock, CircleAlert } from 'lucide-react'
+import { Button } from '~/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
+import { showToast } from '~/components/ui/toaster'
+import { formatCents } from '~/lib/money'
+import { getOptionalUser } from '~/server/auth.server'
+import { purchaseOutcome } from '~/server/checkout.server'
 import type { Route } from './+types/purchase-success'
 
-export default function Screen() {
-  return <NotBuilt title="Purchase Successful" />
+// Stripe returns here (?payment_intent=…). What the page says comes from the
+// server's record of the sale, which only the verified webhook moves; the
+// browser's redirect_status is never taken as proof of payment.
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await getOptionalUser(context)
+  const paymentIntentId = new URL(request.url).searchParams.get('payment_intent')
+  if (!user) return { outcome: 'unknown' as const, sale: null, paymentIntentId }
+  const { outcome, sale } = await purchaseOutcome(user.id, paymentIntentId)
+  return { outcome, sale, paymentIntentId }
 }
 
-export function meta({}: Route.MetaArgs) {
-  return [{ title: 'Purchase Successful · Forkmarket' }]
+// While the webhook has not arrived, ask again a few times (1 s apart), then leave a refresh link.
+const POLL_INTERVAL_MS = 1000
+const MAX_POLLS = 15
+
+export default function PurchaseSuccess({ loaderData }: Route.ComponentProps) {
+  const { outcome, sale, paymentIntentId } = loaderData
+  const revalidator = useRevalidator()
+  const [polls, setPolls] = React.useState(0)
+
+  React.useEffect(() => {
+    if (outcome !== 'processing' || polls >= MAX_POLLS || revalidator.state !== 'idle') return
+    const timer = setTimeout(() => {
+      setPolls((n) => n + 1)
+      void revalidator.revalidate()
+    }, POLL_INTERVAL_MS)
+    return () => clearTimeout(timer)
+  }, [outcome, polls, revalidator])
+
+  React.useEffect(() => {
+    if (outcome === 'failed' || !paymentIntentId) return
+    showToast({
+      id: `thanks-${paymentIntentId}`,
+      type: 'success',
+      title: 'Thank you for your purchase!',
+      description: sale ? `Your order for "${sale.title}" has been received.` : 'Your order has been received.',
+    })
+  }, [outcome, paymentIntentId, sale])
+
+  const status = STATUS_COPY[outcome]
+  const Icon = status.icon
+  return (
+    <div className="mx-auto max-w-xl px-4 py-16">
+      <Card>
+        <CardHeader className="items-center text-center">
+          <Icon aria-hidden="true" className={`size-12 ${status.iconClass}`} />
+          <CardTitle asChild>
+            <h1 className="text-2xl">{outcome === 'failed' ? 'Payment Failed' : 'Purchase Successful'}</h1>
+          </CardTitle>
+          <CardDescription role="status" aria-live="polite">
+            {status.text}
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-6">
+          {sale ? (
+            <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+              <dt className="text-muted-foreground">Listing</dt>
+              <dd className="font-medium">{sale.title}</dd>
+              <dt className="text-muted-foreground">Amount</dt>
+              <dd>{formatCents(sale.amountCents)}</dd>
+              <dt className="text-muted-foreground">Payment</dt>
+              <dd>{status.label}</dd>
+              {outcome === 'failed' && sale.failureReason ? (
+                <>
+                  <dt className="text-muted-foreground">Reason</dt>
+                  <dd>{sale.failureReason}</dd>
+                </>
+              ) : null}
+            </dl>
+          ) : null}
+          {outcome === 'processing' && polls >= MAX_POLLS ? (
+            <p className="text-center text-sm text-muted-foreground">
+              This is taking longer than usual.{' '}
+              <Link className="underline" to={`?payment_intent=${encodeURIComponent(paymentIntentId ?? '')}`}>
+                Check again
+              </Link>
+            </p>
+          ) : null}
+          <div className="flex flex-wrap justify-center gap-3">
+            <Button asChild>
+              <Link to="/purchases">View My Purchases</Link>
+            </Button>
+            <Button asChild variant="outline">
+              <Link to="/">Back to Home</Link>
+            </Button>
+          </div>
+        </CardContent>
+      </Card>
+    </div>
+  )
+}
+
+const STATUS_COPY = {
+  confirmed: {
+    label: 'Confirmed',
+    text: 'Your payment is confirmed. The money is held in escrow until you confirm you received your copy.',
+    icon: CircleCheck,
+    iconClass: 'text-success',
+  },
+  processing: {
+    label: 'Processing',
+    text: 'Your payment is processing. We are waiting for the payment provider to confirm it; this page updates by itself.',
+    icon: Clock,
+    iconClass: 'text-muted-foreground',
+  },
+  failed: {
+    label: 'Failed',
+    text: 'Your card was not charged. You can try again from the listing page.',
+    icon: CircleAlert,
+    iconClass: 'text-destructive',
+  },
+  unknown: {
+    label: 'Processing',
+    text: 'Your purchase appears in My Purchases as soon as the payment provider confirms it.',
+    icon: CircleCheck,
+    iconClass: 'text-success',
+  },
+} as const
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  const failed = loaderData?.outcome === 'failed'
+  return [{ title: `${failed ? 'Payment Failed' : 'Purchase Successful'} · Forkmarket` }, { name: 'robots', content: 'noindex' }]
 }

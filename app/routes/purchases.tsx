@@ -1,14 +1,85 @@
-import { NotBuilt } from '~/components/not-built'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { ShoppingBag } from 'lucide-react'
+import { data, Link } from 'react-router'
+import { PurchasesTable, type PurchaseActionResult } from '~/components/purchases/purchases-table'
+import { Button } from '~/components/ui/button'
+import { DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
+import { PurchaseActionSchema } from '~/lib/purchase-schema'
 import { requireUser } from '~/server/auth.server'
+import { confirmReceipt, disputeSale, EscrowError, listPurchases } from '~/server/escrow.server'
+import { redirectWithToast } from '~/server/responses.server'
 import type { Route } from './+types/purchases'
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireUser(request, context)
-  return null
+  const user = await requireUser(request, context)
+  const purchases = await listPurchases(user.id)
+  return { purchases, now: new Date() }
 }
 
-export default function Screen() {
-  return <NotBuilt title="My Purchases" />
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(request, context)
+  const formData = await request.formData()
+  const submission = parseWithZod(formData, { schema: PurchaseActionSchema })
+  if (submission.status !== 'success') {
+    const intent = formData.get('intent') === 'report-problem' ? 'report-problem' : 'confirm-receipt'
+    return data(
+      { transactionId: String(formData.get('transactionId') ?? ''), intent, result: submission.reply() } satisfies PurchaseActionResult,
+      { status: 400 },
+    )
+  }
+  const { value } = submission
+  try {
+    if (value.intent === 'confirm-receipt') {
+      await confirmReceipt({ transactionId: value.transactionId, buyerId: user.id })
+      return redirectWithToast('/purchases', {
+        type: 'success',
+        title: 'Receipt confirmed',
+        description: 'Thank you! The payment has been released to the seller.',
+      })
+    }
+    await disputeSale({ transactionId: value.transactionId, buyerId: user.id, reason: value.reason })
+    return redirectWithToast('/purchases', {
+      type: 'info',
+      title: 'Problem reported',
+      description: 'The payment stays on hold while an admin reviews your report.',
+    })
+  } catch (error) {
+    if (!(error instanceof EscrowError)) throw error
+    return data(
+      {
+        transactionId: value.transactionId,
+        intent: value.intent,
+        result: submission.reply({ formErrors: [error.message] }),
+      } satisfies PurchaseActionResult,
+      { status: error.status === 502 ? 502 : error.status },
+    )
+  }
+}
+
+export default function Purchases({ loaderData, actionData }: Route.ComponentProps) {
+  const { purchases, now } = loaderData
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-10">
+      <h1 className="text-3xl font-semibold tracking-tight">My Purchases</h1>
+      <p className="mt-2 text-muted-foreground">
+        Payments are held in escrow. Once a seller delivers, you have {DISPUTE_WINDOW_HOURS} hours to confirm receipt
+        or report a problem; after that the sale is confirmed automatically.
+      </p>
+      <div className="mt-8">
+        {purchases.length === 0 ? (
+          <div className="flex flex-col items-center gap-4 rounded-xl border border-dashed px-6 py-16 text-center">
+            <ShoppingBag aria-hidden="true" className="size-10 text-muted-foreground" />
+            <p className="text-lg font-medium">No purchases yet</p>
+            <Button asChild>
+              <Link to="/marketplace">Browse Marketplace</Link>
+            </Button>
+          </div>
+        ) : (
+          <PurchasesTable purchases={purchases} now={new Date(now)} actionResult={actionData ?? null} />
+        )}
+      </div>
+    </div>
+  )
 }
 
 export function meta({}: Route.MetaArgs) {

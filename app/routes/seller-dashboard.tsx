@@ -1,14 +1,155 @@
-import { NotBuilt } from '~/components/not-built'
+import { parseWithZod } from '@conform-to/zod/v4'
+import { DollarSign, LayoutGrid, Plus, Wallet } from 'lucide-react'
+import { data, Link } from 'react-router'
+import { z } from 'zod'
+import { BankAlert } from '~/components/dashboard/bank-alert'
+import { DeliverSchema } from '~/components/dashboard/deliver-form'
+import { SellerListingsTable } from '~/components/dashboard/seller-listings-table'
+import { SellerTransactionsTable } from '~/components/dashboard/seller-transactions-table'
+import { StatCard } from '~/components/dashboard/stat-card'
+import { Button } from '~/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
+import { formatCents } from '~/lib/money'
 import { requireUser } from '~/server/auth.server'
+import { deliverSale, EscrowError } from '~/server/escrow.server'
+import { setListingVisibility } from '~/server/listings.server'
+import { redirectWithToast } from '~/server/responses.server'
+import { getSellerDashboard } from '~/server/seller-dashboard.server'
 import type { Route } from './+types/seller-dashboard'
 
+const SetVisibilitySchema = z.object({
+  intent: z.literal('set-visibility'),
+  listingId: z.string(),
+  visible: z.enum(['true', 'false']).transform((value) => value === 'true'),
+})
+
+const SellerDashboardActionSchema = z.discriminatedUnion('intent', [SetVisibilitySchema, DeliverSchema])
+
+// Served at /seller/dashboard and /seller-dashboard (two route ids, one module).
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireUser(request, context)
-  return null
+  const user = await requireUser(request, context)
+  return getSellerDashboard(user.id)
 }
 
-export default function Screen() {
-  return <NotBuilt title="Seller Dashboard" />
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(request, context)
+  const here = new URL(request.url).pathname
+  const formData = await request.formData()
+  const submission = parseWithZod(formData, { schema: SellerDashboardActionSchema })
+  if (submission.status !== 'success') {
+    // The row's form shows its own errors (several deliver forms share this action).
+    const targetId = String(formData.get('transactionId') ?? formData.get('listingId') ?? '')
+    return data({ intent: String(formData.get('intent') ?? ''), targetId, result: submission.reply() }, { status: 400 })
+  }
+  const input = submission.value
+
+  if (input.intent === 'set-visibility') {
+    // Throws a 404 unless the listing is the seller's own.
+    const listing = await setListingVisibility({ listingId: input.listingId, sellerId: user.id, visible: input.visible })
+    return redirectWithToast(here, {
+      title: listing.visible ? 'Listing is now active' : 'Listing hidden',
+      description: listing.visible
+        ? `“${listing.title}” is visible in the marketplace.`
+        : `“${listing.title}” no longer appears in the marketplace.`,
+    })
+  }
+
+  try {
+    await deliverSale({ transactionId: input.transactionId, sellerId: user.id, forkUrl: input.forkUrl })
+  } catch (error) {
+    if (!(error instanceof EscrowError)) throw error
+    return data(
+      { intent: input.intent, targetId: input.transactionId, result: submission.reply({ formErrors: [error.message] }) },
+      { status: error.status },
+    )
+  }
+  return redirectWithToast(here, {
+    title: 'Sale delivered',
+    description: 'The buyer can now open their fork; the 72-hour window to confirm receipt has started.',
+  })
+}
+
+export default function SellerDashboard({ loaderData }: Route.ComponentProps) {
+  const { stats, listings, transactions, bankAlert, bankStatus } = loaderData
+  return (
+    <div className="mx-auto grid max-w-6xl grid-cols-1 gap-6 px-4 py-8">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight">Seller Dashboard</h1>
+          <p className="mt-1 text-sm text-muted-foreground">Your listings, sales and payouts.</p>
+        </div>
+        <Button asChild>
+          <Link to="/create-listing">
+            <Plus aria-hidden="true" />
+            Create Listing
+          </Link>
+        </Button>
+      </div>
+
+      {bankAlert ? <BankAlert kind={bankAlert} rejected={bankStatus === 'rejected'} /> : null}
+
+      <section aria-label="Summary" className="grid gap-4 sm:grid-cols-3">
+        <StatCard
+          title="Total Sales"
+          value={formatCents(stats.totalSalesCents)}
+          description="Paid by buyers, refunds excluded"
+          icon={<DollarSign />}
+        />
+        <StatCard
+          title="Pending payouts"
+          value={formatCents(stats.pendingPayoutCents)}
+          description="Your share of sales not yet paid out"
+          icon={<Wallet />}
+        />
+        <StatCard
+          title="Active Listings"
+          value={String(stats.activeListings)}
+          description="Visible in the marketplace"
+          icon={<LayoutGrid />}
+        />
+      </section>
+
+      <Card>
+        <CardHeader>
+          <CardTitle asChild>
+            <h2>Your Listings</h2>
+          </CardTitle>
+          <CardDescription>Hide a listing to take it off the marketplace without deleting it.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          {listings.length === 0 ? (
+            <div className="flex flex-col items-center gap-3 py-10 text-center">
+              <p className="text-muted-foreground">You haven't created any listings yet</p>
+              <Button asChild>
+                <Link to="/seller/create">Create Your First Listing</Link>
+              </Button>
+            </div>
+          ) : (
+            <SellerListingsTable listings={listings} />
+          )}
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle asChild>
+            <h2>Recent Transactions</h2>
+          </CardTitle>
+          <CardDescription>
+            Your latest sales. Deliver a paid sale by sending the buyer’s fork link; funds are released when the buyer
+            confirms receipt (or after 72 hours).
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          {transactions.length === 0 ? (
+            <p className="py-6 text-center text-sm text-muted-foreground">No transactions yet</p>
+          ) : (
+            <SellerTransactionsTable transactions={transactions} />
+          )}
+        </CardContent>
+      </Card>
+    </div>
+  )
 }
 
 export function meta({}: Route.MetaArgs) {

@@ -57,3 +57,15 @@ test('the session refreshes silently after the 20-second access token expires', 
   await expect(page).toHaveURL(/\/profile$/)
   await expect(page.getByRole('navigation', { name: 'Main' }).getByText(email)).toBeVisible()
 })
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('sign in and sign out still work (plain form posts and redirects)', async ({ page }) => {
+    const email = uniqueEmail('nojs')
+    await signIn(page, { email, from: '/profile' })
+    await expect(page).toHaveURL(/\/profile$/)
+    await page.getByRole('button', { name: 'Sign Out' }).click()
+    await expect(page.getByRole('link', { name: 'Sign In' })).toBeVisible()
+  })
+})

@@ -1,4 +1,25 @@
-import { notBuilt } from '~/server/not-built.server'
+import { readApiBody } from '~/server/api-body.server'
+import { requireAdmin } from '~/server/auth.server'
+import { BankDetailsError, rejectBankDetails } from '~/server/bank-details.server'
+import { apiError } from '~/server/responses.server'
+import type { Route } from './+types/admin-bank-reject'
 
-export const loader = notBuilt
-export const action = notBuilt
+// POST /api/admin/bank-details/:userId/reject `{ reason }`: pending → rejected; the seller sees the reason.
+export async function loader() {
+  return apiError(405, 'Method not allowed')
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  if (request.method !== 'POST') return apiError(405, 'Method not allowed')
+  const admin = await requireAdmin(request, context)
+  const body = await readApiBody(request)
+  const reason = typeof body.reason === 'string' ? body.reason : ''
+  if (!reason.trim()) return apiError(400, 'Please provide a rejection reason')
+  try {
+    const bankDetails = await rejectBankDetails({ userId: params.userId, adminId: admin.id, reason })
+    return { message: 'Bank details rejected', bankDetails }
+  } catch (error) {
+    if (error instanceof BankDetailsError) return apiError(error.status, error.message)
+    throw error
+  }
+}

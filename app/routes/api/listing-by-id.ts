@@ -1,4 +1,8 @@
-import { notBuilt } from '~/server/not-built.server'
+import { apiError } from '~/server/responses.server'
 
-export const loader = notBuilt
-export const action = notBuilt
+// GET /api/listings/id/:id (edit mode, checkout). Writes go to /api/listings/:id.
+export { listingByIdApiLoader as loader } from '~/server/listing-api.server'
+
+export function action() {
+  return apiError(405, 'Method not allowed')
+}

@@ -1,4 +1,2 @@
-import { notBuilt } from '~/server/not-built.server'
-
-export const loader = notBuilt
-export const action = notBuilt
+// GET /api/listings/:slug; PATCH and DELETE /api/listings/:id (spec §7 shares the path).
+export { listingBySlugApiLoader as loader, listingApiAction as action } from '~/server/listing-api.server'

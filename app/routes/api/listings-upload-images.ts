@@ -1,4 +1,8 @@
-import { notBuilt } from '~/server/not-built.server'
+import { apiError } from '~/server/responses.server'
 
-export const loader = notBuilt
-export const action = notBuilt
+// POST /api/listings/upload-images (multipart, repeated `images`) → { images: [urls] }.
+export { uploadImagesApiAction as action } from '~/server/listing-api.server'
+
+export function loader() {
+  return apiError(405, 'Method not allowed')
+}

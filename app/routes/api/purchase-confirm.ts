@@ -1,4 +1,21 @@
-import { notBuilt } from '~/server/not-built.server'
+import { apiError } from '~/server/responses.server'
+import { requireUser } from '~/server/auth.server'
+import { confirmReceipt, EscrowError, saleJson } from '~/server/escrow.server'
+import type { Route } from './+types/purchase-confirm'
 
-export const loader = notBuilt
-export const action = notBuilt
+// POST /api/purchases/:id/confirm: the buyer confirms receipt (delivered → completed).
+export function loader() {
+  return apiError(405, 'Method not allowed')
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  if (request.method !== 'POST') return apiError(405, 'Method not allowed')
+  const user = await requireUser(request, context)
+  try {
+    const sale = await confirmReceipt({ transactionId: params.id, buyerId: user.id })
+    return { transaction: saleJson(sale) }
+  } catch (error) {
+    if (error instanceof EscrowError) return apiError(error.status, error.message)
+    throw error
+  }
+}

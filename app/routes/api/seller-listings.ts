@@ -1,4 +1,8 @@
-import { notBuilt } from '~/server/not-built.server'
+import { apiError } from '~/server/responses.server'
 
-export const loader = notBuilt
-export const action = notBuilt
+// GET /api/seller/listings: the signed-in seller's listings.
+export { sellerListingsApiLoader as loader } from '~/server/listing-api.server'
+
+export function action() {
+  return apiError(405, 'Method not allowed')
+}

@@ -1,0 +1,54 @@
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table'
+
+export interface AuditLogRow {
+  id: string
+  createdAt: string | Date
+  actorEmail: string | null
+  actorRole: string
+  action: string
+  entityType: string
+  entityId: string
+  fromState: string | null
+  toState: string | null
+  reason: string | null
+}
+
+const formatTime = (value: string | Date) =>
+  new Date(value).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC'
+
+/** Who did what, when, from which state to which, and why (latest first). */
+export function AuditLogTable({ entries }: { entries: AuditLogRow[] }) {
+  if (entries.length === 0) return <p className="py-6 text-center text-sm text-muted-foreground">Nothing recorded yet</p>
+  return (
+    <Table>
+      <TableHeader>
+        <TableRow>
+          <TableHead>When</TableHead>
+          <TableHead>Who</TableHead>
+          <TableHead>Action</TableHead>
+          <TableHead>On</TableHead>
+          <TableHead>Change</TableHead>
+          <TableHead>Reason</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {entries.map((entry) => (
+          <TableRow key={entry.id}>
+            <TableCell className="whitespace-nowrap">{formatTime(entry.createdAt)}</TableCell>
+            <TableCell>
+              {entry.actorEmail ?? '—'} <span className="text-xs text-muted-foreground">({entry.actorRole})</span>
+            </TableCell>
+            <TableCell className="font-mono text-xs">{entry.action}</TableCell>
+            <TableCell className="text-xs">
+              {entry.entityType} <span className="font-mono" title={entry.entityId}>{entry.entityId.slice(0, 8)}</span>
+            </TableCell>
+            <TableCell className="text-xs whitespace-nowrap">
+              {entry.fromState ?? '—'} → {entry.toState ?? '—'}
+            </TableCell>
+            <TableCell className="max-w-xs text-xs break-words">{entry.reason ?? ''}</TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  )
+}

@@ -1,0 +1,63 @@
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
+import { ActionDialog } from './action-dialog'
+import { ApproveBankSchema, RejectBankSchema } from './admin-actions'
+import { BankDetailsView, type BankDetailsViewData } from './bank-details-view'
+
+export interface PendingBankEntry {
+  id: string
+  email: string
+  bankDetails: BankDetailsViewData & { requestedAt: string | Date }
+}
+
+const formatDate = (value: string | Date) =>
+  new Date(value).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' })
+
+/** Bank details waiting for a decision, oldest request first, each with Approve and Reject. */
+export function PendingBankDetails({ entries }: { entries: PendingBankEntry[] }) {
+  if (entries.length === 0) {
+    return <p className="py-10 text-center text-sm text-muted-foreground">No bank details are waiting for approval</p>
+  }
+  return (
+    <ul className="grid gap-4 md:grid-cols-2" aria-label="Pending bank details">
+      {entries.map((entry) => (
+        <li key={entry.id}>
+          <Card className="gap-4" aria-label={`Bank details of ${entry.email}`} role="group">
+            <CardHeader>
+              <CardTitle asChild className="text-base">
+                <h3>{entry.email}</h3>
+              </CardTitle>
+              <CardDescription>Submitted {formatDate(entry.bankDetails.requestedAt)}</CardDescription>
+            </CardHeader>
+            <CardContent className="grid gap-4">
+              <BankDetailsView details={entry.bankDetails} />
+              <div className="flex flex-wrap gap-2">
+                <ActionDialog
+                  intent="approve-bank"
+                  target={{ name: 'userId', id: entry.id }}
+                  schema={ApproveBankSchema}
+                  triggerLabel="Approve"
+                  title="Approve bank details"
+                  description={<p>Payouts to {entry.email} will go to this account. Check it against the seller’s name first.</p>}
+                  details={<BankDetailsView details={entry.bankDetails} />}
+                  submitLabel="Approve"
+                />
+                <ActionDialog
+                  intent="reject-bank"
+                  target={{ name: 'userId', id: entry.id }}
+                  schema={RejectBankSchema}
+                  triggerLabel="Reject"
+                  triggerVariant="outline"
+                  title="Reject bank details"
+                  description={<p>{entry.email} will see your reason on their profile and can update and resubmit.</p>}
+                  field={{ name: 'reason', label: 'Rejection reason', multiline: true }}
+                  submitLabel="Reject"
+                  submitVariant="destructive"
+                />
+              </div>
+            </CardContent>
+          </Card>
+        </li>
+      ))}
+    </ul>
+  )
+}

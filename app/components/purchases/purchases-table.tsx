@@ -1,0 +1,129 @@
+import type { SubmissionResult } from '@conform-to/react'
+import { Clock, ExternalLink } from 'lucide-react'
+import { Link } from 'react-router'
+import { Badge, type BadgeProps } from '~/components/ui/badge'
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table'
+import type { TransactionStatus } from '../../../db/schema.ts'
+import { isWindowOpen, statusLabel, timeLeft } from '~/lib/escrow'
+import { formatCents } from '~/lib/money'
+import { PurchaseActions } from './purchase-actions'
+
+export interface PurchaseRow {
+  id: string
+  createdAt: Date
+  amountCents: number
+  status: TransactionStatus
+  listing: { title: string; slug: string }
+  seller: { username: string }
+  deliveryProof: { forkUrl: string } | null
+  deliveredAt: Date | null
+}
+
+export interface PurchaseActionResult {
+  transactionId: string
+  intent: 'confirm-receipt' | 'report-problem'
+  result: SubmissionResult<string[]>
+}
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' })
+
+const STATUS_VARIANT: Record<TransactionStatus, BadgeProps['variant']> = {
+  pending_payment: 'outline',
+  paid: 'secondary',
+  delivered: 'default',
+  completed: 'success',
+  disputed: 'warning',
+  refunded: 'outline',
+  failed: 'destructive',
+}
+
+/** Spec "My Purchases": Listing, Seller, Date, Amount, Status, Delivery (+ the buyer's escrow actions). */
+export function PurchasesTable({
+  purchases,
+  now,
+  actionResult,
+}: {
+  purchases: PurchaseRow[]
+  /** The server's clock when the page was rendered (so SSR and hydration agree). */
+  now: Date
+  actionResult?: PurchaseActionResult | null
+}) {
+  const hasActions = purchases.some((p) => p.status === 'delivered')
+  return (
+    <Table>
+      <TableHeader>
+        <TableRow>
+          <TableHead>Listing</TableHead>
+          <TableHead>Seller</TableHead>
+          <TableHead>Date</TableHead>
+          <TableHead className="text-right">Amount</TableHead>
+          <TableHead>Status</TableHead>
+          <TableHead>Delivery</TableHead>
+          {hasActions ? <TableHead>Actions</TableHead> : null}
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {purchases.map((purchase) => {
+          const windowOpen =
+            purchase.status === 'delivered' && purchase.deliveredAt !== null && isWindowOpen(purchase.deliveredAt, now)
+          const result = actionResult?.transactionId === purchase.id ? actionResult : null
+          return (
+            <TableRow key={purchase.id}>
+              <TableCell className="font-medium">
+                <Link to={`/listing/${purchase.listing.slug}`} className="hover:underline">
+                  {purchase.listing.title}
+                </Link>
+              </TableCell>
+              <TableCell>@{purchase.seller.username}</TableCell>
+              <TableCell>
+                <time dateTime={new Date(purchase.createdAt).toISOString()}>{dateFormat.format(new Date(purchase.createdAt))}</time>
+              </TableCell>
+              <TableCell className="text-right tabular-nums">{formatCents(purchase.amountCents)}</TableCell>
+              <TableCell>
+                <div className="grid gap-1">
+                  <Badge variant={STATUS_VARIANT[purchase.status]}>{statusLabel(purchase.status)}</Badge>
+                  {windowOpen && purchase.deliveredAt ? (
+                    <span className="flex items-center gap-1 text-xs text-muted-foreground">
+                      <Clock aria-hidden="true" className="size-3" />
+                      {timeLeft(purchase.deliveredAt, now)}
+                    </span>
+                  ) : null}
+                </div>
+              </TableCell>
+              <TableCell>
+                {purchase.deliveryProof ? (
+                  <a
+                    href={purchase.deliveryProof.forkUrl}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    className="inline-flex items-center gap-1 font-medium text-primary hover:underline"
+                  >
+                    View Fork
+                    <ExternalLink aria-hidden="true" className="size-3" />
+                    <span className="sr-only"> of {purchase.listing.title} (opens in a new tab)</span>
+                  </a>
+                ) : purchase.status === 'refunded' ? (
+                  <span className="text-muted-foreground">—</span>
+                ) : (
+                  <span className="text-muted-foreground">Pending</span>
+                )}
+              </TableCell>
+              {hasActions ? (
+                <TableCell className="align-top">
+                  {windowOpen ? (
+                    <PurchaseActions
+                      transactionId={purchase.id}
+                      title={purchase.listing.title}
+                      confirmResult={result?.intent === 'confirm-receipt' ? result.result : null}
+                      reportResult={result?.intent === 'report-problem' ? result.result : null}
+                    />
+                  ) : null}
+                </TableCell>
+              ) : null}
+            </TableRow>
+          )
+        })}
+      </TableBody>
+    </Table>
+  )
+}

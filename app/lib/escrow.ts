@@ -1,0 +1,64 @@
+import type { TransactionStatus } from '../../db/schema.ts'
+
+/** Policy pages (spec §9): the buyer has 72 hours after delivery to report a problem; then the sale auto-confirms. */
+export const DISPUTE_WINDOW_HOURS = 72
+export const DISPUTE_WINDOW_MS = DISPUTE_WINDOW_HOURS * 60 * 60 * 1000
+
+/** Statuses in which the buyer owns the purchase (and may not buy the listing again). */
+export const OWNED_STATUSES = ['paid', 'delivered', 'completed', 'disputed'] as const satisfies readonly TransactionStatus[]
+
+/** Statuses in which the buyer still has access to the delivered fork (a refund ends it). */
+export const ACCESS_STATUSES = ['delivered', 'completed', 'disputed'] as const satisfies readonly TransactionStatus[]
+
+export const STATUS_LABELS: Record<TransactionStatus, string> = {
+  pending_payment: 'Pending payment',
+  paid: 'Paid',
+  delivered: 'Delivered',
+  completed: 'Completed',
+  disputed: 'Disputed',
+  refunded: 'Refunded',
+  failed: 'Failed',
+}
+
+export function statusLabel(status: TransactionStatus): string {
+  return STATUS_LABELS[status]
+}
+
+/** The moment the dispute window closes: exactly 72 hours after delivery. */
+export function windowEndsAt(deliveredAt: Date | string): Date {
+  return new Date(new Date(deliveredAt).getTime() + DISPUTE_WINDOW_MS)
+}
+
+/** The window is open strictly before its end; at the end the sale is auto-confirmed instead. */
+export function isWindowOpen(deliveredAt: Date | string, now: Date = new Date()): boolean {
+  return now.getTime() < windowEndsAt(deliveredAt).getTime()
+}
+
+/** Milliseconds left in the window (0 once it has closed). */
+export function msLeft(deliveredAt: Date | string, now: Date = new Date()): number {
+  return Math.max(0, windowEndsAt(deliveredAt).getTime() - now.getTime())
+}
+
+/** "2 days 5 hours left", "3 hours 12 minutes left", "45 minutes left", "Window closed". */
+export function timeLeft(deliveredAt: Date | string, now: Date = new Date()): string {
+  const ms = msLeft(deliveredAt, now)
+  if (ms <= 0) return 'Window closed'
+  const totalMinutes = Math.ceil(ms / 60_000)
+  const days = Math.floor(totalMinutes / (24 * 60))
+  const hours = Math.floor((totalMinutes % (24 * 60)) / 60)
+  const minutes = totalMinutes % 60
+  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+  if (days > 0) return `${unit(days, 'day')}${hours ? ` ${unit(hours, 'hour')}` : ''} left`
+  if (hours > 0) return `${unit(hours, 'hour')}${minutes ? ` ${unit(minutes, 'minute')}` : ''} left`
+  return `${unit(minutes, 'minute')} left`
+}
+
+/** A fork URL must be an absolute https URL (the buyer's copy on the code-hosting platform). */
+export function isValidForkUrl(value: string): boolean {
+  try {
+    const url = new URL(value.trim())
+    return url.protocol === 'https:' && Boolean(url.hostname) && !url.username && !url.password
+  } catch {
+    return false
+  }
+}

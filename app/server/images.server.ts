@@ -1,0 +1,159 @@
+import { randomBytes } from 'node:crypto'
+import sharp from 'sharp'
+import { IMAGE_SIZES, type ImageSize } from '~/lib/images'
+import { MAX_IMAGE_BYTES, MAX_IMAGES, TOO_MANY_IMAGES_MESSAGE } from '~/lib/listing-schema'
+import { logEvent } from './log.server.ts'
+import { getStorage } from './storage.server.ts'
+
+/**
+ * Listing image uploads: a file is accepted by its CONTENT (magic bytes of
+ * JPEG, PNG or WebP), never by its name or Content-Type, then fully decoded
+ * and re-encoded by sharp into the fixed WebP renditions of lib/images.ts.
+ * Re-encoding drops EXIF/GPS and anything smuggled after the image data.
+ */
+
+/** Decompression-bomb guard: a 5 MB file may still claim 60 000 × 60 000 pixels. */
+export const MAX_INPUT_PIXELS = 40_000_000
+
+sharp.cache(false)
+
+export class ImageRejectedError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ImageRejectedError'
+  }
+}
+
+type Detected = 'jpeg' | 'png' | 'webp'
+
+function startsWith(bytes: Uint8Array, signature: number[], offset = 0) {
+  return signature.every((b, i) => bytes[offset + i] === b)
+}
+
+export function detectImageType(bytes: Uint8Array): Detected | null {
+  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'jpeg'
+  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png'
+  // RIFF....WEBP
+  if (startsWith(bytes, [0x52, 0x49, 0x46, 0x46]) && startsWith(bytes, [0x57, 0x45, 0x42, 0x50], 8)) return 'webp'
+  return null
+}
+
+function looksLikeSvg(bytes: Uint8Array): boolean {
+  const head = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 1024)).toLowerCase()
+  return head.includes('<svg') || (head.trimStart().startsWith('<?xml') && head.includes('svg'))
+}
+
+export interface PreparedImage {
+  key: string
+  renditions: Record<ImageSize, Buffer>
+}
+
+function label(name: string) {
+  const clean = name.replace(/[^\w .()-]/g, '').slice(0, 80)
+  return clean ? `“${clean}”` : 'The file'
+}
+
+/** Validates and re-encodes one upload in memory; nothing is stored. */
+export async function prepareImage(name: string, bytes: Uint8Array): Promise<PreparedImage> {
+  const who = label(name)
+  if (bytes.byteLength === 0) throw new ImageRejectedError(`${who} is empty`)
+  if (bytes.byteLength > MAX_IMAGE_BYTES) throw new ImageRejectedError(`${who} is larger than 5MB`)
+  const type = detectImageType(bytes)
+  if (!type) {
+    if (looksLikeSvg(bytes)) throw new ImageRejectedError(`${who} is an SVG; only JPG, PNG or WebP images are accepted`)
+    throw new ImageRejectedError(`${who} is not a JPG, PNG or WebP image`)
+  }
+  const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  // failOn 'warning': a truncated or corrupt file is refused, not half-decoded.
+  const options = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'warning' as const }
+  let width: number | undefined
+  let height: number | undefined
+  try {
+    const meta = await sharp(input, options).metadata()
+    if (meta.format !== type) throw new Error(`format ${meta.format} does not match its signature`)
+    width = meta.width
+    height = meta.height
+  } catch (error) {
+    throw rejection(who, error)
+  }
+  if (!width || !height) throw new ImageRejectedError(`${who} could not be read as an image`)
+  if (width * height > MAX_INPUT_PIXELS) {
+    throw new ImageRejectedError(`${who} has too many pixels (${width}×${height}); the limit is 40 megapixels`)
+  }
+  try {
+    const { full, card } = IMAGE_SIZES
+    // .rotate() applies the EXIF orientation before the metadata is dropped (sharp keeps none by default).
+    const fullBuffer = await sharp(input, options)
+      .rotate()
+      .resize(full.width, full.height, { fit: 'cover' })
+      .webp({ quality: 82 })
+      .toBuffer()
+    const cardBuffer = await sharp(fullBuffer).resize(card.width, card.height, { fit: 'cover' }).webp({ quality: 80 }).toBuffer()
+    return { key: randomBytes(16).toString('hex'), renditions: { full: fullBuffer, card: cardBuffer } }
+  } catch (error) {
+    throw rejection(who, error)
+  }
+}
+
+function rejection(who: string, error: unknown): ImageRejectedError {
+  const message = error instanceof Error ? error.message : String(error)
+  if (/pixel limit/i.test(message)) return new ImageRejectedError(`${who} has too many pixels; the limit is 40 megapixels`)
+  if (/premature end|truncated|corrupt|unexpected end|bad|invalid/i.test(message)) {
+    return new ImageRejectedError(`${who} is damaged or incomplete`)
+  }
+  return new ImageRejectedError(`${who} could not be read as an image`)
+}
+
+/** A File from a multipart body that the user actually chose (browsers send an empty part for none). */
+export function chosenFiles(values: FormDataEntryValue[]): File[] {
+  return values.filter((v): v is File => typeof v !== 'string' && !(v.size === 0 && v.name === ''))
+}
+
+/** Validates every file before anything is written: one bad file refuses the whole batch. */
+export async function prepareImages(files: File[], alreadyAttached = 0): Promise<PreparedImage[]> {
+  if (alreadyAttached + files.length > MAX_IMAGES) throw new ImageRejectedError(TOO_MANY_IMAGES_MESSAGE)
+  const prepared: PreparedImage[] = []
+  // One at a time: the machine is small and each decode can take a few hundred MB.
+  for (const file of files) {
+    if (file.size > MAX_IMAGE_BYTES) throw new ImageRejectedError(`${label(file.name)} is larger than 5MB`)
+    prepared.push(await prepareImage(file.name, new Uint8Array(await file.arrayBuffer())))
+  }
+  return prepared
+}
+
+export function imageUrlFor(key: string): string {
+  return `/uploads/${key}/full.webp`
+}
+
+function keysOfUrl(url: string): string[] {
+  const match = /^\/uploads\/([a-f0-9]{32})\/full\.webp$/.exec(url)
+  if (!match) return []
+  return (Object.keys(IMAGE_SIZES) as ImageSize[]).map((size) => `${match[1]}/${size}.webp`)
+}
+
+/** Writes the renditions; returns the stored URLs (the `full` rendition). All or nothing. */
+export async function storePreparedImages(prepared: PreparedImage[]): Promise<string[]> {
+  const storage = getStorage()
+  const written: string[] = []
+  try {
+    for (const image of prepared) {
+      for (const [size, body] of Object.entries(image.renditions)) {
+        const key = `${image.key}/${size}.webp`
+        await storage.put(key, body, 'image/webp')
+        written.push(key)
+      }
+    }
+  } catch (error) {
+    await storage.delete(written).catch(() => undefined)
+    throw error
+  }
+  return prepared.map((image) => imageUrlFor(image.key))
+}
+
+/** Removes the stored renditions of these image URLs (others are ignored). */
+export async function deleteStoredImages(urls: string[]): Promise<void> {
+  const keys = urls.flatMap(keysOfUrl)
+  if (keys.length === 0) return
+  await getStorage().delete(keys)
+  logEvent('info', 'listing_images_deleted', { count: urls.length })
+}

@@ -1,0 +1,64 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { data } from 'react-router'
+import { ListingFormSchema, listingInputFromForm, MAX_IMAGES, TOO_MANY_IMAGES_MESSAGE } from '~/lib/listing-schema'
+import { readFormData } from './form-data.server.ts'
+import { chosenFiles, ImageRejectedError, prepareImages, storePreparedImages } from './images.server.ts'
+import { createListing, updateListing } from './listings.server.ts'
+import { redirectWithToast } from './responses.server.ts'
+
+/** Images the post keeps (its own image list minus the "remove" ticks), before new files. */
+function keptImageCount(formData: FormData): number {
+  const removed = new Set(formData.getAll('removeImages').map(String))
+  return new Set(formData.getAll('screenshots').map(String).filter((u) => u && !removed.has(u))).size
+}
+
+/**
+ * The action behind the create and edit screens (one server function for
+ * both). Files posted in `images` (the no-JavaScript uploader) are checked
+ * and stored in the same request; with JavaScript they were uploaded before
+ * and only their URLs arrive. Callers check the seller owns the listing.
+ */
+export async function submitListingForm(request: Request, target: { sellerId: string; listingId?: string }) {
+  const formData = await readFormData(request)
+  const files = chosenFiles(formData.getAll('images'))
+  formData.delete('images')
+  const submission = parseWithZod(formData, { schema: ListingFormSchema, disableAutoCoercion: true })
+
+  let uploaded: string[] = []
+  let imageError: string | undefined
+  if (files.length > 0) {
+    if (keptImageCount(formData) + files.length > MAX_IMAGES) {
+      imageError = `Too many images: ${TOO_MANY_IMAGES_MESSAGE}`
+    } else {
+      try {
+        // Stored even if another field is wrong, so a no-JS retry doesn't ask for the files again.
+        uploaded = await storePreparedImages(await prepareImages(files))
+      } catch (error) {
+        if (!(error instanceof ImageRejectedError)) throw error
+        imageError = `Upload failed: ${error.message}`
+      }
+    }
+  }
+
+  if (submission.status !== 'success' || imageError) {
+    return data(
+      {
+        result: submission.reply(imageError ? { fieldErrors: { images: [imageError] } } : undefined),
+        uploadedImages: uploaded,
+      },
+      { status: 400 },
+    )
+  }
+
+  const input = listingInputFromForm(submission.value, uploaded)
+  if (!target.listingId) {
+    const listing = await createListing(target.sellerId, input)
+    return redirectWithToast(`/listing/${listing.slug}`, {
+      title: 'Listing created',
+      description: input.visible ? 'Your listing is now live in the marketplace.' : 'Your listing is saved and hidden from the marketplace.',
+    })
+  }
+  const listing = await updateListing(target.listingId, target.sellerId, input)
+  if (!listing) throw data('Listing not found', { status: 404 })
+  return redirectWithToast(`/listing/${listing.slug}`, { title: 'Listing updated', description: 'Your changes have been saved.' })
+}

@@ -1,0 +1,206 @@
+import { sql } from 'kysely'
+import type { BankDetailsStatus, Transaction, TransactionStatus } from '../../db/schema.ts'
+import { recordAudit } from './audit.server.ts'
+import { getFullBankDetailsFor, type FullBankDetails } from './bank-details.server.ts'
+import { db } from './db.server.ts'
+
+/**
+ * Seller payouts (design.md §5): the platform holds the funds and an admin
+ * records each bank transfer. A payout may be recorded only for a `completed`
+ * sale whose seller's bank details are approved; recording it sets paidAt and
+ * the transfer's reference, once.
+ */
+
+export class PayoutError extends Error {
+  constructor(
+    message: string,
+    readonly status: 400 | 404 | 409,
+  ) {
+    super(message)
+    this.name = 'PayoutError'
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** Why a payout cannot be recorded now (null when it can). */
+export function payoutBlocker(sale: { status: TransactionStatus; paidAt: Date | null }, bankStatus: BankDetailsStatus | null): string | null {
+  if (sale.paidAt) return 'This sale has already been paid out'
+  if (sale.status !== 'completed') return `This sale is ${sale.status}: only completed sales can be paid out`
+  if (bankStatus !== 'approved') {
+    return bankStatus
+      ? `The seller's bank details are ${bankStatus}, not approved`
+      : 'The seller has no bank details on file'
+  }
+  return null
+}
+
+export async function markPaid(input: {
+  transactionId: string
+  adminId: string
+  paymentReference: string
+  now?: Date
+}): Promise<Transaction> {
+  const now = input.now ?? new Date()
+  const reference = input.paymentReference.trim()
+  if (!reference) throw new PayoutError('Payment reference is required', 400)
+  if (reference.length > 140) throw new PayoutError('Payment reference must be at most 140 characters', 400)
+  if (!UUID.test(input.transactionId)) throw new PayoutError('Sale not found', 404)
+
+  const result = await db.transaction().execute(async (trx) => {
+    // One guarded UPDATE: the sale is still completed and unpaid, and the
+    // seller's details are approved at this instant (a seller editing them
+    // concurrently sends them back to pending, which blocks the payout).
+    const updated = await trx
+      .updateTable('transactions')
+      .set({ paidAt: now, paymentReference: reference, updatedAt: now })
+      .where('id', '=', input.transactionId)
+      .where('status', '=', 'completed')
+      .where('paidAt', 'is', null)
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('bankDetails')
+            .select(sql.lit(1).as('one'))
+            .whereRef('bankDetails.userId', '=', 'transactions.sellerId')
+            .where('bankDetails.status', '=', 'approved'),
+        ),
+      )
+      .returningAll()
+      .executeTakeFirst()
+    if (updated) {
+      await recordAudit(trx, {
+        actorId: input.adminId,
+        actorRole: 'admin',
+        action: 'payout.mark_paid',
+        entityType: 'transaction',
+        entityId: updated.id,
+        fromState: 'completed',
+        toState: 'completed',
+        reason: null,
+        metadata: { paymentReference: reference, sellerShareCents: updated.amountCents - updated.applicationFeeCents },
+      })
+    }
+    return updated
+  })
+  if (result) return result
+
+  const sale = await db
+    .selectFrom('transactions')
+    .leftJoin('bankDetails', 'bankDetails.userId', 'transactions.sellerId')
+    .select(['transactions.status', 'transactions.paidAt', 'bankDetails.status as bankStatus'])
+    .where('transactions.id', '=', input.transactionId)
+    .executeTakeFirst()
+  if (!sale) throw new PayoutError('Sale not found', 404)
+  throw new PayoutError(payoutBlocker(sale, sale.bankStatus) ?? 'This sale cannot be paid out right now', 409)
+}
+
+export interface PayoutDue {
+  transactionId: string
+  completedAt: Date | null
+  listingTitle: string
+  sellerId: string
+  sellerEmail: string
+  sellerUsername: string
+  amountCents: number
+  applicationFeeCents: number
+  sellerShareCents: number
+  bankStatus: BankDetailsStatus | null
+  /** Decrypted: admin-only (the payouts CSV). */
+  bankDetails: FullBankDetails | null
+}
+
+/** Completed sales not yet paid out, oldest first: the admin's bank run. */
+export async function listPayoutsDue(): Promise<PayoutDue[]> {
+  const rows = await db
+    .selectFrom('transactions')
+    .innerJoin('users as seller', 'seller.id', 'transactions.sellerId')
+    .innerJoin('listings', 'listings.id', 'transactions.listingId')
+    .select([
+      'transactions.id as transactionId',
+      'transactions.completedAt',
+      'transactions.amountCents',
+      'transactions.applicationFeeCents',
+      'transactions.sellerId',
+      'seller.email as sellerEmail',
+      'seller.username as sellerUsername',
+      'listings.title as listingTitle',
+    ])
+    .where('transactions.status', '=', 'completed')
+    .where('transactions.paidAt', 'is', null)
+    .orderBy('transactions.completedAt', 'asc')
+    .orderBy('transactions.id', 'asc')
+    .execute()
+  const banks = await getFullBankDetailsFor([...new Set(rows.map((r) => r.sellerId))])
+  return rows.map((row) => {
+    const bankDetails = banks.get(row.sellerId) ?? null
+    return {
+      ...row,
+      sellerShareCents: row.amountCents - row.applicationFeeCents,
+      bankStatus: bankDetails?.status ?? null,
+      bankDetails,
+    }
+  })
+}
+
+// Spreadsheet apps execute cells starting with these characters as formulas (CSV injection).
+const FORMULA_START = /^[=+\-@\t\r]/
+
+function csvCell(value: string | number | null | undefined): string {
+  let text = value === null || value === undefined ? '' : String(value)
+  if (FORMULA_START.test(text)) text = `'${text}`
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+}
+
+export const PAYOUTS_CSV_COLUMNS = [
+  'transaction_id',
+  'completed_at',
+  'listing',
+  'seller_email',
+  'seller_username',
+  'bank_status',
+  'country',
+  'account_holder',
+  'bank_name',
+  'sort_code',
+  'account_number',
+  'routing_number',
+  'iban',
+  'bic_swift',
+  'amount_usd',
+  'platform_fee_usd',
+  'seller_share_usd',
+] as const
+
+const dollars = (cents: number) => (cents / 100).toFixed(2)
+
+/** The bank-run file: one row per sale due, with the seller's full bank details (admin only). */
+export function payoutsToCsv(payouts: PayoutDue[]): string {
+  const lines = [PAYOUTS_CSV_COLUMNS.join(',')]
+  for (const p of payouts) {
+    const bank = p.bankDetails
+    lines.push(
+      [
+        p.transactionId,
+        p.completedAt?.toISOString() ?? '',
+        p.listingTitle,
+        p.sellerEmail,
+        p.sellerUsername,
+        p.bankStatus ?? 'none',
+        bank?.country,
+        bank?.accountHolder,
+        bank?.bankName,
+        bank?.sortCode,
+        bank?.accountNumber,
+        bank?.routingNumber,
+        bank?.iban,
+        bank?.swift,
+        dollars(p.amountCents),
+        dollars(p.applicationFeeCents),
+        dollars(p.sellerShareCents),
+      ]
+        .map(csvCell)
+        .join(','),
+    )
+  }
+  return `${lines.join('\r\n')}\r\n`
+}

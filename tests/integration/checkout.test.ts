@@ -1,0 +1,245 @@
+import { stripeEmulator, webhooksDelivered } from '../support/stripe.ts'
+import { describe, expect, it } from 'vitest'
+import * as purchaseApi from '../../app/routes/api/listing-purchase.ts'
+import * as purchasesApi from '../../app/routes/api/purchases.ts'
+import * as checkoutPage from '../../app/routes/checkout.tsx'
+import * as purchaseSuccessPage from '../../app/routes/purchase-success.tsx'
+import { db } from '../../app/server/db.server.ts'
+import { securityHeaders } from '../../app/server/security-headers.server.ts'
+import { APP, apiRequest, callRoute } from '../support/call-route.ts'
+import { createListing, giveBankDetails, payIntent, saleStatus, sellerWithListing, signUp, stripe } from '../support/payment-fixtures.ts'
+
+async function purchase(listingId: string, token: string | undefined, json: unknown = {}) {
+  return callRoute(purchaseApi, apiRequest(`/api/listings/${listingId}/purchase`, { method: 'POST', token, json }), { id: listingId })
+}
+
+function pageRequest(path: string, token: string) {
+  return new Request(`${APP}${path}`, { headers: { Authorization: `Bearer ${token}` } })
+}
+
+async function salesFor(buyerId: string, listingId: string) {
+  return db.selectFrom('transactions').selectAll().where('buyerId', '=', buyerId).where('listingId', '=', listingId).orderBy('attempt').execute()
+}
+
+function intentsCreatedFor(listingId: string) {
+  return stripeEmulator.events.filter(
+    (e) => e.type === 'payment_intent.created' && (e.data.object as { metadata: Record<string, string> }).metadata.listingId === listingId,
+  )
+}
+
+describe('POST /api/listings/:id/purchase', () => {
+  it('answers a client secret for a pending payment attempt priced from the database, not the body', async () => {
+    const { listing } = await sellerWithListing({ priceCents: 4900 })
+    const buyer = await signUp('buyer')
+    const response = await purchase(listing.id, buyer.token, { amountCents: 1, priceCents: 1 })
+    expect(response.status).toBe(200)
+    const { clientSecret } = await response.json()
+    expect(clientSecret).toMatch(/^pi_\w+_secret_\w+$/)
+
+    const [sale] = await salesFor(buyer.id, listing.id)
+    expect(sale).toMatchObject({ status: 'pending_payment', amountCents: 4900, applicationFeeCents: 735, attempt: 1 })
+    const intent = await stripe.paymentIntents.retrieve(sale!.stripePaymentIntentId!)
+    expect(intent.amount).toBe(4900)
+    expect(intent.currency).toBe('usd')
+    expect(intent.metadata.transactionId).toBe(sale!.id)
+  })
+
+  it('records the 15 % fee rounded like the spec for 1, 3, 7, 10, 33 and 99999 cents', async () => {
+    const expected: Record<number, number> = { 1: 0, 3: 0, 7: 1, 10: 2, 33: 5, 99999: 15000 }
+    const seller = await signUp('seller')
+    await giveBankDetails(seller.id, 'approved')
+    const buyer = await signUp('buyer')
+    for (const [price, fee] of Object.entries(expected)) {
+      const listing = await createListing(seller.id, { priceCents: Number(price) })
+      expect((await purchase(listing.id, buyer.token)).status).toBe(200)
+      const [sale] = await salesFor(buyer.id, listing.id)
+      expect(sale, `price ${price}`).toMatchObject({ amountCents: Number(price), applicationFeeCents: fee })
+      expect(sale!.amountCents - sale!.applicationFeeCents).toBe(Number(price) - fee)
+      expect((await stripe.paymentIntents.retrieve(sale!.stripePaymentIntentId!)).amount).toBe(Number(price))
+    }
+  })
+
+  it('20 concurrent requests by one buyer for one listing make one payment intent and one sale', async () => {
+    const { listing } = await sellerWithListing()
+    const buyer = await signUp('buyer')
+    const responses = await Promise.all(Array.from({ length: 20 }, () => purchase(listing.id, buyer.token)))
+    const secrets = await Promise.all(responses.map(async (r) => (expect(r.status).toBe(200), (await r.json()).clientSecret)))
+    expect(new Set(secrets).size).toBe(1)
+    expect(await salesFor(buyer.id, listing.id)).toHaveLength(1)
+    expect(intentsCreatedFor(listing.id)).toHaveLength(1)
+
+    // Paying it makes exactly one sale; asking again afterwards is refused (already owned).
+    await payIntent(secrets[0])
+    await webhooksDelivered()
+    const sales = await salesFor(buyer.id, listing.id)
+    expect(sales.map((s) => s.status)).toEqual(['paid'])
+    const again = await Promise.all(Array.from({ length: 5 }, () => purchase(listing.id, buyer.token)))
+    expect(again.map((r) => r.status)).toEqual([409, 409, 409, 409, 409])
+    expect(await salesFor(buyer.id, listing.id)).toHaveLength(1)
+  })
+
+  it('reuses the open attempt on reload, and opens a new attempt (new intent) after a declined card', async () => {
+    const { listing } = await sellerWithListing()
+    const buyer = await signUp('buyer')
+    const first = (await (await purchase(listing.id, buyer.token)).json()).clientSecret
+    const reload = (await (await purchase(listing.id, buyer.token)).json()).clientSecret
+    expect(reload).toBe(first)
+
+    await expect(payIntent(first, '4000000000000002')).rejects.toMatchObject({ type: 'StripeCardError' })
+    await webhooksDelivered()
+    const [failed] = await salesFor(buyer.id, listing.id)
+    expect(failed).toMatchObject({ status: 'failed', failureReason: 'Your card was declined.' })
+
+    const second = (await (await purchase(listing.id, buyer.token)).json()).clientSecret
+    expect(second).not.toBe(first)
+    const sales = await salesFor(buyer.id, listing.id)
+    expect(sales.map((s) => [s.attempt, s.status])).toEqual([
+      [1, 'failed'],
+      [2, 'pending_payment'],
+    ])
+    // The stale attempt's intent is canceled, so an old tab cannot pay it as well.
+    expect((await stripe.paymentIntents.retrieve(failed!.stripePaymentIntentId!)).status).toBe('canceled')
+    await payIntent(second)
+    await webhooksDelivered()
+    expect((await salesFor(buyer.id, listing.id)).map((s) => s.status)).toEqual(['failed', 'paid'])
+  })
+
+  it('asks for onboarding while the seller has no bank details, or rejected ones; pending details are enough', async () => {
+    const buyer = await signUp('buyer')
+    for (const [bank, expected] of [
+      [null, { requiresOnboarding: true }],
+      ['rejected', { requiresOnboarding: true }],
+      ['pending', { clientSecret: expect.stringMatching(/^pi_/) }],
+      ['approved', { clientSecret: expect.stringMatching(/^pi_/) }],
+    ] as const) {
+      const seller = await signUp('seller')
+      if (bank) await giveBankDetails(seller.id, bank)
+      const listing = await createListing(seller.id)
+      const response = await purchase(listing.id, buyer.token)
+      expect(response.status, String(bank)).toBe(200)
+      expect(await response.json()).toEqual(expected)
+      if ('requiresOnboarding' in expected) expect(await salesFor(buyer.id, listing.id)).toHaveLength(0)
+    }
+  })
+
+  it('refuses the own listing, a hidden or archived one, an unknown id and anonymous callers', async () => {
+    const { seller, listing } = await sellerWithListing()
+    const buyer = await signUp('buyer')
+    const hidden = await createListing(seller.id, { visible: false })
+    const archived = await createListing(seller.id, { archived: true })
+
+    const own = await purchase(listing.id, seller.token)
+    expect(own.status).toBe(403)
+    expect(await own.json()).toEqual({ error: 'You cannot buy your own listing' })
+    const hiddenResponse = await purchase(hidden.id, buyer.token)
+    expect(hiddenResponse.status).toBe(409)
+    expect(await hiddenResponse.json()).toEqual({ error: 'This listing is not available for purchase' })
+    expect((await purchase(archived.id, buyer.token)).status).toBe(404)
+    expect((await purchase('not-a-uuid', buyer.token)).status).toBe(404)
+    expect((await purchase(crypto.randomUUID(), buyer.token)).status).toBe(404)
+    expect((await purchase(listing.id, undefined)).status).toBe(401)
+    expect(await db.selectFrom('transactions').select('id').execute()).toHaveLength(0)
+  })
+
+  it("says 'Failed to create payment intent' when the provider cannot be reached", async () => {
+    const { listing } = await sellerWithListing()
+    const buyer = await signUp('buyer')
+    const base = process.env.STRIPE_API_BASE
+    process.env.STRIPE_API_BASE = 'http://127.0.0.1:9'
+    try {
+      const response = await purchase(listing.id, buyer.token)
+      expect(response.status).toBe(502)
+      expect(await response.json()).toEqual({ error: 'Failed to create payment intent' })
+    } finally {
+      process.env.STRIPE_API_BASE = base
+    }
+    // The attempt stays open and gets its intent on the next try.
+    expect((await purchase(listing.id, buyer.token)).status).toBe(200)
+    expect(await salesFor(buyer.id, listing.id)).toHaveLength(1)
+  })
+})
+
+describe('/checkout/:id', () => {
+  it('loads the order summary, a client secret and the emulator stand-in script', async () => {
+    const { listing } = await sellerWithListing({ priceCents: 4900 })
+    const buyer = await signUp('buyer')
+    const response = await callRoute(checkoutPage, pageRequest(`/checkout/${listing.id}`, buyer.token), { id: listing.id })
+    expect(response.status).toBe(200)
+    const body = await response.json()
+    expect(body).toMatchObject({
+      state: 'ready',
+      summary: { title: listing.title, fee: { amountCents: 4900, applicationFeeCents: 735, sellerShareCents: 4165 } },
+      clientSecret: expect.stringMatching(/^pi_/),
+      stripe: { publishableKey: stripeEmulator.publishableKey, scriptUrl: stripeEmulator.scriptUrl },
+      returnUrl: `${APP}/purchase-success`,
+    })
+  })
+
+  it('shows Seller Setup Required for a seller without bank details', async () => {
+    const seller = await signUp('seller')
+    const listing = await createListing(seller.id)
+    const buyer = await signUp('buyer')
+    const response = await callRoute(checkoutPage, pageRequest(`/checkout/${listing.id}`, buyer.token), { id: listing.id })
+    expect(await response.json()).toMatchObject({ state: 'seller-setup' })
+  })
+
+  it('sends anonymous visitors to sign in', async () => {
+    const response = await callRoute(checkoutPage, new Request(`${APP}/checkout/${crypto.randomUUID()}`))
+    expect(response.status).toBe(302)
+    expect(response.headers.get('Location')).toMatch(/^\/login\?redirectTo=%2Fcheckout%2F/)
+  })
+
+  it('allows Stripe sources in the CSP of checkout pages only', () => {
+    const origin = new URL(stripeEmulator.scriptUrl).origin
+    const checkout = securityHeaders('/checkout/abc', 'n0nce')['Content-Security-Policy']!
+    expect(checkout).toContain(`script-src 'self' 'nonce-n0nce' 'strict-dynamic' ${origin}`)
+    expect(checkout).toContain(`connect-src 'self' ${origin}`)
+    for (const path of ['/', '/marketplace', '/purchases', '/purchase-success', '/checkout']) {
+      const csp = securityHeaders(path, 'n0nce')['Content-Security-Policy']!
+      expect(csp, path).not.toContain(origin)
+      expect(csp, path).not.toContain('stripe.com')
+      expect(csp, path).toContain(`connect-src 'self';`)
+    }
+    const saved = process.env.STRIPE_JS_URL
+    delete process.env.STRIPE_JS_URL
+    try {
+      const production = securityHeaders('/checkout/abc', 'n0nce')['Content-Security-Policy']!
+      expect(production).toContain('https://js.stripe.com')
+      expect(production).toContain(`connect-src 'self' https://api.stripe.com`)
+      expect(production).toContain('frame-src https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com')
+    } finally {
+      process.env.STRIPE_JS_URL = saved
+    }
+  })
+})
+
+describe('/purchase-success and GET /api/purchases', () => {
+  it("tells 'processing' from 'confirmed' by the server's state, and lists the purchase", async () => {
+    const { listing, seller } = await sellerWithListing({ priceCents: 4900 })
+    const buyer = await signUp('buyer')
+    const { clientSecret } = await (await purchase(listing.id, buyer.token)).json()
+    const intentId = clientSecret.split('_secret_')[0]
+    const success = async (token: string) =>
+      (await callRoute(purchaseSuccessPage, pageRequest(`/purchase-success?payment_intent=${intentId}&redirect_status=succeeded`, token))).json()
+
+    expect(await success(buyer.token)).toMatchObject({ outcome: 'processing' })
+    const listed = async () => (await callRoute(purchasesApi, apiRequest('/api/purchases', { token: buyer.token }))).json()
+    expect(await listed()).toEqual([]) // an unpaid attempt is not a purchase
+
+    await payIntent(clientSecret)
+    await webhooksDelivered()
+    expect(await success(buyer.token)).toMatchObject({ outcome: 'confirmed', sale: { title: listing.title, amountCents: 4900 } })
+    // Someone else's intent id tells nothing.
+    expect(await success(seller.token)).toMatchObject({ outcome: 'unknown', sale: null })
+
+    const [item] = await listed()
+    expect(item).toMatchObject({
+      amountCents: 4900,
+      status: 'paid',
+      listing: { title: listing.title },
+      seller: { username: expect.any(String) },
+      deliveryProof: null,
+    })
+    expect(await saleStatus(item.id)).toBe('paid')
+  })
+})

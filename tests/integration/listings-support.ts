@@ -1,0 +1,78 @@
+import { mkdtempSync, readdirSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import sharp from 'sharp'
+import { splitFee } from '../../app/lib/money.ts'
+import { db } from '../../app/server/db.server.ts'
+import { localDiskStorage, setStorageForTesting } from '../../app/server/storage.server.ts'
+import { syncUser } from '../../app/server/users.server.ts'
+import { APP } from '../support/call-route.ts'
+import { authEmulator } from '../support/services.ts'
+
+// Fixtures for the listings suites: users with tokens, generated images, a
+// private uploads folder per test file.
+
+/** Points image storage at a fresh temporary folder; returns its path. */
+export function useTemporaryUploads(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'forkmarket-uploads-'))
+  setStorageForTesting(localDiskStorage(dir))
+  return dir
+}
+
+/** Every file under the uploads folder (relative paths), to prove what was (not) written. */
+export function storedFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .sort()
+}
+
+export async function signUp(email: string) {
+  const session = await authEmulator.createSession({ email, fullName: email.split('@')[0] })
+  await syncUser({ id: session.user.id, email, displayName: email.split('@')[0]!, avatarUrl: null })
+  return { id: session.user.id, email, token: session.access_token }
+}
+
+/** A generated image in a real format (noise, so JPEGs are big enough to truncate). */
+export async function makeImage(format: 'png' | 'jpeg' | 'webp', { width = 320, height = 200, noise = false } = {}) {
+  const channels = 3
+  const image = noise
+    ? sharp(Buffer.from(Array.from({ length: width * height * channels }, () => Math.floor(Math.random() * 256))), {
+        raw: { width, height, channels },
+      })
+    : sharp({ create: { width, height, channels, background: { r: 90, g: 60, b: 200 } } })
+  return image[format]().toBuffer()
+}
+
+export function file(bytes: Uint8Array | string, name: string, type = 'image/png') {
+  return new File([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)], name, { type })
+}
+
+/** A multipart screen post with the Origin the CSRF check wants. */
+export function formPost(pathname: string, body: FormData, token?: string) {
+  const headers = new Headers({ Origin: APP })
+  if (token) headers.set('Authorization', `Bearer ${token}`)
+  return new Request(`${APP}${pathname}`, { method: 'POST', headers, body })
+}
+
+/** A sale row (any transaction counts as a sale for archive-instead-of-delete). */
+export async function recordSale(listingId: string, sellerId: string, buyerId: string, amountCents = 1000) {
+  const { applicationFeeCents } = splitFee(amountCents)
+  return db
+    .insertInto('transactions')
+    .values({ listingId, sellerId, buyerId, amountCents, applicationFeeCents, status: 'paid', paidAtProvider: new Date() })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+}
+
+/** The smallest valid API body. */
+export function apiListing(overrides: Record<string, unknown> = {}) {
+  return {
+    title: 'LaunchKit SaaS Starter',
+    shortDescription: 'Auth, billing and teams.',
+    type: 'template',
+    licence: 'commercial',
+    priceCents: 4900,
+    ...overrides,
+  }
+}

@@ -1,0 +1,219 @@
+import { stripeEmulator, webhooksDelivered, withWebhooksWithheld } from '../support/stripe.ts'
+import { sql } from 'kysely'
+import { describe, expect, it } from 'vitest'
+import type { StripeEvent } from '../../emulators/stripe/server.ts'
+import * as purchaseApi from '../../app/routes/api/listing-purchase.ts'
+import * as webhook from '../../app/routes/api/stripe-webhook.ts'
+import { db } from '../../app/server/db.server.ts'
+import { APP, apiRequest, callRoute } from '../support/call-route.ts'
+import { payIntent, saleStatus, sellerWithListing, signedEvent, signUp, stripe } from '../support/payment-fixtures.ts'
+
+async function postWebhook(payload: string, signature: string | null) {
+  const headers = new Headers({ 'Content-Type': 'application/json' })
+  if (signature !== null) headers.set('Stripe-Signature', signature)
+  return callRoute(webhook, new Request(`${APP}/api/stripe/webhook`, { method: 'POST', headers, body: payload }))
+}
+
+/** Sends a real emulator event to the route, freshly signed (as a redelivery would be). */
+async function deliver(event: StripeEvent) {
+  const { payload, header } = signedEvent(event)
+  return postWebhook(payload, header)
+}
+
+async function openSale(options: Parameters<typeof sellerWithListing>[0] = {}) {
+  const { listing, seller } = await sellerWithListing(options)
+  const buyer = await signUp('buyer')
+  const response = await callRoute(
+    purchaseApi,
+    apiRequest(`/api/listings/${listing.id}/purchase`, { method: 'POST', token: buyer.token, json: {} }),
+    { id: listing.id },
+  )
+  const { clientSecret } = await response.json()
+  const sale = await db.selectFrom('transactions').selectAll().where('listingId', '=', listing.id).executeTakeFirstOrThrow()
+  return { listing, seller, buyer, clientSecret: clientSecret as string, sale }
+}
+
+async function auditFor(id: string) {
+  return db.selectFrom('auditLog').selectAll().where('entityId', '=', id).orderBy('id').execute()
+}
+
+async function processedCount() {
+  return (await db.selectFrom('processedEvents').select(db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n
+}
+
+function eventsFor(intentId: string, types: string[]): StripeEvent[] {
+  return stripeEmulator.events.filter((e) => {
+    const object = e.data.object as { id: string; payment_intent?: string }
+    return types.includes(e.type) && (object.id === intentId || object.payment_intent === intentId)
+  })
+}
+
+function permutations<T>(items: T[]): T[][] {
+  if (items.length <= 1) return [items]
+  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]))
+}
+
+/** Puts a sale back where it was before any event arrived (between replays of one scenario). */
+async function resetSale(id: string) {
+  await db
+    .updateTable('transactions')
+    .set({
+      status: 'pending_payment',
+      paidAtProvider: null,
+      deliveredAt: null,
+      deliveryProof: null,
+      refundedAt: null,
+      stripeRefundId: null,
+      failureReason: null,
+    })
+    .where('id', '=', id)
+    .execute()
+  await db.deleteFrom('processedEvents').execute()
+  await db.deleteFrom('auditLog').where('entityId', '=', id).execute()
+}
+
+describe('POST /api/stripe/webhook: signature', () => {
+  it('refuses a bad signature, a changed body and a 6-minute-old timestamp with 400, changing nothing', async () => {
+    const { sale } = await withWebhooksWithheld(async () => {
+      const opened = await openSale()
+      await payIntent(opened.clientSecret)
+      return opened
+    })
+    const [succeeded] = eventsFor(sale.stripePaymentIntentId!, ['payment_intent.succeeded'])
+    expect(succeeded).toBeDefined()
+
+    const good = signedEvent(succeeded!)
+    const wrongSecret = signedEvent(succeeded!, { secret: 'whsec_not_the_right_one' })
+    const changedBody = good.payload.replace('"amount_received":4900', '"amount_received":1')
+    const stale = signedEvent(succeeded!, { timestamp: Math.floor(Date.now() / 1000) - 6 * 60 })
+
+    const attempts: Array<[string, string, string | null]> = [
+      ['wrong secret', wrongSecret.payload, wrongSecret.header],
+      ['changed body', changedBody, good.header],
+      ['6 minutes old', stale.payload, stale.header],
+      ['no signature', good.payload, null],
+      ['garbage signature', good.payload, 't=1,v1=deadbeef'],
+    ]
+    for (const [name, payload, header] of attempts) {
+      const response = await postWebhook(payload, header)
+      expect(response.status, name).toBe(400)
+      expect(await response.json(), name).toEqual({ error: 'Invalid signature' })
+    }
+    expect(changedBody).not.toBe(good.payload)
+    expect(await saleStatus(sale.id)).toBe('pending_payment')
+    expect(await processedCount()).toBe(0)
+    expect(await auditFor(sale.id)).toHaveLength(0)
+
+    // The same event, correctly signed and fresh, is accepted.
+    const accepted = await postWebhook(good.payload, good.header)
+    expect(accepted.status).toBe(200)
+    expect(await saleStatus(sale.id)).toBe('paid')
+  })
+
+  it('answers 405 to GET', async () => {
+    const response = await callRoute(webhook, new Request(`${APP}/api/stripe/webhook`))
+    expect(response.status).toBe(405)
+  })
+})
+
+describe('POST /api/stripe/webhook: events', () => {
+  it('payment_intent.succeeded makes the sale paid, once, however often it is delivered', async () => {
+    const { sale, clientSecret } = await openSale()
+    await payIntent(clientSecret)
+    await webhooksDelivered()
+    expect(await saleStatus(sale.id)).toBe('paid')
+
+    const [succeeded] = eventsFor(sale.stripePaymentIntentId!, ['payment_intent.succeeded'])
+    for (let i = 0; i < 5; i++) expect(await stripeEmulator.resend(succeeded!.id)).toBe(200)
+    // Five more deliveries at once, too.
+    const statuses = await Promise.all(Array.from({ length: 5 }, () => deliver(succeeded!).then((r) => r.status)))
+    expect(statuses).toEqual([200, 200, 200, 200, 200])
+
+    const row = await db.selectFrom('transactions').selectAll().where('id', '=', sale.id).executeTakeFirstOrThrow()
+    expect(row).toMatchObject({ status: 'paid', paidAtProvider: expect.any(Date) })
+    const audit = await auditFor(sale.id)
+    expect(audit.map((a) => [a.action, a.actorRole, a.fromState, a.toState])).toEqual([
+      ['payment_succeeded', 'provider', 'pending_payment', 'paid'],
+    ])
+    const processed = await db.selectFrom('processedEvents').selectAll().where('id', '=', succeeded!.id).execute()
+    expect(processed).toHaveLength(1)
+  })
+
+  it('an instant-delivery listing is delivered at once with its private link, and the auto-confirm is scheduled', async () => {
+    const { sale, clientSecret } = await openSale({ instantDeliveryUrl: 'https://github.com/acme/private-kit' })
+    await payIntent(clientSecret)
+    await webhooksDelivered()
+    const row = await db.selectFrom('transactions').selectAll().where('id', '=', sale.id).executeTakeFirstOrThrow()
+    expect(row).toMatchObject({ status: 'delivered', deliveryProof: { forkUrl: 'https://github.com/acme/private-kit' } })
+    expect(row.deliveredAt).toBeInstanceOf(Date)
+    expect((await auditFor(sale.id)).map((a) => [a.fromState, a.toState])).toEqual([
+      ['pending_payment', 'paid'],
+      ['paid', 'delivered'],
+    ])
+    const { rows } = await sql<{ runAt: Date }>`SELECT run_at FROM graphile_worker.jobs WHERE key = ${`auto-confirm:${sale.id}`}`.execute(db)
+    expect(rows).toHaveLength(1)
+    expect(rows[0]!.runAt.getTime()).toBe(row.deliveredAt!.getTime() + 72 * 3600_000)
+  })
+
+  it('events shuffled (declined, then paid, then refunded at the provider) give the same final state', async () => {
+    const { sale, intentId } = await withWebhooksWithheld(async () => {
+      const opened = await openSale()
+      await expect(payIntent(opened.clientSecret, '4000000000000002')).rejects.toMatchObject({ type: 'StripeCardError' })
+      await payIntent(opened.clientSecret) // a retry on the same card form
+      await stripe.refunds.create({ payment_intent: opened.sale.stripePaymentIntentId! })
+      return { sale: opened.sale, intentId: opened.sale.stripePaymentIntentId! }
+    })
+    const events = eventsFor(intentId, ['payment_intent.payment_failed', 'payment_intent.succeeded', 'charge.refunded'])
+    expect(events.map((e) => e.type).sort()).toEqual(['charge.refunded', 'payment_intent.payment_failed', 'payment_intent.succeeded'])
+
+    for (const order of permutations(events)) {
+      await resetSale(sale.id)
+      // Each event twice, the copies interleaved with the others.
+      for (const event of [...order, ...order.reverse()]) expect((await deliver(event)).status).toBe(200)
+      const label = order.map((e) => e.type).join(' → ')
+      const row = await db.selectFrom('transactions').selectAll().where('id', '=', sale.id).executeTakeFirstOrThrow()
+      expect(row.status, label).toBe('refunded')
+      expect(row.refundedAt, label).toBeInstanceOf(Date)
+      expect(await processedCount(), label).toBe(3)
+    }
+
+    // Without the refund, both orders of declined/paid end paid (a late failure never undoes a payment).
+    const [failed, succeeded] = [events.find((e) => e.type.endsWith('failed'))!, events.find((e) => e.type.endsWith('succeeded'))!]
+    for (const order of [[failed, succeeded], [succeeded, failed]]) {
+      await resetSale(sale.id)
+      for (const event of order) await deliver(event)
+      expect(await saleStatus(sale.id)).toBe('paid')
+    }
+  })
+
+  it('ignores event types it does not handle, and unknown payment intents', async () => {
+    const { sale, clientSecret } = await openSale()
+    await payIntent(clientSecret)
+    await webhooksDelivered()
+    const created = eventsFor(sale.stripePaymentIntentId!, ['payment_intent.created'])[0]!
+    const response = await deliver(created)
+    expect(await response.json()).toEqual({ received: true, result: 'ignored' })
+
+    const stranger = structuredClone(eventsFor(sale.stripePaymentIntentId!, ['payment_intent.succeeded'])[0]!)
+    stranger.id = 'evt_unknown_intent'
+    ;(stranger.data.object as { id: string; metadata: object }).id = 'pi_unknown'
+    ;(stranger.data.object as { id: string; metadata: object }).metadata = {}
+    expect((await deliver(stranger)).status).toBe(200)
+    expect(await saleStatus(sale.id)).toBe('paid')
+  })
+
+  it('a declined card marks the attempt failed and creates no sale', async () => {
+    const { sale, clientSecret, buyer } = await openSale()
+    await expect(payIntent(clientSecret, '4000000000009995')).rejects.toMatchObject({ code: 'card_declined' })
+    await webhooksDelivered()
+    const row = await db.selectFrom('transactions').selectAll().where('id', '=', sale.id).executeTakeFirstOrThrow()
+    expect(row).toMatchObject({ status: 'failed', failureReason: 'Your card has insufficient funds.' })
+    const owned = await db
+      .selectFrom('transactions')
+      .select('id')
+      .where('buyerId', '=', buyer.id)
+      .where('status', 'in', ['paid', 'delivered', 'completed', 'disputed'])
+      .execute()
+    expect(owned).toHaveLength(0)
+  })
+})
