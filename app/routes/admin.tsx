@@ -35,6 +35,7 @@ import { EscrowError, refundSale, releaseFunds } from '~/server/escrow.server'
 import { markPaid, PayoutError } from '~/server/payouts.server'
 import { redirectWithToast } from '~/server/responses.server'
 import type { Route } from './+types/admin'
+import { readSmallFormData } from '~/server/form-data.server'
 
 function currentTab(url: URL): AdminTab {
   const tab = url.searchParams.get('tab')
@@ -77,7 +78,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(request, context)
   const url = new URL(request.url)
   const back = `${url.pathname}${url.search}`
-  const formData = await request.formData()
+  const formData = await readSmallFormData(request)
   const submission = parseWithZod(formData, { schema: AdminActionSchema })
   if (submission.status !== 'success') {
     const intent = String(formData.get('intent') ?? '') as AdminIntent

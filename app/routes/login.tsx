@@ -6,6 +6,7 @@ import { appUrl } from '~/server/env.server'
 import { authContext, getOptionalUser, safeRedirectPath } from '~/server/auth.server'
 import { logSecurityEvent } from '~/server/log.server'
 import type { Route } from './+types/login'
+import { readSmallFormData } from '~/server/form-data.server'
 
 const SignInSchema = z.object({
   provider: z.enum(['google', 'github']),
@@ -22,7 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const parsed = SignInSchema.safeParse(Object.fromEntries(await request.formData()))
+  const parsed = SignInSchema.safeParse(Object.fromEntries(await readSmallFormData(request)))
   if (!parsed.success) return data({ error: 'Choose Google or GitHub to sign in.' }, { status: 400 })
   const next = safeRedirectPath(parsed.data.redirectTo, '/')
   const callback = `${appUrl(request)}/auth/callback?${new URLSearchParams({ next })}`

@@ -11,6 +11,7 @@ import { BankDetailsError, getMaskedBankDetails, saveBankDetails } from '~/serve
 import { logEvent } from '~/server/log.server'
 import { redirectWithToast } from '~/server/responses.server'
 import type { Route } from './+types/profile'
+import { readSmallFormData } from '~/server/form-data.server'
 
 const SAVE_FAILED = 'Failed to save bank details'
 
@@ -21,7 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context)
-  const submission = parseWithZod(await request.formData(), { schema: BankDetailsSchema })
+  const submission = parseWithZod(await readSmallFormData(request), { schema: BankDetailsSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
     const { message, changed } = await saveBankDetails(user.id, submission.value)

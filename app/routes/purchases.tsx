@@ -9,6 +9,7 @@ import { requireUser } from '~/server/auth.server'
 import { confirmReceipt, disputeSale, EscrowError, listPurchases } from '~/server/escrow.server'
 import { redirectWithToast } from '~/server/responses.server'
 import type { Route } from './+types/purchases'
+import { readSmallFormData } from '~/server/form-data.server'
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context)
@@ -18,7 +19,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context)
-  const formData = await request.formData()
+  const formData = await readSmallFormData(request)
   const submission = parseWithZod(formData, { schema: PurchaseActionSchema })
   if (submission.status !== 'success') {
     const intent = formData.get('intent') === 'report-problem' ? 'report-problem' : 'confirm-receipt'

@@ -16,6 +16,7 @@ import { setListingVisibility } from '~/server/listings.server'
 import { redirectWithToast } from '~/server/responses.server'
 import { getSellerDashboard } from '~/server/seller-dashboard.server'
 import type { Route } from './+types/seller-dashboard'
+import { readSmallFormData } from '~/server/form-data.server'
 
 const SetVisibilitySchema = z.object({
   intent: z.literal('set-visibility'),
@@ -34,7 +35,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context)
   const here = new URL(request.url).pathname
-  const formData = await request.formData()
+  const formData = await readSmallFormData(request)
   const submission = parseWithZod(formData, { schema: SellerDashboardActionSchema })
   if (submission.status !== 'success') {
     // The row's form shows its own errors (several deliver forms share this action).

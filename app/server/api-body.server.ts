@@ -1,4 +1,5 @@
 import { data } from 'react-router'
+import { readBodyText, readSmallFormData } from './form-data.server.ts'
 
 /**
  * The body of a write to /api/*: JSON (what the spec's client sends) or a
@@ -8,9 +9,9 @@ import { data } from 'react-router'
 export async function readApiBody(request: Request): Promise<Record<string, unknown>> {
   const type = request.headers.get('Content-Type') ?? ''
   if (type.includes('application/x-www-form-urlencoded') || type.includes('multipart/form-data')) {
-    return Object.fromEntries(await request.formData())
+    return Object.fromEntries(await readSmallFormData(request))
   }
-  const text = await request.text()
+  const text = await readBodyText(request, 256 * 1024)
   if (!text.trim()) return {}
   let body: unknown
   try {

@@ -4,6 +4,7 @@ import { isMaskedValue, maskLast4, type BankDetailsInput } from '~/lib/bank-deta
 import type { Country } from '~/lib/options'
 import { recordAudit } from './audit.server.ts'
 import { db } from './db.server.ts'
+import { logEvent } from './log.server.ts'
 import { decryptSecret, encryptSecret } from './secret-box.server.ts'
 
 /**
@@ -269,6 +270,7 @@ export async function approveBankDetails(input: { userId: string; adminId: strin
     return row
   })
   if (!updated) throw await refusal(input.userId, 'approve')
+  logEvent('info', 'bank_details_approved', { category: 'security', adminId: input.adminId, userId: input.userId })
   return toMaskedBankDetails(updated)
 }
 
@@ -306,5 +308,6 @@ export async function rejectBankDetails(input: {
     return row
   })
   if (!updated) throw await refusal(input.userId, 'reject')
+  logEvent('info', 'bank_details_rejected', { category: 'security', adminId: input.adminId, userId: input.userId })
   return toMaskedBankDetails(updated)
 }

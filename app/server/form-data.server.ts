@@ -49,6 +49,11 @@ export function readFormData(request: Request, maxBytes = MAX_LISTING_BODY_BYTES
   return readCapped(request, maxBytes, (r) => r.formData(), 'form', UPLOAD_TOO_LARGE)
 }
 
+/** Every other form of the app (no files): at most 64 KB; a body that is not a form is a 400, not a 500. */
+export function readSmallFormData(request: Request): Promise<FormData> {
+  return readCapped(request, 64 * 1024, (r) => r.formData(), 'form', 'The form is too large')
+}
+
 /** The body as text, reading at most `maxBytes` (JSON API bodies). */
 export function readBodyText(request: Request, maxBytes: number): Promise<string> {
   return readCapped(request, maxBytes, (r) => r.text(), 'request body', 'The request body is too large')

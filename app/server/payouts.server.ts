@@ -3,6 +3,7 @@ import type { BankDetailsStatus, Transaction, TransactionStatus } from '../../db
 import { recordAudit } from './audit.server.ts'
 import { getFullBankDetailsFor, type FullBankDetails } from './bank-details.server.ts'
 import { db } from './db.server.ts'
+import { logEvent } from './log.server.ts'
 
 /**
  * Seller payouts (design.md §5): the platform holds the funds and an admin
@@ -82,7 +83,10 @@ export async function markPaid(input: {
     }
     return updated
   })
-  if (result) return result
+  if (result) {
+    logEvent('info', 'payout_recorded', { category: 'security', adminId: input.adminId, transactionId: result.id, sellerId: result.sellerId })
+    return result
+  }
 
   const sale = await db
     .selectFrom('transactions')

@@ -7,7 +7,7 @@
  * 503, the app recovers within 5 s of the database returning, and every write
  * answered with success is in the database afterwards.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
@@ -26,6 +26,8 @@ interface Attempt {
 }
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'forkmarket-drill-'))
+// mkdtemp makes it 0700; embedded PostgreSQL's initdb (run as the postgres user under root) must enter it.
+chmodSync(dataDir, 0o755)
 const database = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg'), port: await freePort() })
 const appPort = await freePort()
 const authPort = await freePort()

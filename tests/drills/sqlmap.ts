@@ -4,7 +4,7 @@
  * if any parameter is reported injectable.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { freePort } from '../../db/ports.ts'
@@ -16,6 +16,8 @@ if (!existsSync('/usr/bin/sqlmap')) {
 }
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'forkmarket-sqlmap-'))
+// mkdtemp makes it 0700; embedded PostgreSQL's initdb (run as the postgres user under root) must enter it.
+chmodSync(dataDir, 0o755)
 const port = await freePort()
 const app = await startApp(
   {

@@ -45,7 +45,7 @@ export async function emulatorAccessToken(authUrl: string, email: string): Promi
   if (!code) throw new Error(`no code from the auth emulator (${consent.status})`)
   const token = await fetch(`${authUrl}/auth/v1/token?grant_type=pkce`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', apikey: 'drill' },
+    headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ auth_code: code, code_verifier: verifier }),
   })
   const session = (await token.json()) as { access_token?: string }

@@ -1,0 +1,491 @@
+import '../support/stripe.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
+import routes from '../../app/routes.ts'
+import { callRoute } from '../support/call-route.ts'
+import { useTemporaryUploads } from './listings-support.ts'
+import {
+  API_LISTING,
+  buildRequest,
+  buildWorld,
+  resetDatabase,
+  ROLES,
+  tinyPng,
+  tokenFor,
+  VALID_BANK_DETAILS,
+  type Body,
+  type Role,
+  type World,
+} from './hardening-fixtures.ts'
+
+/*
+ * The access-control matrix (issue 9, OWASP ASVS V8): every route of
+ * app/routes.ts with every method it can receive, called as anonymous, as a
+ * buyer, as another seller, as the owner of the listing or sale involved and
+ * as an admin. Ids in params and bodies are always the owner's (or the
+ * buyer's) objects, so every other role is trying someone else's ids.
+ *
+ * A cell is the status code; for redirects "302 /login" (status + target
+ * path). 'static' means the screen has no loader (nothing to protect, the
+ * page renders for everyone). A route in app/routes.ts without a row here
+ * fails the suite, so new routes must be added to the matrix.
+ */
+
+beforeAll(() => {
+  useTemporaryUploads()
+})
+
+type Cell = number | string
+type Expect = Record<Role, Cell>
+interface Probe {
+  path: string
+  params?: Record<string, string>
+  body?: Body
+}
+interface Row {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE'
+  request: (w: World) => Probe | Promise<Probe>
+  expect: Expect
+  /** Why a cell is what it is, where it isn't obvious. */
+  note?: string
+}
+
+const all = (cell: Cell): Expect => ({ anon: cell, buyer: cell, other: cell, owner: cell, admin: cell })
+const cells = (anon: Cell, buyer: Cell, other: Cell, owner: Cell, admin: Cell): Expect => ({ anon, buyer, other, owner, admin })
+const LOGIN = '302 /login'
+const signedIn = (cell: Cell, anon: Cell = 401): Expect => cells(anon, cell, cell, cell, cell)
+const adminOnly = (cell: Cell): Expect => cells(401, 403, 403, 403, cell)
+const adminScreen = (cell: Cell): Expect => cells(LOGIN, '302 /', '302 /', '302 /', cell)
+
+const get = (path: string, params: Record<string, string> = {}) => () => ({ path, params })
+const uuidOf = (w: World, key: 'salePaid' | 'saleDelivered' | 'saleCompleted' | 'saleDisputed') => w[key].id
+
+/** Methods not handled by an API module: every caller gets 405, before any auth. */
+const methodNotAllowed = (method: Row['method'], path: string): Row => ({ method, request: get(path), expect: all(405) })
+
+// One row per (route path, method). Keys are the paths exactly as in app/routes.ts.
+const MATRIX: Record<string, Row[]> = {
+  '/': [
+    { method: 'GET', request: get('/'), expect: all('static') },
+    { method: 'POST', request: get('/'), expect: all(405) },
+  ],
+  login: [
+    { method: 'GET', request: get('/login'), expect: cells(200, '302 /', '302 /', '302 /', '302 /') },
+    {
+      method: 'POST',
+      request: () => ({ path: '/login', body: { form: { provider: 'github', redirectTo: '/purchases' } } }),
+      expect: all('302 EXTERNAL'),
+      note: 'starts the OAuth flow at the identity provider',
+    },
+  ],
+  'auth/callback': [{ method: 'GET', request: get('/auth/callback'), expect: all('302 /login') }],
+  logout: [
+    { method: 'GET', request: get('/logout'), expect: all('302 /') },
+    { method: 'POST', request: get('/logout'), expect: all('302 /') },
+  ],
+  marketplace: [
+    { method: 'GET', request: get('/marketplace'), expect: all(200) },
+    { method: 'POST', request: get('/marketplace'), expect: all(405) },
+  ],
+  'listing/:slug': [
+    { method: 'GET', request: (w) => ({ path: `/listing/${w.listing.slug}`, params: { slug: w.listing.slug } }), expect: all(200) },
+    {
+      method: 'GET',
+      request: (w) => ({ path: `/listing/${w.hidden.slug}`, params: { slug: w.hidden.slug } }),
+      expect: cells(404, 404, 404, 200, 404),
+      note: 'a hidden listing only for its seller',
+    },
+    {
+      method: 'POST',
+      request: (w) => ({ path: `/listing/${w.listing.slug}`, params: { slug: w.listing.slug }, body: { form: { intent: 'delete' } } }),
+      expect: cells(LOGIN, 403, 403, '302 /seller/dashboard', 403),
+    },
+  ],
+  'seller/dashboard': dashboardRows('/seller/dashboard'),
+  'seller-dashboard': dashboardRows('/seller-dashboard'),
+  'seller/create': createRows('/seller/create'),
+  'create-listing': createRows('/create-listing'),
+  'seller/edit/:id': [
+    { method: 'GET', request: (w) => ({ path: `/seller/edit/${w.listing.id}`, params: { id: w.listing.id } }), expect: cells(LOGIN, 404, 404, 200, 404) },
+    {
+      method: 'POST',
+      request: (w) => ({
+        path: `/seller/edit/${w.listing.id}`,
+        params: { id: w.listing.id },
+        body: { form: { title: 'Taken over', shortDescription: 'x', type: 'template', licence: 'personal', price: '10' } },
+      }),
+      expect: cells(LOGIN, 404, 404, '302 /listing/:slug', 404),
+    },
+  ],
+  'checkout/:id': [
+    { method: 'GET', request: (w) => ({ path: `/checkout/${w.listing.id}`, params: { id: w.listing.id } }), expect: cells(LOGIN, 200, 200, 403, 200) },
+    { method: 'POST', request: (w) => ({ path: `/checkout/${w.listing.id}`, params: { id: w.listing.id } }), expect: all(405) },
+  ],
+  purchases: [
+    { method: 'GET', request: get('/purchases'), expect: signedIn(200, LOGIN) },
+    {
+      method: 'POST',
+      request: (w) => ({ path: '/purchases', body: { form: { intent: 'confirm-receipt', transactionId: uuidOf(w, 'saleDelivered') } } }),
+      expect: cells(LOGIN, '302 /purchases', 404, 403, 404),
+    },
+  ],
+  'my-purchases': [{ method: 'GET', request: get('/my-purchases'), expect: all('301 /purchases') }],
+  profile: [
+    { method: 'GET', request: get('/profile'), expect: signedIn(200, LOGIN) },
+    { method: 'POST', request: () => ({ path: '/profile', body: { form: VALID_BANK_DETAILS } }), expect: signedIn('302 /profile', LOGIN) },
+  ],
+  admin: [
+    { method: 'GET', request: get('/admin'), expect: adminScreen(200) },
+    {
+      method: 'POST',
+      request: (w) => ({ path: '/admin', body: { form: { intent: 'mark-paid', transactionId: uuidOf(w, 'saleCompleted'), paymentReference: 'REF-1' } } }),
+      expect: adminScreen('302 /admin'),
+    },
+  ],
+  'purchase-success': [
+    {
+      method: 'GET',
+      request: (w) => ({ path: `/purchase-success?payment_intent=${w.salePaid.stripePaymentIntentId}` }),
+      expect: all(200),
+      note: "Stripe's return page: anonymous gets the neutral 'unknown' outcome; a sale is looked up for the signed-in user only",
+    },
+  ],
+  terms: [{ method: 'GET', request: get('/terms'), expect: all('static') }],
+  privacy: [{ method: 'GET', request: get('/privacy'), expect: all('static') }],
+  cookies: [{ method: 'GET', request: get('/cookies'), expect: all('static') }],
+  disclaimer: [{ method: 'GET', request: get('/disclaimer'), expect: all('static') }],
+  faq: [{ method: 'GET', request: get('/faq'), expect: all('static') }],
+  help: [{ method: 'GET', request: get('/help'), expect: all('static') }],
+  healthz: [
+    { method: 'GET', request: get('/healthz'), expect: all(200) },
+    { method: 'POST', request: get('/healthz'), expect: all(405) },
+  ],
+  'action/set-theme': [
+    { method: 'GET', request: get('/action/set-theme'), expect: all(405) },
+    { method: 'POST', request: () => ({ path: '/action/set-theme', body: { json: { theme: 'dark' } } }), expect: all(200) },
+    { method: 'POST', request: () => ({ path: '/action/set-theme', body: { form: { theme: 'dark' } } }), expect: all(400) },
+  ],
+  'uploads/*': [
+    { method: 'GET', request: () => ({ path: '/uploads/listings/none.webp', params: { '*': 'listings/none.webp' } }), expect: all(404) },
+    { method: 'GET', request: () => ({ path: '/uploads/../../etc/passwd', params: { '*': '../../etc/passwd' } }), expect: all(404) },
+    { method: 'POST', request: get('/uploads/x.png'), expect: all(405) },
+  ],
+
+  // ---- JSON API (spec §7) ----
+  'api/users/sync': [
+    { method: 'POST', request: (w) => ({ path: '/api/users/sync', body: { json: { id: w.users.admin.id, isAdmin: true } } }), expect: signedIn(200) },
+    methodNotAllowed('GET', '/api/users/sync'),
+  ],
+  'api/listings': [
+    { method: 'GET', request: get('/api/listings'), expect: all(200) },
+    { method: 'POST', request: () => ({ path: '/api/listings', body: { json: API_LISTING } }), expect: signedIn(201) },
+    { method: 'PATCH', request: get('/api/listings'), expect: all(405) },
+    { method: 'DELETE', request: get('/api/listings'), expect: all(405) },
+  ],
+  'api/listings/upload-images': [
+    methodNotAllowed('GET', '/api/listings/upload-images'),
+    {
+      method: 'POST',
+      request: async () => {
+        const form = new FormData()
+        form.append('images', new File([new Uint8Array(await tinyPng())], 'a.png', { type: 'image/png' }))
+        return { path: '/api/listings/upload-images', body: { multipart: form } }
+      },
+      expect: signedIn(200),
+    },
+  ],
+  'api/listings/id/:id': [
+    { method: 'GET', request: (w) => ({ path: `/api/listings/id/${w.hidden.id}`, params: { id: w.hidden.id } }), expect: cells(404, 404, 404, 200, 404) },
+    { method: 'POST', request: (w) => ({ path: `/api/listings/id/${w.listing.id}`, params: { id: w.listing.id } }), expect: all(405) },
+  ],
+  'api/listings/:slugOrId': [
+    { method: 'GET', request: (w) => ({ path: `/api/listings/${w.listing.slug}`, params: { slugOrId: w.listing.slug } }), expect: all(200) },
+    { method: 'GET', request: (w) => ({ path: `/api/listings/${w.hidden.slug}`, params: { slugOrId: w.hidden.slug } }), expect: cells(404, 404, 404, 200, 404) },
+    {
+      method: 'PATCH',
+      request: (w) => ({ path: `/api/listings/${w.listing.id}`, params: { slugOrId: w.listing.id }, body: { json: { title: 'Taken over' } } }),
+      expect: cells(401, 403, 403, 200, 403),
+    },
+    { method: 'DELETE', request: (w) => ({ path: `/api/listings/${w.listing.id}`, params: { slugOrId: w.listing.id } }), expect: cells(401, 403, 403, 200, 403) },
+    { method: 'POST', request: (w) => ({ path: `/api/listings/${w.listing.id}`, params: { slugOrId: w.listing.id } }), expect: all(405) },
+  ],
+  'api/listings/:id/purchase': [
+    methodNotAllowed('GET', '/api/listings/x/purchase'),
+    {
+      method: 'POST',
+      request: (w) => ({ path: `/api/listings/${w.listing.id}/purchase`, params: { id: w.listing.id }, body: { json: {} } }),
+      expect: cells(401, 200, 200, 403, 200),
+      note: 'anyone signed in may buy, except the seller',
+    },
+  ],
+  'api/seller/listings': [
+    { method: 'GET', request: get('/api/seller/listings'), expect: signedIn(200) },
+    { method: 'POST', request: get('/api/seller/listings'), expect: all(405) },
+  ],
+  'api/seller/transactions': [
+    { method: 'GET', request: get('/api/seller/transactions'), expect: signedIn(200) },
+    { method: 'POST', request: get('/api/seller/transactions'), expect: all(405) },
+  ],
+  'api/seller/transactions/:id/deliver': [
+    methodNotAllowed('GET', '/api/seller/transactions/x/deliver'),
+    {
+      method: 'POST',
+      request: (w) => ({
+        path: `/api/seller/transactions/${w.salePaid.id}/deliver`,
+        params: { id: w.salePaid.id },
+        body: { json: { forkUrl: 'https://github.com/someone/fork' } },
+      }),
+      expect: cells(401, 403, 404, 200, 404),
+    },
+  ],
+  'api/purchases': [
+    { method: 'GET', request: get('/api/purchases'), expect: signedIn(200) },
+    methodNotAllowed('POST', '/api/purchases'),
+  ],
+  'api/purchases/:id/confirm': [
+    methodNotAllowed('GET', '/api/purchases/x/confirm'),
+    {
+      method: 'POST',
+      request: (w) => ({ path: `/api/purchases/${w.saleDelivered.id}/confirm`, params: { id: w.saleDelivered.id }, body: { json: {} } }),
+      expect: cells(401, 200, 404, 403, 404),
+    },
+  ],
+  'api/purchases/:id/dispute': [
+    methodNotAllowed('GET', '/api/purchases/x/dispute'),
+    {
+      method: 'POST',
+      request: (w) => ({
+        path: `/api/purchases/${w.saleDelivered.id}/dispute`,
+        params: { id: w.saleDelivered.id },
+        body: { json: { reason: 'It does not build' } },
+      }),
+      expect: cells(401, 200, 404, 403, 404),
+    },
+  ],
+  'api/profile/bank-details': [
+    { method: 'GET', request: get('/api/profile/bank-details'), expect: signedIn(200) },
+    { method: 'POST', request: () => ({ path: '/api/profile/bank-details', body: { json: VALID_BANK_DETAILS } }), expect: signedIn(200) },
+    { method: 'PATCH', request: get('/api/profile/bank-details'), expect: all(405) },
+  ],
+  'api/admin/transactions': [
+    { method: 'GET', request: get('/api/admin/transactions'), expect: adminOnly(200) },
+    { method: 'POST', request: get('/api/admin/transactions'), expect: all(405) },
+  ],
+  'api/admin/transactions/:transactionId/mark-paid': [
+    methodNotAllowed('GET', '/api/admin/transactions/x/mark-paid'),
+    {
+      method: 'POST',
+      request: (w) => ({
+        path: `/api/admin/transactions/${w.saleCompleted.id}/mark-paid`,
+        params: { transactionId: w.saleCompleted.id },
+        body: { json: { paymentReference: 'REF-1' } },
+      }),
+      expect: adminOnly(200),
+    },
+  ],
+  'api/admin/transactions/:transactionId/release': [
+    methodNotAllowed('GET', '/api/admin/transactions/x/release'),
+    {
+      method: 'POST',
+      request: (w) => ({
+        path: `/api/admin/transactions/${w.saleDisputed.id}/release`,
+        params: { transactionId: w.saleDisputed.id },
+        body: { json: { reason: 'Seller delivered' } },
+      }),
+      expect: adminOnly(200),
+    },
+  ],
+  'api/admin/transactions/:transactionId/refund': [
+    methodNotAllowed('GET', '/api/admin/transactions/x/refund'),
+    {
+      method: 'POST',
+      request: (w) => ({
+        path: `/api/admin/transactions/${w.saleDisputed.id}/refund`,
+        params: { transactionId: w.saleDisputed.id },
+        body: { json: { reason: 'Buyer was right' } },
+      }),
+      expect: adminOnly(202),
+      note: 'accepted: the sale becomes refunded when Stripe confirms (webhook)',
+    },
+  ],
+  'api/admin/bank-details/pending': [
+    { method: 'GET', request: get('/api/admin/bank-details/pending'), expect: adminOnly(200) },
+    { method: 'POST', request: get('/api/admin/bank-details/pending'), expect: all(405) },
+  ],
+  'api/admin/bank-details/:userId/approve': [
+    methodNotAllowed('GET', '/api/admin/bank-details/x/approve'),
+    {
+      method: 'POST',
+      request: (w) => ({ path: `/api/admin/bank-details/${w.users.other.id}/approve`, params: { userId: w.users.other.id }, body: { json: {} } }),
+      expect: adminOnly(200),
+    },
+  ],
+  'api/admin/bank-details/:userId/reject': [
+    methodNotAllowed('GET', '/api/admin/bank-details/x/reject'),
+    {
+      method: 'POST',
+      request: (w) => ({
+        path: `/api/admin/bank-details/${w.users.other.id}/reject`,
+        params: { userId: w.users.other.id },
+        body: { json: { reason: 'Name mismatch' } },
+      }),
+      expect: adminOnly(200),
+    },
+  ],
+  'api/admin/payouts.csv': [
+    { method: 'GET', request: get('/api/admin/payouts.csv'), expect: adminOnly(200) },
+    { method: 'POST', request: get('/api/admin/payouts.csv'), expect: all(405) },
+  ],
+  'api/admin/audit-log': [
+    { method: 'GET', request: get('/api/admin/audit-log'), expect: adminOnly(200) },
+    { method: 'POST', request: get('/api/admin/audit-log'), expect: all(405) },
+  ],
+  'api/stripe/webhook': [
+    methodNotAllowed('GET', '/api/stripe/webhook'),
+    {
+      method: 'POST',
+      request: () => ({ path: '/api/stripe/webhook', body: { raw: '{"type":"payment_intent.succeeded"}', contentType: 'application/json' } }),
+      expect: all(400),
+      note: 'unsigned: refused whoever sends it (signature, not session, authenticates Stripe)',
+    },
+  ],
+  'api/*': [
+    { method: 'GET', request: () => ({ path: '/api/nope', params: { '*': 'nope' } }), expect: all(404) },
+    { method: 'POST', request: () => ({ path: '/api/nope', params: { '*': 'nope' } }), expect: all(404) },
+  ],
+  '*': [{ method: 'GET', request: () => ({ path: '/no/such/page', params: { '*': 'no/such/page' } }), expect: all(404) }],
+}
+
+function dashboardRows(path: string): Row[] {
+  return [
+    { method: 'GET', request: get(path), expect: signedIn(200, LOGIN) },
+    {
+      method: 'POST',
+      request: (w) => ({ path, body: { form: { intent: 'set-visibility', listingId: w.listing.id, visible: 'false' } } }),
+      expect: cells(LOGIN, 404, 404, `302 ${path}`, 404),
+      note: "another seller's listing id answers 404 (no hint that it exists)",
+    },
+    {
+      method: 'POST',
+      request: (w) => ({
+        path,
+        body: { form: { intent: 'deliver', transactionId: w.salePaid.id, forkUrl: 'https://github.com/someone/fork' } },
+      }),
+      expect: cells(LOGIN, 403, 404, `302 ${path}`, 404),
+    },
+  ]
+}
+
+function createRows(path: string): Row[] {
+  return [
+    { method: 'GET', request: get(path), expect: signedIn(200, LOGIN) },
+    {
+      method: 'POST',
+      request: () => ({ path, body: { form: { title: 'Fresh', shortDescription: 'x', type: 'template', licence: 'personal', price: '10' } } }),
+      expect: signedIn('302 /listing/:slug', LOGIN),
+    },
+  ]
+}
+
+// ---- Route table ----
+
+interface ConfigEntry {
+  path?: string
+  file: string
+  index?: boolean
+  children?: ConfigEntry[]
+}
+
+function flatten(entries: ConfigEntry[], parent = ''): { path: string; file: string }[] {
+  return entries.flatMap((entry) => {
+    const path = entry.index ? parent || '/' : [parent, entry.path].filter(Boolean).join('/')
+    return [{ path, file: entry.file }, ...flatten(entry.children ?? [], path)]
+  })
+}
+
+const ROUTES = flatten(routes as ConfigEntry[])
+
+async function loadModule(file: string) {
+  return (await import(/* @vite-ignore */ `../../app/${file}`)) as { loader?: (a: unknown) => unknown; action?: (a: unknown) => unknown }
+}
+
+/** What a cell shows: the status, a redirect's target path, 'static' for a screen with no loader. */
+async function outcome(file: string, method: string, probe: Probe, role: Role, world: World): Promise<Cell> {
+  const mod = await loadModule(file)
+  const isScreen = file.endsWith('.tsx')
+  if (method === 'GET' && !mod.loader && isScreen) return 'static'
+  const response = await callRoute(mod, buildRequest(method, probe.path, tokenFor(world, role), probe.body), probe.params ?? {})
+  const body = await response.text()
+  if (response.status >= 500) return `${response.status} ${body.slice(0, 200)}`
+  if (response.status >= 300 && response.status < 400) {
+    const location = response.headers.get('Location') ?? ''
+    if (/^https?:/.test(location) && !location.startsWith('http://localhost:3000')) return `${response.status} EXTERNAL`
+    return `${response.status} ${new URL(location, 'http://localhost:3000').pathname}`
+  }
+  return response.status
+}
+
+/** A redirect to a listing page (its slug is generated) is written with ':slug'. */
+function normalise(cell: Cell): Cell {
+  if (typeof cell === 'string' && /^30[23] \/listing\/[a-z0-9-]+$/.test(cell)) return cell.replace(/[a-z0-9-]+$/, ':slug')
+  return cell
+}
+
+describe('access matrix', () => {
+  it('has a row for every route in app/routes.ts (add new routes to MATRIX)', () => {
+    const missing = ROUTES.map((r) => r.path).filter((path) => !(path in MATRIX))
+    expect(missing).toEqual([])
+    const stale = Object.keys(MATRIX).filter((path) => !ROUTES.some((r) => r.path === path))
+    expect(stale).toEqual([])
+  })
+
+  it('API modules get all four methods tried', () => {
+    for (const route of ROUTES.filter((r) => r.path.startsWith('api/') && r.path !== 'api/*')) {
+      const methods = new Set(MATRIX[route.path]!.map((row) => row.method))
+      // An unlisted method falls to the module's action, which must refuse it: covered by the rows or by the 405 sweep below.
+      expect(methods.size, route.path).toBeGreaterThanOrEqual(2)
+    }
+  })
+
+  for (const route of ROUTES) {
+    for (const [index, row] of (MATRIX[route.path] ?? []).entries()) {
+      it(`${row.method} /${route.path === '/' ? '' : route.path} #${index + 1}`, async () => {
+        const actual = {} as Expect
+        let world: World | undefined
+        let dirty = true
+        for (const role of ROLES) {
+          // A fresh world per cell whenever the previous cell may have written something.
+          if (dirty) {
+            await resetDatabase()
+            world = await buildWorld()
+          }
+          const probe = await row.request(world!)
+          actual[role] = normalise(await outcome(route.file, row.method, probe, role, world!))
+          dirty = row.method !== 'GET'
+        }
+        if (process.env.MATRIX_PROBE) console.log(route.path, row.method, JSON.stringify(actual))
+        expect(actual).toEqual(row.expect)
+      })
+    }
+  }
+
+  // Every API module refuses the methods it doesn't serve, with 405 JSON (never 5xx, never a state change).
+  it('every /api module answers 405 to methods it does not serve', async () => {
+    await resetDatabase()
+    const world = await buildWorld()
+    const failures: string[] = []
+    for (const route of ROUTES.filter((r) => r.path.startsWith('api/') && r.path !== 'api/*')) {
+      const served = new Set(MATRIX[route.path]!.filter((row) => row.expect.owner !== 405).map((row) => row.method))
+      for (const method of ['GET', 'POST', 'PATCH', 'DELETE'] as const) {
+        if (served.has(method)) continue
+        const path = `/${route.path.replace(/:[a-zA-Z]+/g, world.listing.id)}`
+        const params = Object.fromEntries([...route.path.matchAll(/:([a-zA-Z]+)/g)].map((m) => [m[1]!, world.listing.id]))
+        for (const role of ROLES) {
+          const mod = await loadModule(route.file)
+          const response = await callRoute(mod, buildRequest(method, path, tokenFor(world, role), method === 'GET' ? undefined : { json: {} }), params)
+          if (response.status !== 405) failures.push(`${method} ${path} as ${role}: ${response.status}`)
+        }
+      }
+    }
+    expect(failures).toEqual([])
+  })
+})

@@ -1,0 +1,130 @@
+import '../support/stripe.ts'
+import { sql } from 'kysely'
+import { beforeEach, describe, expect, it } from 'vitest'
+import routes from '../../app/routes.ts'
+import { db } from '../../app/server/db.server.ts'
+import { callRoute } from '../support/call-route.ts'
+import { buildRequest, buildWorld, type Role, type World } from './hardening-fixtures.ts'
+
+/*
+ * No GET changes anything (issue 9, CSRF). A crawler visits every GET route
+ * of app/routes.ts — screens and /api/* — signed in as seller, buyer and admin
+ * (and anonymous), with the world's real ids and slugs, and every table's
+ * rows are checksummed before and after.
+ *
+ * Excluded on purpose: /checkout/:id. The spec requests the payment intent on
+ * page load (product-spec §4 "Checkout"), so that GET writes a
+ * pending_payment sale by design; the test below pins exactly what it may
+ * write (one pending row for the viewer, reused on a reload, nothing else).
+ * graphile-worker's own schema is not checksummed (its queue is not ours).
+ */
+
+interface ConfigEntry {
+  path?: string
+  file: string
+  index?: boolean
+  children?: ConfigEntry[]
+}
+function flatten(entries: ConfigEntry[], parent = ''): { path: string; file: string }[] {
+  return entries.flatMap((entry) => {
+    const path = entry.index ? parent || '/' : [parent, entry.path].filter(Boolean).join('/')
+    return [{ path, file: entry.file }, ...flatten(entry.children ?? [], path)]
+  })
+}
+const ROUTES = flatten(routes as ConfigEntry[])
+
+const EXCLUDED = new Set(['checkout/:id'])
+
+/** Concrete URLs (with params) to crawl for each route pattern. */
+function urlsFor(pattern: string, w: World): { path: string; params: Record<string, string> }[] {
+  const ids: Record<string, string[]> = {
+    slug: [w.listing.slug, w.hidden.slug],
+    id: [w.listing.id, w.hidden.id, w.salePaid.id, w.saleDelivered.id],
+    slugOrId: [w.listing.slug, w.listing.id, w.hidden.id],
+    transactionId: [w.salePaid.id, w.saleCompleted.id],
+    userId: [w.users.other.id],
+    '*': ['listings/x.webp', 'nothing/here'],
+  }
+  const names = [...pattern.matchAll(/:([a-zA-Z]+)|\*/g)].map((m) => m[1] ?? '*')
+  if (names.length === 0) return [{ path: `/${pattern === '/' ? '' : pattern}`, params: {} }]
+  const name = names[0]!
+  return ids[name]!.map((value) => ({
+    path: `/${pattern.replace(name === '*' ? '*' : `:${name}`, value)}`,
+    params: { [name]: value },
+  }))
+}
+
+/** md5 of every row of every table in the public schema, per table. */
+async function checksum(): Promise<Record<string, string>> {
+  const tables = await sql<{ name: string }>`
+    SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename
+  `.execute(db)
+  const out: Record<string, string> = {}
+  for (const { name } of tables.rows) {
+    const result = await sql<{ sum: string | null }>`
+      SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS sum FROM ${sql.table(name)} t
+    `.execute(db)
+    out[name] = result.rows[0]!.sum ?? ''
+  }
+  return out
+}
+
+let w: World
+beforeEach(async () => {
+  w = await buildWorld()
+})
+
+describe('GET changes nothing', () => {
+  it('crawls every GET route as anonymous, buyer, seller, other seller and admin: every table unchanged', async () => {
+    // Warm-up: first authenticated requests (user sync) happen in buildWorld already.
+    const before = await checksum()
+    const visited: string[] = []
+    const errors: string[] = []
+    for (const role of ['anon', 'buyer', 'owner', 'other', 'admin'] as Role[]) {
+      for (const route of ROUTES) {
+        if (EXCLUDED.has(route.path)) continue
+        const mod = (await import(/* @vite-ignore */ `../../app/${route.file}`)) as { loader?: (a: unknown) => unknown }
+        if (!mod.loader) continue
+        for (const { path, params } of urlsFor(route.path, w)) {
+          // Query strings the screens read (filters, tabs, ?delete confirmation) are part of the crawl.
+          for (const query of ['', '?delete=1&tab=payouts&status=completed&page=2&q=kit']) {
+            const token = role === 'anon' ? undefined : w.users[role].token
+            const response = await callRoute(mod, buildRequest('GET', `${path}${query}`, token), params)
+            visited.push(`${role} GET ${path}${query} → ${response.status}`)
+            if (response.status >= 500) errors.push(`${role} GET ${path}${query} → ${response.status}`)
+          }
+        }
+      }
+    }
+    expect(errors).toEqual([])
+    expect(visited.length).toBeGreaterThan(200)
+    expect(await checksum()).toEqual(before)
+  })
+
+  it('every route with a loader is crawled (or excluded above with a reason)', async () => {
+    for (const route of ROUTES) {
+      const mod = (await import(/* @vite-ignore */ `../../app/${route.file}`)) as { loader?: unknown }
+      if (!mod.loader || EXCLUDED.has(route.path)) continue
+      expect(urlsFor(route.path, w).length, route.path).toBeGreaterThan(0)
+    }
+  })
+
+  it('/checkout/:id writes only the viewer\u2019s one pending_payment sale, reused on reload', async () => {
+    const checkout = await import('../../app/routes/checkout.tsx')
+    const before = await checksum()
+    const visit = () => callRoute(checkout, buildRequest('GET', `/checkout/${w.listing.id}`, w.users.other.token), { id: w.listing.id })
+    expect((await visit()).status).toBe(200)
+    expect((await visit()).status).toBe(200)
+    const after = await checksum()
+    const changed = Object.keys(after).filter((table) => after[table] !== before[table])
+    expect(changed).toEqual(['transactions'])
+    const rows = await db.selectFrom('transactions').selectAll().where('listingId', '=', w.listing.id).execute()
+    expect(rows).toHaveLength(1)
+    expect(rows[0]).toMatchObject({ buyerId: w.users.other.id, status: 'pending_payment', amountCents: w.listing.priceCents })
+    // The seller viewing their own checkout, and anonymous, write nothing.
+    const settled = await checksum()
+    await callRoute(checkout, buildRequest('GET', `/checkout/${w.listing.id}`, w.users.owner.token), { id: w.listing.id })
+    await callRoute(checkout, buildRequest('GET', `/checkout/${w.listing.id}`, undefined), { id: w.listing.id })
+    expect(await checksum()).toEqual(settled)
+  })
+})
