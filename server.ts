@@ -120,6 +120,12 @@ async function main() {
     log('stopped')
     process.exit(0)
   }
+  // A dependency's stray promise rejection (e.g. the job queue's cron loop while the
+  // database is down) must not take the whole server down; it is logged instead.
+  process.on('unhandledRejection', (reason) => {
+    const message = reason instanceof Error ? reason.message : String(reason)
+    console.error(JSON.stringify({ time: new Date().toISOString(), level: 'error', event: 'unhandled_rejection', message }))
+  })
   process.on('SIGINT', () => void stop('SIGINT'))
   process.on('SIGTERM', () => void stop('SIGTERM'))
 }

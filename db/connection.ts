@@ -25,9 +25,14 @@ export function createPool(connectionString: string, options: PoolOptions = {}):
   })
   // An idle client losing its connection (database restart) must not crash the process;
   // the pool drops it and the next query opens a fresh connection.
-  pool.on('error', (error) => {
-    console.error(JSON.stringify({ level: 'error', event: 'db_pool_error', message: error.message }))
-  })
+  const logError = (error: Error) =>
+    console.error(JSON.stringify({ time: new Date().toISOString(), level: 'error', event: 'db_connection_error', message: error.message }))
+  pool.on('error', logError)
+  // A checked-out client (e.g. inside a transaction, between two queries) that
+  // loses its connection emits 'error' with no listener attached by the pool,
+  // which would crash the process. The query in flight fails on its own; the
+  // broken client is not reused (pg-pool drops clients that are no longer queryable).
+  pool.on('connect', (client) => client.on('error', logError))
   return pool
 }
 

@@ -137,6 +137,12 @@ export interface AuditLogTable {
   createdAt: CreatedAt
 }
 
+/** Vocabulary of listing words for typo correction (migrations/0002_search_terms.ts, kept by triggers). */
+export interface SearchTermsTable {
+  term: string
+  uses: number
+}
+
 export interface AppMetaTable {
   key: string
   value: ColumnType<unknown, string, string>
@@ -150,6 +156,7 @@ export interface DB {
   processedEvents: ProcessedEventsTable
   auditLog: AuditLogTable
   appMeta: AppMetaTable
+  searchTerms: SearchTermsTable
 }
 
 export type User = Selectable<UsersTable>

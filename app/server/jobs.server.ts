@@ -72,10 +72,11 @@ export const autoConfirmTask: Task = async (payload, helpers) => {
   }
 }
 
-export const jobLogger = new Logger(() => (level, message, meta) => {
+export const jobLogger = new Logger(() => (level, message) => {
   // The queue is chatty at info level; keep warnings and errors in the app's log.
   if (level === 'error' || level === 'warning') {
-    logEvent(level === 'error' ? 'error' : 'warn', 'job_queue', { message, ...(meta ?? {}) })
+    // Only the message: the meta graphile-worker passes can hold whole pg clients.
+    logEvent(level === 'error' ? 'error' : 'warn', 'job_queue', { message })
   }
 })
 

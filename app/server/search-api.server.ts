@@ -1,3 +1,26 @@
-import { notBuilt } from './not-built.server.ts'
+import type { LoaderFunctionArgs } from 'react-router'
+import { parseFilters } from '~/lib/filters'
+import { apiError } from './responses.server.ts'
+import { MAX_PAGE_SIZE, PAGE_SIZE, searchListings } from './search.server.ts'
 
-export const listingsApiLoader = notBuilt
+/**
+ * GET /api/listings — the marketplace query of spec §7 (filter state in the
+ * query string, multi-values comma-joined), plus `cursor` and `limit` (1–100,
+ * default 24). Answers `{ listings, pagination, searchMatch }`; any bad value
+ * answers 400 `{ error, field }`.
+ */
+export async function listingsApiLoader({ request }: LoaderFunctionArgs) {
+  const params = new URL(request.url).searchParams
+  const parsed = parseFilters(params)
+  if (!parsed.ok) return apiError(400, parsed.error.message, { field: parsed.error.field })
+
+  const rawLimit = params.get('limit')?.trim() || ''
+  let limit = PAGE_SIZE
+  if (rawLimit) {
+    if (!/^\d{1,3}$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > MAX_PAGE_SIZE) {
+      return apiError(400, `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`, { field: 'limit' })
+    }
+    limit = Number(rawLimit)
+  }
+  return searchListings(parsed.filters, { cursor: parsed.cursor, limit })
+}

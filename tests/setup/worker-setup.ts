@@ -23,7 +23,7 @@ process.env.LOG_SILENT ??= 'true'
 // Rate limits are relaxed in tests; tests/integration/rate-limit.test.ts tightens them itself.
 process.env.RATE_LIMIT_MULTIPLIER ??= '1000'
 
-const tables = ['audit_log', 'processed_events', 'transactions', 'listings', 'bank_details', 'users', 'app_meta']
+const tables = ['audit_log', 'processed_events', 'transactions', 'listings', 'search_terms', 'bank_details', 'users', 'app_meta']
 
 // Every test starts from an empty (but migrated) database.
 beforeEach(async () => {

@@ -1,0 +1,136 @@
+import { Code2 } from 'lucide-react'
+import { Link } from 'react-router'
+import { Badge } from '~/components/ui/badge'
+import { cn } from '~/components/ui/cn'
+import { Skeleton } from '~/components/ui/skeleton'
+import { IMAGE_SIZES, imageVariant } from '~/lib/images'
+import { formatCents } from '~/lib/money'
+import { LISTING_TYPE_LABELS, type ListingType } from '~/lib/options'
+
+/** What a card shows: a listing reduced to a few fields, so a page of 24 stays light. */
+export interface ListingCardData {
+  id: string
+  slug: string
+  title: string
+  shortDescription: string
+  priceCents: number
+  type: ListingType
+  /** The first language, or null ('Code' is shown). */
+  language: string | null
+  /** The first framework, if any. */
+  framework: string | null
+  thumbnailUrl: string | null
+}
+
+export function toListingCardData(listing: {
+  id: string
+  slug: string
+  title: string
+  shortDescription: string
+  priceCents: number
+  type: ListingType
+  languages: string[]
+  frameworks: string[]
+  thumbnailUrl: string | null
+}): ListingCardData {
+  return {
+    id: listing.id,
+    slug: listing.slug,
+    title: listing.title,
+    shortDescription: listing.shortDescription,
+    priceCents: listing.priceCents,
+    type: listing.type,
+    language: listing.languages[0] ?? null,
+    framework: listing.frameworks[0] ?? null,
+    thumbnailUrl: listing.thumbnailUrl,
+  }
+}
+
+// Placeholder backgrounds, picked from the id so a listing keeps its colour.
+const PLACEHOLDER_TONES = [
+  'from-primary/20 via-accent to-muted',
+  'from-accent via-secondary to-primary/15',
+  'from-secondary via-primary/10 to-accent',
+  'from-muted via-accent to-primary/25',
+]
+
+function toneFor(id: string): string {
+  let hash = 0
+  for (const char of id) hash = (hash * 31 + char.charCodeAt(0)) | 0
+  return PLACEHOLDER_TONES[Math.abs(hash) % PLACEHOLDER_TONES.length]!
+}
+
+const { width, height } = IMAGE_SIZES.card
+
+export function ListingCard({ listing, eager = false }: { listing: ListingCardData; eager?: boolean }) {
+  return (
+    <article className="group relative flex flex-col overflow-hidden rounded-xl border bg-card text-card-foreground shadow-xs transition-shadow focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-ring hover:shadow-md">
+      <div className="aspect-[16/10] overflow-hidden border-b bg-muted">
+        {listing.thumbnailUrl ? (
+          <img
+            src={imageVariant(listing.thumbnailUrl, 'card')}
+            width={width}
+            height={height}
+            // The first row is above the fold: load it at once.
+            loading={eager ? 'eager' : 'lazy'}
+            decoding="async"
+            alt=""
+            className="size-full object-cover transition-transform duration-300 group-hover:scale-[1.02]"
+          />
+        ) : (
+          <div
+            aria-hidden="true"
+            className={cn('flex size-full items-center justify-center bg-linear-to-br', toneFor(listing.id))}
+          >
+            <span className="flex size-12 items-center justify-center rounded-xl bg-background/80 text-primary shadow-xs">
+              <Code2 className="size-6" />
+            </span>
+          </div>
+        )}
+      </div>
+      <div className="flex flex-1 flex-col gap-2 p-4">
+        <h3 className="line-clamp-2 leading-snug font-semibold">
+          {/* The whole card is clickable; the link's name stays the title. */}
+          <Link to={`/listing/${listing.slug}`} className="outline-none after:absolute after:inset-0">
+            {listing.title}
+          </Link>
+        </h3>
+        <p className="text-lg font-semibold tabular-nums">{formatCents(listing.priceCents)}</p>
+        <p className="line-clamp-2 text-sm text-muted-foreground">{listing.shortDescription}</p>
+        <ul aria-label="Stack and type" className="mt-auto flex flex-wrap gap-1.5 pt-2">
+          <li>
+            <Badge variant="secondary">{listing.language ?? 'Code'}</Badge>
+          </li>
+          {listing.framework ? (
+            <li>
+              <Badge variant="outline">{listing.framework}</Badge>
+            </li>
+          ) : null}
+          <li>
+            <Badge variant="outline">{LISTING_TYPE_LABELS[listing.type]}</Badge>
+          </li>
+        </ul>
+      </div>
+    </article>
+  )
+}
+
+/** The card's shape while results load. */
+export function ListingCardSkeleton() {
+  return (
+    <div className="flex flex-col overflow-hidden rounded-xl border bg-card shadow-xs">
+      <Skeleton className="aspect-[16/10] rounded-none" />
+      <div className="flex flex-col gap-3 p-4">
+        <Skeleton className="h-5 w-2/3" />
+        <Skeleton className="h-6 w-16" />
+        <Skeleton className="h-4 w-full" />
+        <Skeleton className="h-4 w-4/5" />
+        <div className="flex gap-1.5 pt-2">
+          <Skeleton className="h-5 w-16 rounded-full" />
+          <Skeleton className="h-5 w-14 rounded-full" />
+          <Skeleton className="h-5 w-16 rounded-full" />
+        </div>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,81 @@
+import * as React from 'react'
+import { ChevronDown } from 'lucide-react'
+import { Input } from '~/components/ui/input'
+import { useHydrated } from '~/components/ui/use-hydrated'
+
+/**
+ * A multi-select filter as a disclosure of checkboxes named `name`: it submits
+ * repeated values without JavaScript; with it, a box narrows the list.
+ * Selected values outside `options` (custom stack values from a link) are
+ * listed first so the form keeps them.
+ */
+export function OptionGroup({
+  name,
+  label,
+  options,
+  selected,
+}: {
+  name: string
+  label: string
+  options: readonly string[]
+  selected: string[]
+}) {
+  const hydrated = useHydrated()
+  const [query, setQuery] = React.useState('')
+  // Open at first render when something is selected; afterwards the user decides.
+  const [initiallyOpen] = React.useState(selected.length > 0)
+  const id = React.useId()
+  const all = [...selected.filter((value) => !options.includes(value)), ...options]
+  const needle = query.trim().toLowerCase()
+  const visible = needle ? all.filter((value) => value.toLowerCase().includes(needle)) : all
+
+  return (
+    <details open={initiallyOpen} className="group/options rounded-lg border bg-background">
+      <summary className="flex cursor-pointer list-none items-center justify-between gap-2 rounded-lg px-3 py-2 text-sm font-medium select-none focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring [&::-webkit-details-marker]:hidden">
+        <span>
+          {label}
+          {selected.length ? <span className="ms-1.5 text-muted-foreground">({selected.length})</span> : null}
+        </span>
+        <ChevronDown aria-hidden="true" className="size-4 text-muted-foreground transition-transform group-open/options:rotate-180" />
+      </summary>
+      <fieldset className="border-t px-3 pt-2 pb-3">
+        <legend className="sr-only">{label}</legend>
+        {hydrated && options.length > 8 ? (
+          <Input
+            type="search"
+            // No name: it narrows this list and is never submitted.
+            data-local-filter=""
+            aria-label={`Search ${label.toLowerCase()}`}
+            placeholder={`Search ${label.toLowerCase()}…`}
+            value={query}
+            onChange={(event) => setQuery(event.target.value)}
+            className="mb-2 h-8"
+          />
+        ) : null}
+        <ul className="max-h-60 space-y-1 overflow-y-auto pe-1">
+          {all.map((value, index) => {
+            const inputId = `${id}-${index}`
+            return (
+              <li key={value} hidden={!visible.includes(value)} className="flex items-center gap-2.5 py-0.5">
+                {/* Native and unstyled beyond its accent colour: a hundred of these render on every marketplace page. */}
+                <input
+                  type="checkbox"
+                  id={inputId}
+                  name={name}
+                  value={value}
+                  checked={selected.includes(value)}
+                  onChange={() => {}}
+                  className="size-4 shrink-0 accent-primary"
+                />
+                <label htmlFor={inputId} className="cursor-pointer text-sm">
+                  {value}
+                </label>
+              </li>
+            )
+          })}
+        </ul>
+        {visible.length === 0 ? <p className="py-1 text-sm text-muted-foreground">No matches</p> : null}
+      </fieldset>
+    </details>
+  )
+}

@@ -1,0 +1,158 @@
+import { expect, test, type Page } from '@playwright/test'
+
+// Runs against the demo data (db/demo-data.ts). Starter listings in TypeScript
+// between $10 and $200, cheapest first:
+const STARTERS = ['Chrome Extension Starter', 'Documentation Site Starter', 'LaunchKit SaaS Starter']
+
+/** Matches a URL ending in exactly this path and query. */
+function endsWith(pathAndQuery: string) {
+  return new RegExp(`${pathAndQuery.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`)
+}
+
+function cardTitles(page: Page) {
+  return page.getByRole('list', { name: 'Listings' }).getByRole('heading', { level: 3 })
+}
+
+async function openGroup(page: Page, name: string) {
+  await page.locator('summary', { hasText: name }).click()
+}
+
+test.describe('with JavaScript', () => {
+  test('search, pick a language and a price range, sort by price, open a card, come back', async ({ page }) => {
+    await page.goto('/marketplace')
+    await expect(cardTitles(page)).toHaveCount(24)
+    await expect(page.getByText('Old Beta Starter (retired)')).toHaveCount(0)
+
+    await page.getByRole('searchbox', { name: 'Search listings' }).fill('starter')
+    await expect(page).toHaveURL(/\/marketplace\?search=starter$/)
+    await expect(cardTitles(page).first()).toContainText('Starter')
+
+    await openGroup(page, 'Languages')
+    // The list narrows as you type (JavaScript only).
+    await page.getByRole('searchbox', { name: 'Search languages' }).fill('type')
+    await expect(page.getByRole('checkbox', { name: 'Python' })).toBeHidden()
+    await page.getByRole('checkbox', { name: 'TypeScript', exact: true }).click()
+    await expect(page).toHaveURL(/languages=TypeScript/)
+
+    await page.getByLabel('Min price').fill('10')
+    await page.getByLabel('Max price').fill('200')
+    await expect(page).toHaveURL(/minPrice=10&maxPrice=200/)
+
+    await page.getByLabel('Sort by').selectOption('price-low')
+    await expect(page).toHaveURL(endsWith('/marketplace?search=starter&minPrice=10&maxPrice=200&languages=TypeScript&sortBy=price-low'))
+    await expect(cardTitles(page)).toHaveText(STARTERS)
+    await expect(page.getByRole('checkbox', { name: 'TypeScript', exact: true })).toBeChecked()
+
+    await page.getByRole('link', { name: 'Documentation Site Starter' }).click()
+    await expect(page).toHaveURL(endsWith('/listing/documentation-site-starter'))
+
+    // Back restores the whole filter state from the URL.
+    await page.goBack()
+    await expect(cardTitles(page)).toHaveText(STARTERS)
+    await expect(page.getByRole('searchbox', { name: 'Search listings' })).toHaveValue('starter')
+    await expect(page.getByLabel('Max price')).toHaveValue('200')
+    await expect(page.getByLabel('Sort by')).toHaveValue('price-low')
+    await page.goBack()
+    await expect(page).toHaveURL(/minPrice=10&maxPrice=200&languages=TypeScript$/)
+    await expect(page.getByLabel('Sort by')).toHaveValue('newest')
+  })
+
+  test('a typo is corrected, and an impossible price range is explained', async ({ page }) => {
+    await page.goto('/marketplace')
+    await page.getByRole('searchbox', { name: 'Search listings' }).fill('recat')
+    await expect(page.getByText('No results for “recat”. Showing results for “react”.')).toBeVisible()
+    await expect(cardTitles(page).filter({ hasText: 'React Admin Dashboard Pro' })).toHaveCount(1)
+
+    await page.getByLabel('Min price').fill('50')
+    await page.getByLabel('Max price').fill('10')
+    await expect(page.getByText('Minimum price must not be greater than maximum price')).toBeVisible()
+    await expect(page.getByLabel('Min price')).toHaveAttribute('aria-invalid', 'true')
+    await expect(page).not.toHaveURL(/maxPrice=10/)
+  })
+
+  test('shows six loading placeholders while results load', async ({ page }) => {
+    await page.goto('/marketplace')
+    await expect(cardTitles(page)).toHaveCount(24)
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    // Hold the client-side data request for the next result page.
+    await page.route(/\/marketplace\.data/, async (route) => {
+      await held
+      await route.continue()
+    })
+    await page.getByLabel('Sort by').selectOption('price-high')
+    const loading = page.getByLabel('Loading listings')
+    await expect(loading).toHaveAttribute('aria-busy', 'true')
+    await expect(loading.locator('[data-slot="skeleton"]').first()).toBeVisible()
+    expect(await loading.locator(':scope > div').count()).toBe(6)
+    release()
+    await expect(loading).toHaveCount(0)
+    await expect(cardTitles(page).first()).toHaveText('Event Ticketing Platform')
+  })
+
+  test('pages through the results with next and previous links', async ({ page }) => {
+    await page.goto('/marketplace?sortBy=oldest')
+    const firstPage = await cardTitles(page).allTextContents()
+    expect(firstPage).toHaveLength(24)
+    await page.getByRole('link', { name: 'Next page' }).click()
+    await expect(page).toHaveURL(/sortBy=oldest&cursor=/)
+    await expect(cardTitles(page).first()).not.toHaveText(firstPage[0]!)
+    const secondPage = await cardTitles(page).allTextContents()
+    expect(secondPage.some((title) => firstPage.includes(title))).toBe(false)
+    await page.getByRole('link', { name: 'Previous page' }).click()
+    await expect(cardTitles(page)).toHaveText(firstPage)
+  })
+})
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('the filter form is a GET form that works', async ({ page }) => {
+    await page.goto('/marketplace')
+    await page.getByRole('searchbox', { name: 'Search listings' }).fill('starter')
+    await openGroup(page, 'Languages')
+    await page.getByRole('checkbox', { name: 'TypeScript', exact: true }).check()
+    await page.getByLabel('Min price').fill('10')
+    await page.getByLabel('Max price').fill('200')
+    await page.getByLabel('Sort by').selectOption('price-low')
+    await page.getByRole('button', { name: 'Apply filters' }).click()
+
+    await expect(page).toHaveURL(/search=starter/)
+    await expect(page).toHaveURL(/languages=TypeScript/)
+    await expect(page).toHaveURL(/sortBy=price-low/)
+    await expect(cardTitles(page)).toHaveText(STARTERS)
+    await expect(page.getByRole('checkbox', { name: 'TypeScript', exact: true })).toBeChecked()
+    await expect(page.getByLabel('Min price')).toHaveValue('10')
+
+    await page.getByRole('link', { name: 'LaunchKit SaaS Starter' }).click()
+    await expect(page).toHaveURL(endsWith('/listing/launchkit-saas-starter'))
+  })
+
+  test('next and previous pages are plain links', async ({ page }) => {
+    await page.goto('/marketplace')
+    const firstPage = await cardTitles(page).allTextContents()
+    expect(firstPage).toHaveLength(24)
+    await page.getByRole('link', { name: 'Next page' }).click()
+    const secondPage = await cardTitles(page).allTextContents()
+    expect(secondPage.length).toBeGreaterThan(0)
+    expect(secondPage.some((title) => firstPage.includes(title))).toBe(false)
+    await page.getByRole('link', { name: 'Previous page' }).click()
+    await expect(cardTitles(page)).toHaveText(firstPage)
+  })
+
+  test('an invalid price range says what is wrong', async ({ page }) => {
+    await page.goto('/marketplace?minPrice=50&maxPrice=10')
+    await expect(page.getByRole('alert').filter({ hasText: "These filters can't be used" })).toBeVisible()
+    await expect(page.getByText('Minimum price must not be greater than maximum price').first()).toBeVisible()
+  })
+})
+
+test('the empty state', async ({ page }) => {
+  // A hidden listing's title word finds nothing: hidden listings never appear.
+  await page.goto('/marketplace?search=retired')
+  await expect(page.getByRole('heading', { name: 'No listings found' })).toBeVisible()
+  await expect(page.getByText('Try adjusting your filters or search criteria')).toBeVisible()
+  await page.getByRole('link', { name: 'Clear all filters' }).click()
+  await expect(page).toHaveURL(endsWith('/marketplace'))
+  await expect(cardTitles(page)).toHaveCount(24)
+})
