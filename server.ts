@@ -88,7 +88,10 @@ async function main() {
 
   const build = (await import(pathToFileURL(path.join(BUILD_DIR, 'server', 'index.js')).href)) as ServerBuild
   // Background jobs (escrow auto-confirm) run inside the app bundle so they share its database pool.
-  const entry = build.entry.module as { startBackgroundJobs?: () => Promise<{ stop: () => Promise<void> }> }
+  const entry = build.entry.module as {
+    startBackgroundJobs?: () => Promise<{ stop: () => Promise<void> }>
+    closeDatabase?: () => Promise<void>
+  }
   const jobs = await entry.startBackgroundJobs?.()
   const app = express()
   app.disable('x-powered-by')
@@ -115,6 +118,7 @@ async function main() {
       server.closeIdleConnections()
     })
     await jobs?.stop()
+    await entry.closeDatabase?.()
     await services.stop()
     if (embedded) await embedded.stop()
     log('stopped')

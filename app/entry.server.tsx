@@ -59,3 +59,9 @@ export async function startBackgroundJobs(): Promise<{ stop(): Promise<void> }> 
   const { startJobWorker } = await import('~/server/jobs.server')
   return startJobWorker()
 }
+
+/** Called by server.ts last on shutdown, after in-flight requests and jobs have finished. */
+export async function closeDatabase(): Promise<void> {
+  const { db } = await import('~/server/db.server')
+  await db.destroy()
+}

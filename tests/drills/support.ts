@@ -3,7 +3,11 @@ import { createHash, randomBytes } from 'node:crypto'
 
 /** Starts `tsx server.ts` with the given env and resolves once /healthz answers. */
 export async function startApp(env: Record<string, string>, port: number): Promise<ChildProcess> {
-  const child = spawn('npx', ['tsx', 'server.ts'], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] })
+  // node itself (not npx), so SIGTERM reaches the server and not a wrapper that leaves it orphaned.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   child.stdout!.on('data', (chunk) => process.env.DRILL_VERBOSE && process.stdout.write(chunk))
   child.stderr!.on('data', (chunk) => process.stderr.write(chunk))
   const deadline = Date.now() + 120_000
