@@ -28,9 +28,11 @@ const app = await startApp(
 const token = await emulatorAccessToken(`http://127.0.0.1:${authPort}`, 'shutdown@example.com')
 
 // A heavy upload (three large noisy PNGs to decode and re-encode) keeps a write in flight for a while.
-const noise = await sharp({ create: { width: 1400, height: 1000, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
-  .png({ compressionLevel: 1 })
-  .toBuffer()
+const noise = new Uint8Array(
+  await sharp({ create: { width: 1400, height: 1000, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+    .png({ compressionLevel: 1 })
+    .toBuffer(),
+)
 const body = new FormData()
 for (let i = 0; i < 3; i++) body.append('images', new File([noise], `n${i}.png`, { type: 'image/png' }))
 
