@@ -45,7 +45,7 @@ export default defineConfig({
     env: E2E_ENV,
     timeout: 120_000,
     reuseExistingServer: false,
-    stdout: 'pipe',
+    stdout: 'ignore',
     stderr: 'pipe',
   },
 })

@@ -105,6 +105,10 @@ async function main() {
     const s = app.listen(port, host, () => resolve(s))
     s.once('error', reject)
   })
+  // Keep idle connections open longer than clients and load balancers do (60 s is common), so a
+  // client never reuses a socket at the instant the server closes it (ECONNRESET).
+  server.keepAliveTimeout = 65_000
+  server.headersTimeout = 66_000
   log(`Forkmarket is running at http://localhost:${port}`)
 
   let stopping = false

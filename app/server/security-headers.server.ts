@@ -28,6 +28,13 @@ function signInFormTargets(pathname: string): string[] {
   return [new URL(process.env.SUPABASE_URL).origin, 'https://accounts.google.com', 'https://github.com']
 }
 
+/** Avatars come from the identity provider's users (GitHub, Google; the local emulator serves its own). */
+function avatarSources(): string[] {
+  const sources = ['https://avatars.githubusercontent.com', 'https://*.googleusercontent.com']
+  if (process.env.SUPABASE_URL) sources.push(new URL(process.env.SUPABASE_URL).origin)
+  return sources
+}
+
 export function isCheckoutPath(pathname: string): boolean {
   return pathname.startsWith('/checkout/')
 }
@@ -40,7 +47,7 @@ export function securityHeaders(pathname: string, nonce: string): Record<string,
     `default-src 'self'`,
     `script-src ${list(["'self'", `'nonce-${nonce}'`, "'strict-dynamic'"], stripe.script)}`,
     `style-src 'self' 'unsafe-inline'`,
-    `img-src 'self' data: blob:`,
+    `img-src ${list(["'self'", 'data:', 'blob:'], avatarSources())}`,
     `font-src 'self'`,
     `connect-src ${list(["'self'"], stripe.connect)}`,
     `frame-src ${stripe.frame.length ? stripe.frame.join(' ') : "'none'"}`,
