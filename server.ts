@@ -19,6 +19,7 @@ import { migrateToLatest } from './db/migrate.ts'
 import { assertPortFree, PortInUseError } from './db/ports.ts'
 import { seedDemoDataOnce } from './db/seed.ts'
 import { clientIpMiddleware, trustProxySetting } from './app/server/client-ip.server.ts'
+import { precompressAssets, precompressedAssets } from './app/server/static-assets.server.ts'
 import { startLocalServices, type LocalServices } from './emulators/local-services.ts'
 
 const ROOT = path.dirname(new URL(import.meta.url).pathname)
@@ -96,8 +97,12 @@ async function main() {
   const app = express()
   app.disable('x-powered-by')
   app.set('trust proxy', trustProxySetting(process.env.TRUST_PROXY))
-  app.use('/assets', express.static(path.join(BUILD_DIR, 'client', 'assets'), { immutable: true, maxAge: '1y' }))
-  app.use(express.static(path.join(BUILD_DIR, 'client'), { maxAge: '1h' }))
+  const assets = path.join(BUILD_DIR, 'client', 'assets')
+  precompressAssets(assets)
+  app.use('/assets', precompressedAssets(assets), express.static(assets, { immutable: true, maxAge: '1y' }))
+  // Only the public/ paths go to the file system; every other request goes straight to the app.
+  app.use('/tech-icons', express.static(path.join(BUILD_DIR, 'client', 'tech-icons'), { maxAge: '1d' }))
+  app.get('/favicon.svg', (_req, res) => res.sendFile(path.join(BUILD_DIR, 'client', 'favicon.svg'), { maxAge: '1d' }))
   app.use(clientIpMiddleware)
   app.use(createRequestHandler({ build, mode: process.env.NODE_ENV }))
 

@@ -31,7 +31,12 @@ export default function handleRequest(
         nonce,
         [readyEvent]() {
           shellRendered = true
-          const body = new PassThrough()
+          const body = new PassThrough({
+            final(callback) {
+              clearTimeout(abortTimer)
+              callback()
+            },
+          })
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
           resolve(
             new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
@@ -47,7 +52,9 @@ export default function handleRequest(
         },
       },
     )
-    setTimeout(abort, streamTimeout + 1000)
+    // Aborts a render that never finishes; cleared when the stream ends (final() above) so a
+    // finished render is not kept in memory for the whole timeout.
+    const abortTimer = setTimeout(abort, streamTimeout + 1000)
   })
 }
 

@@ -1,7 +1,668 @@
-// Placeholder until the benchmark issue lands: the smoke step of `npm test` must not fail before then.
-if (process.argv.includes('--smoke')) {
-  console.log('bench: not built yet')
-} else {
-  console.error('bench: not built yet')
-  process.exitCode = 1
+/**
+ * `npm run bench` — the marketplace measured side by side with its floors
+ * (issue 10; method: docs/decisions/006-benchmark-method.md; bench/README.md).
+ *
+ *   npm run bench                          100,000 listings, results → bench/results/latest.json
+ *   npm run bench -- --listings 1000000    … and A (with D) again at one million listings
+ *   npm run bench:smoke                    1,000 listings, 1 s per target, no Lighthouse → bench/results/smoke.json
+ *
+ * Other flags: --rounds N, --duration S, --warmup S, --connections N, --threads N,
+ * --lighthouse-runs N, --no-lighthouse, --base-listings N, --cpu-prof (profiles the
+ * app server into the run directory), --keep (leave the build and the database copy in place),
+ * --seed-only (fill the cache of seeded clusters and stop), --app-build DIR (measure an existing build),
+ * --serve (start and check everything, then keep it running until Ctrl-C), --only A,B (measure
+ * only those targets; results to bench/.cache/run/results.json).
+ */
+import { spawnSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { isDeepStrictEqual } from 'node:util'
+import pg from 'pg'
+import type { EmbeddedDatabase } from '../db/embedded.ts'
+import { compileFloorPlans } from './lib/app-queries.ts'
+import { ensureSeededCluster, startRunCluster } from './lib/database.ts'
+import { explainPlans, type QueryPlanSummary } from './lib/explain.ts'
+import { measureFirstVisitJs, type FirstVisitJs } from './lib/first-visit-js.ts'
+import { CHROME_PATH, lighthouseMedian, type LighthouseSummary } from './lib/lighthouse.ts'
+import {
+  killAllNow,
+  peakRssKb,
+  sampleRss,
+  startProcess,
+  stopAll,
+  stopProcess,
+  waitForHttp,
+  type Managed,
+} from './lib/processes.ts'
+import { summarizeProfiles } from './lib/profile-summary.ts'
+import { budgets, renderMarkdown, REQUIRED_KEYS, type BenchResults, type TargetResult } from './lib/report.ts'
+import { loadTool, type LoadResult } from './lib/load.ts'
+import { chooseWorkload, type Workload } from './lib/workload.ts'
+
+const ROOT = path.resolve(import.meta.dirname, '..')
+const started = Date.now()
+
+// ---------------------------------------------------------------------------
+// Options
+
+function option(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`)
+  if (i === -1) return undefined
+  const value = process.argv[i + 1]
+  if (value === undefined || value.startsWith('--')) throw new Error(`--${name} needs a value`)
+  return value
 }
+const flag = (name: string) => process.argv.includes(`--${name}`)
+const numberOption = (name: string, fallback: number) => {
+  const raw = option(name)
+  if (raw === undefined) return fallback
+  const value = Number(raw.replaceAll('_', ''))
+  if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} must be a number`)
+  return value
+}
+
+const smoke = flag('smoke')
+const opts = {
+  smoke,
+  baseListings: numberOption('base-listings', smoke ? 1_000 : 100_000),
+  scaleListings: option('listings') ? numberOption('listings', 0) : null,
+  rounds: numberOption('rounds', smoke ? 1 : 2),
+  durationS: numberOption('duration', smoke ? 1 : 15),
+  warmupS: numberOption('warmup', smoke ? 0 : 5),
+  connections: numberOption('connections', 32),
+  threads: numberOption('threads', 1),
+  lighthouseRuns: smoke || flag('no-lighthouse') ? 0 : numberOption('lighthouse-runs', 3),
+  cpuProf: flag('cpu-prof'),
+  seedOnly: flag('seed-only'),
+  /** An existing build of the app to measure instead of building one (kept afterwards). */
+  appBuild: option('app-build'),
+  /** Start everything, check it, then keep serving until Ctrl-C (to profile or explore by hand). */
+  serve: flag('serve'),
+  /** Measure only these targets (e.g. `--only B` with --cpu-prof); results go to the run directory, not bench/results. */
+  only: option('only')?.split(',').map((t) => t.trim().toUpperCase()) ?? null,
+  keep: flag('keep'),
+}
+if (opts.scaleListings === opts.baseListings) opts.scaleListings = null
+
+// Smoke and full runs use different ports and directories, so `npm test` can run beside a benchmark.
+const PORT_BASE = Number(process.env.BENCH_PORT ?? (smoke ? 3910 : 3900))
+const PORTS = {
+  app: PORT_BASE,
+  floorD: PORT_BASE + 1,
+  floorE: PORT_BASE + 2,
+  auth: PORT_BASE + 3,
+  stripe: PORT_BASE + 4,
+  pg: PORT_BASE + 20_000,
+  seedPg: PORT_BASE + 20_005,
+}
+const CACHE_DIR = path.join(ROOT, 'bench', '.cache')
+const RUN_DIR = path.join(CACHE_DIR, smoke ? 'run-smoke' : 'run')
+const LOG_DIR = path.join(RUN_DIR, 'logs')
+function newestMtime(target: string): number {
+  if (!existsSync(target)) return 0
+  const stat = statSync(target)
+  if (!stat.isDirectory()) return stat.mtimeMs
+  return Math.max(0, ...readdirSync(target).map((entry) => newestMtime(path.join(target, entry))))
+}
+
+/**
+ * `npm test` runs the smoke right after `npm run test:e2e` has built the app into BUILD_DIR
+ * (default build/): when that build is newer than every source, the smoke measures it
+ * instead of building again (and leaves it in place).
+ */
+function freshTestBuild(): string | undefined {
+  const dir = process.env.BUILD_DIR ?? 'build'
+  const entry = path.join(ROOT, dir, 'server', 'index.js')
+  if (!existsSync(entry)) return undefined
+  const sources = ['app', 'public', 'vite.config.ts', 'react-router.config.ts', 'package-lock.json'].map((f) => newestMtime(path.join(ROOT, f)))
+  return statSync(entry).mtimeMs >= Math.max(...sources) ? dir : undefined
+}
+
+if (smoke && !opts.appBuild) opts.appBuild = freshTestBuild()
+const APP_BUILD = opts.appBuild ?? (smoke ? 'build-bench-smoke' : 'build-bench')
+const FLOOR_BUILD = path.join(ROOT, 'bench', 'floor-app', 'build', smoke ? 'smoke' : 'full')
+const RESULTS_FILE = opts.only
+  ? path.join(RUN_DIR, 'results.json')
+  : path.join(ROOT, 'bench', 'results', smoke ? 'smoke.json' : 'latest.json')
+
+/** The command that produced the results, as a person would type it (the README shows it with the table). */
+function commandLine(): string {
+  const args = process.argv.slice(2).filter((a) => a !== '--smoke')
+  return `npm run ${smoke ? 'bench:smoke' : 'bench'}${args.length ? ` -- ${args.join(' ')}` : ''}`
+}
+
+function log(message: string) {
+  const t = ((Date.now() - started) / 1000).toFixed(0).padStart(4)
+  console.log(`[bench ${t}s] ${message}`)
+}
+
+// ---------------------------------------------------------------------------
+// Cleanup: every process we started stops at the end, on failure and on Ctrl-C.
+
+const cleanups: Array<() => Promise<void>> = []
+let cleaningUp: Promise<void> | undefined
+function cleanup(): Promise<void> {
+  cleaningUp ??= (async () => {
+    await stopAll()
+    for (const fn of cleanups.reverse()) await fn().catch((e: unknown) => log(`cleanup: ${String(e)}`))
+  })()
+  return cleaningUp
+}
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.once(signal, () => {
+    log(`${signal}: stopping every process of the benchmark…`)
+    void cleanup().finally(() => process.exit(130))
+  })
+}
+process.on('exit', killAllNow)
+
+// ---------------------------------------------------------------------------
+// Steps
+
+function run(name: string, command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv) {
+  const logFile = path.join(LOG_DIR, `${name}.log`)
+  const result = spawnSync(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' })
+  writeFileSync(logFile, `${result.stdout}\n${result.stderr}`)
+  if (result.status !== 0) throw new Error(`${name} failed (exit ${result.status}); see ${logFile}`)
+}
+
+function buildAll() {
+  const npx = path.join(ROOT, 'node_modules', '.bin', 'react-router')
+  if (opts.appBuild) {
+    if (!existsSync(path.join(ROOT, opts.appBuild, 'server', 'index.js'))) throw new Error(`--app-build ${opts.appBuild}: no build there`)
+    log(`measuring the existing build in ${opts.appBuild}/ (floor E is rebuilt when its sources change)…`)
+  } else {
+    log(`building the app into ${APP_BUILD}/ (floor E is rebuilt when its sources change)…`)
+    run('build-app', npx, ['build'], ROOT, { ...process.env, BUILD_DIR: APP_BUILD, NODE_ENV: 'production' })
+  }
+  // The floor changes only with its own sources or the framework's version: rebuilt only then.
+  const floorDir = path.join(ROOT, 'bench', 'floor-app')
+  const floorSources = ['app', 'react-router.config.ts', 'vite.config.ts', 'server.ts']
+    .map((f) => path.join(floorDir, f))
+    .concat(['react-router', '@react-router/dev', 'vite', 'react', 'react-dom'].map((p) => path.join(ROOT, 'node_modules', p, 'package.json')))
+  const floorEntry = path.join(FLOOR_BUILD, 'server', 'index.js')
+  if (!existsSync(floorEntry) || statSync(floorEntry).mtimeMs < Math.max(...floorSources.map(newestMtime))) {
+    run('build-floor-e', npx, ['build'], floorDir, { ...process.env, FLOOR_BUILD_DIR: FLOOR_BUILD, NODE_ENV: 'production' })
+  }
+}
+
+async function startEmulators(): Promise<Record<string, string>> {
+  // Hosted-service stand-ins run here in the harness, not in the server's process: the server
+  // runs with NODE_ENV=production and real configuration, and its memory is its own.
+  const { emailUserId } = await import('../db/seed.ts')
+  const { startAuthEmulator } = await import('../emulators/supabase-auth/server.ts')
+  const { startStripeEmulator } = await import('../emulators/stripe/server.ts')
+  const auth = await startAuthEmulator({
+    port: PORTS.auth,
+    dataFile: path.join(RUN_DIR, 'auth-emulator.json'),
+    siteUrl: `http://localhost:${PORTS.app}`,
+    userIdForEmail: emailUserId,
+  })
+  const webhookSecret = `whsec_${randomBytes(24).toString('hex')}`
+  const stripe = await startStripeEmulator({
+    port: PORTS.stripe,
+    webhookSecret,
+    webhookUrl: `http://127.0.0.1:${PORTS.app}/api/stripe/webhook`,
+  })
+  cleanups.push(async () => {
+    await auth.close()
+    await stripe.close()
+  })
+  return {
+    SUPABASE_URL: auth.url,
+    SUPABASE_ANON_KEY: auth.anonKey,
+    STRIPE_SECRET_KEY: stripe.secretKey,
+    STRIPE_PUBLISHABLE_KEY: stripe.publishableKey,
+    STRIPE_WEBHOOK_SECRET: webhookSecret,
+    STRIPE_API_BASE: stripe.url,
+    STRIPE_JS_URL: stripe.scriptUrl,
+  }
+}
+
+interface Servers {
+  app: Managed
+  floorD: Managed
+  floorE: Managed
+}
+
+function nodeArgs(script: string, extra: string[] = []) {
+  // The way `npm start` runs the app (tsx server.ts = node with tsx's loader), for all three servers.
+  return [...extra, '--import', 'tsx', script]
+}
+
+async function startServers(databaseUrl: string, serviceEnv: Record<string, string>, plansFile: string, label: string): Promise<Servers> {
+  const common = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', HOST: '127.0.0.1' }
+  const profDir = path.join(RUN_DIR, 'profiles')
+  if (opts.cpuProf) mkdirSync(profDir, { recursive: true })
+  const app = startProcess('app', process.execPath, nodeArgs('server.ts', opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), {
+    cwd: ROOT,
+    logFile: path.join(LOG_DIR, `app-${label}.log`),
+    env: {
+      ...common,
+      ...serviceEnv,
+      PORT: String(PORTS.app),
+      APP_URL: `http://localhost:${PORTS.app}`,
+      DATA_DIR: path.join(RUN_DIR, 'app-data'),
+      BUILD_DIR: APP_BUILD,
+      DATABASE_URL: databaseUrl,
+      SESSION_SECRET: randomBytes(32).toString('base64url'),
+      BANK_DETAILS_KEY: randomBytes(32).toString('base64url'),
+      SEED_DEMO_DATA: 'false',
+    },
+  })
+  const floorD = startProcess('floor D', process.execPath, nodeArgs('bench/floor-api.ts'), {
+    cwd: ROOT,
+    logFile: path.join(LOG_DIR, `floor-d-${label}.log`),
+    env: { ...common, PORT: String(PORTS.floorD), DATABASE_URL: databaseUrl, FLOOR_PLANS_FILE: plansFile },
+  })
+  const floorE = startProcess('floor E', process.execPath, nodeArgs('bench/floor-app/server.ts'), {
+    cwd: ROOT,
+    logFile: path.join(LOG_DIR, `floor-e-${label}.log`),
+    env: { ...common, PORT: String(PORTS.floorE), FLOOR_BUILD_DIR: FLOOR_BUILD },
+  })
+  await Promise.all([
+    waitForHttp(app, `http://127.0.0.1:${PORTS.app}/healthz`, 120_000),
+    waitForHttp(floorD, `http://127.0.0.1:${PORTS.floorD}/healthz`),
+    waitForHttp(floorE, `http://127.0.0.1:${PORTS.floorE}/`),
+  ])
+  return { app, floorD, floorE }
+}
+
+async function stopServers(servers: Servers) {
+  await Promise.all([stopProcess(servers.app, 20_000), stopProcess(servers.floorD), stopProcess(servers.floorE)])
+}
+
+// ---------------------------------------------------------------------------
+// Correctness before speed: a floor that answers something else measures nothing.
+
+async function getJson(url: string): Promise<unknown> {
+  const response = await fetch(url, { headers: { Accept: 'application/json' } })
+  const text = await response.text()
+  if (!response.ok) throw new Error(`GET ${url} answered ${response.status}: ${text.slice(0, 300)}`)
+  return JSON.parse(text)
+}
+
+async function checkTargets(workload: Workload, withPages: boolean) {
+  const checks: Record<string, unknown> = {}
+  for (const { name, query } of workload.queries) {
+    const a = await getJson(`http://127.0.0.1:${PORTS.app}/api/listings?${query}`)
+    const d = await getJson(`http://127.0.0.1:${PORTS.floorD}/api/listings?${query}`)
+    if (!isDeepStrictEqual(a, d)) {
+      writeFileSync(path.join(RUN_DIR, 'mismatch-a.json'), JSON.stringify(a, null, 2))
+      writeFileSync(path.join(RUN_DIR, 'mismatch-d.json'), JSON.stringify(d, null, 2))
+      throw new Error(`floor D does not answer what A answers for "${query}" (see ${RUN_DIR}/mismatch-*.json)`)
+    }
+    const body = a as { listings: unknown[]; correctedSearch?: string | null }
+    // An empty result would send the app down its typo-correction path, which floor D doesn't replay.
+    if (!body.listings.length) throw new Error(`benchmark query "${query}" finds no listings`)
+    const check: Record<string, unknown> = { apiListings: body.listings.length, correctedSearch: body.correctedSearch ?? null }
+    if (withPages) {
+      const page = await fetch(`http://127.0.0.1:${PORTS.app}/marketplace?${query}`, { headers: { Accept: 'text/html' } })
+      const html = await page.text()
+      if (!page.ok) throw new Error(`GET /marketplace?${query} answered ${page.status}`)
+      check.pageCards = new Set(html.match(/href="\/listing\/[^"?#]+"/g) ?? []).size
+      check.pageBytes = Buffer.byteLength(html)
+    }
+    checks[name] = check
+  }
+  if (withPages) {
+    for (const slug of workload.slugs.slice(0, 3)) {
+      const response = await fetch(`http://127.0.0.1:${PORTS.app}/listing/${slug}`, { headers: { Accept: 'text/html' } })
+      await response.arrayBuffer()
+      if (!response.ok) throw new Error(`GET /listing/${slug} answered ${response.status}`)
+    }
+  }
+  return checks
+}
+
+// ---------------------------------------------------------------------------
+// Load
+
+type TargetId = 'A' | 'B' | 'C' | 'D' | 'E'
+interface TargetSpec {
+  id: TargetId
+  label: string
+  port: number
+  paths: string[]
+  order: 'rotate' | 'random'
+  accept: string
+  server: keyof Servers
+}
+
+function targetSpecs(workload: Workload): Record<TargetId, TargetSpec> {
+  const api = workload.queries.map((q) => `/api/listings?${q.query}`)
+  const pages = workload.queries.map((q) => `/marketplace?${q.query}`)
+  const html = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8'
+  return {
+    A: { id: 'A', label: 'GET /api/listings (the six queries)', port: PORTS.app, paths: api, order: 'rotate', accept: 'application/json', server: 'app' },
+    B: { id: 'B', label: 'GET /marketplace?… (the same queries, SSR)', port: PORTS.app, paths: pages, order: 'rotate', accept: html, server: 'app' },
+    C: { id: 'C', label: 'GET /listing/{slug} (random listings)', port: PORTS.app, paths: workload.slugs.map((s) => `/listing/${s}`), order: 'random', accept: html, server: 'app' },
+    D: { id: 'D', label: "floor for A: node:http + pg, the builder's SQL", port: PORTS.floorD, paths: api, order: 'rotate', accept: 'application/json', server: 'floorD' },
+    E: { id: 'E', label: 'floor for B and C: React Router, one route, no data', port: PORTS.floorE, paths: pages, order: 'rotate', accept: html, server: 'floorE' },
+  }
+}
+
+const failures: string[] = []
+const warnings: string[] = []
+
+function noteSeqScans(plans: QueryPlanSummary[], listings: number) {
+  // On a small table a sequential scan is the right plan; the marketplace issue forbids one at 100,000.
+  if (listings < 100_000) return
+  for (const p of plans) if (p.seqScanOnListings) warnings.push(`sequential scan of listings at ${listings} listings: ${p.path}`)
+}
+
+async function measure(tool: Awaited<ReturnType<typeof loadTool>>, spec: TargetSpec, servers: Servers, tag: string) {
+  const base = `http://127.0.0.1:${spec.port}`
+  const scriptFile = path.join(RUN_DIR, `${spec.id}.lua`)
+  tool.prepare(scriptFile, spec.paths, { order: spec.order, accept: spec.accept })
+  const load = { connections: opts.connections, threads: opts.threads, timeoutS: 30 }
+  if (opts.warmupS > 0) await tool.run(base, scriptFile, spec.paths, { ...load, durationS: opts.warmupS })
+  const rss = sampleRss(servers[spec.server].pid)
+  let { result, output } = await tool.run(base, scriptFile, spec.paths, { ...load, durationS: opts.durationS })
+  if (result.requests === 0) {
+    // A 1-second smoke window on a saturated machine can end before the first response: once more, longer.
+    const durationS = Math.max(5, opts.durationS * 2)
+    warnings.push(`${tag} ${spec.id}: no response within ${opts.durationS} s; measured again for ${durationS} s`)
+    ;({ result, output } = await tool.run(base, scriptFile, spec.paths, { ...load, durationS }))
+  }
+  const peakKb = rss.stop()
+  writeFileSync(path.join(LOG_DIR, `load-${tag}-${spec.id}.txt`), output)
+  const e = result.errors
+  if (result.requests === 0) failures.push(`${tag} ${spec.id}: no request completed`)
+  if (e.status > 0) failures.push(`${tag} ${spec.id}: ${e.status} responses were not 2xx/3xx`)
+  if (e.connect > 0) failures.push(`${tag} ${spec.id}: ${e.connect} connection errors`)
+  if (e.read + e.write + e.timeout > 0) warnings.push(`${tag} ${spec.id}: socket errors read ${e.read}, write ${e.write}, timeout ${e.timeout}`)
+  log(
+    `${tag} ${spec.id}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, peak RSS ${(peakKb / 1024).toFixed(0)} MB`,
+  )
+  return { ...result, peakRssMB: Math.round(peakKb / 1024) }
+}
+
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length
+const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits
+
+function summarize(spec: TargetSpec, rounds: Array<LoadResult & { peakRssMB: number }>, servers: Servers): TargetResult {
+  return {
+    label: spec.label,
+    url: `http://127.0.0.1:${spec.port}`,
+    paths: spec.paths.length,
+    requestsPerSecond: round(mean(rounds.map((r) => r.requestsPerSecond)), 1),
+    p50Ms: round(mean(rounds.map((r) => r.p50Ms))),
+    p99Ms: round(mean(rounds.map((r) => r.p99Ms))),
+    peakRssMB: Math.max(...rounds.map((r) => r.peakRssMB)),
+    serverPeakRssMB: Math.round(peakRssKb(servers[spec.server].pid) / 1024),
+    rounds,
+  }
+}
+
+/** Alternating rounds: forward (A D B E C), then backward (C E B D A), so slow drift hits subject and floor alike. */
+async function loadRounds(
+  tool: Awaited<ReturnType<typeof loadTool>>,
+  specs: TargetSpec[],
+  servers: Servers,
+  tag: string,
+): Promise<Record<string, TargetResult>> {
+  const perTarget = new Map<TargetId, Array<LoadResult & { peakRssMB: number }>>()
+  for (let r = 0; r < opts.rounds; r++) {
+    const order = r % 2 === 0 ? specs : [...specs].reverse()
+    for (const spec of order) {
+      const result = await measure(tool, spec, servers, `${tag}-r${r + 1}`)
+      perTarget.set(spec.id, [...(perTarget.get(spec.id) ?? []), result])
+    }
+  }
+  return Object.fromEntries(specs.map((s) => [s.id, summarize(s, perTarget.get(s.id)!, servers)]))
+}
+
+// ---------------------------------------------------------------------------
+
+/** One run per run directory: a second `npm run bench` would delete the first one's database under it. */
+function takeLock() {
+  const lock = `${RUN_DIR}.lock`
+  mkdirSync(CACHE_DIR, { recursive: true })
+  if (existsSync(lock)) {
+    const pid = Number(readFileSync(lock, 'utf8'))
+    let alive = false
+    try {
+      alive = readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('bench/run.ts')
+    } catch {
+      alive = false
+    }
+    if (alive) throw new Error(`another benchmark (pid ${pid}) is using ${path.relative(ROOT, RUN_DIR)}/; wait for it or stop it`)
+  }
+  writeFileSync(lock, String(process.pid))
+  cleanups.unshift(async () => rmSync(lock, { force: true }))
+}
+
+async function main() {
+  takeLock()
+  rmSync(RUN_DIR, { recursive: true, force: true })
+  mkdirSync(LOG_DIR, { recursive: true })
+  mkdirSync(path.dirname(RESULTS_FILE), { recursive: true })
+  log(
+    `${smoke ? 'smoke run' : 'benchmark'}: ${opts.baseListings.toLocaleString('en')} listings${opts.scaleListings ? ` (+ A at ${opts.scaleListings.toLocaleString('en')})` : ''}, ` +
+      `${opts.rounds} round(s) of ${opts.durationS} s after ${opts.warmupS} s warm-up at ${opts.connections} connections; logs in ${path.relative(ROOT, LOG_DIR)}/`,
+  )
+  const tool = await loadTool()
+  log(`load generator: ${tool.name}`)
+  if (opts.lighthouseRuns > 0 && !existsSync(CHROME_PATH)) throw new Error(`Chromium not found at ${CHROME_PATH} (set CHROME_PATH)`)
+
+  if (!opts.seedOnly) {
+    buildAll()
+    if (!opts.keep && !opts.appBuild) cleanups.push(async () => rmSync(path.join(ROOT, APP_BUILD), { recursive: true, force: true }))
+  }
+
+  const seed = (listings: number) =>
+    ensureSeededCluster({ root: ROOT, cacheDir: CACHE_DIR, listings, pgPort: PORTS.seedPg, log, logFile: path.join(LOG_DIR, `seed-${listings}.log`) })
+  const base = await seed(opts.baseListings)
+  const scale = opts.scaleListings ? await seed(opts.scaleListings) : null
+  if (opts.seedOnly) {
+    log('seeded clusters are cached; --seed-only: done')
+    return
+  }
+
+  let cluster: EmbeddedDatabase | undefined
+  // Cleanups run last-pushed first: stop the cluster, then drop its copy (the cache keeps the original).
+  if (!opts.keep) cleanups.push(async () => rmSync(path.join(RUN_DIR, 'pg'), { recursive: true, force: true }))
+  cleanups.push(async () => {
+    await cluster?.stop()
+  })
+  log('starting PostgreSQL on a fresh copy of the seeded cluster…')
+  cluster = await startRunCluster({ cachedDir: base.dir, runDir: path.join(RUN_DIR, 'pg'), pgPort: PORTS.pg, log })
+  const databaseUrl = cluster.connectionString()
+
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  const workload = await chooseWorkload(client, smoke ? 100 : 1000).finally(() => client.end())
+  log(`queries: ${workload.queries.map((q) => q.query).join(' | ')}`)
+
+  const plans = await compileFloorPlans(ROOT, databaseUrl, workload.queries.map((q) => q.query))
+  const plansFile = path.join(RUN_DIR, 'floor-plans.json')
+  writeFileSync(plansFile, JSON.stringify(plans, null, 2))
+  const explain = await explainPlans(databaseUrl, plans)
+  noteSeqScans(explain, opts.baseListings)
+
+  const serviceEnv = await startEmulators()
+  log('starting the app (NODE_ENV=production), floor D and floor E…')
+  let servers = await startServers(databaseUrl, serviceEnv, plansFile, 'base')
+  const checks = await checkTargets(workload, true)
+  log('A and D answer the same JSON for every query; B and C answer 200')
+  if (opts.serve) {
+    log(`serving until Ctrl-C: app http://localhost:${PORTS.app}, D http://127.0.0.1:${PORTS.floorD}, E http://localhost:${PORTS.floorE}, PostgreSQL ${databaseUrl}`)
+    await new Promise(() => {})
+  }
+
+  const specs = targetSpecs(workload)
+  const selected = [specs.A, specs.D, specs.B, specs.E, specs.C].filter((t) => !opts.only || opts.only.includes(t.id))
+  const targets = await loadRounds(tool, selected, servers, `${opts.baseListings / 1000}k`)
+  const ratio = (a: TargetResult | undefined, b: TargetResult | undefined, field: 'requestsPerSecond' | 'p99Ms') =>
+    a && b ? round(a[field] / b[field]) : (null as unknown as number)
+
+  log('first-visit JavaScript…')
+  const listingPath = `/listing/${workload.slugs[0]}`
+  const pages = ['/', '/marketplace', listingPath]
+  const firstVisitJs: Record<string, FirstVisitJs> = {}
+  for (const page of pages) firstVisitJs[page] = await measureFirstVisitJs(`http://localhost:${PORTS.app}${page}`)
+  const floorJs = await measureFirstVisitJs(`http://localhost:${PORTS.floorE}/`)
+  for (const [page, js] of Object.entries(firstVisitJs)) {
+    if (js.stripeFiles.length) warnings.push(`${page} loads Stripe code on first visit: ${js.stripeFiles.join(', ')}`)
+  }
+
+  const lighthouse: Record<string, LighthouseSummary | { error: string }> = {}
+  if (opts.lighthouseRuns > 0) {
+    const audits: Array<[string, string]> = [
+      ...pages.map((page): [string, string] => [page, `http://localhost:${PORTS.app}${page}`]),
+      ['E', `http://localhost:${PORTS.floorE}/`],
+    ]
+    for (const [page, url] of audits) {
+      log(`Lighthouse ${page === 'E' ? 'floor E' : page} (${opts.lighthouseRuns} runs)…`)
+      try {
+        lighthouse[page] = await lighthouseMedian(ROOT, url, opts.lighthouseRuns, RUN_DIR, (m) => log(`Lighthouse: ${m}`))
+        const s = lighthouse[page] as LighthouseSummary
+        log(`Lighthouse ${page}: ${s.score} (LCP ${s.lcpMs} ms, TBT ${s.tbtMs} ms, CLS ${s.cls})`)
+      } catch (error) {
+        // The load figures are in hand: keep them, record the gap, and fail the run at the end.
+        const message = error instanceof Error ? error.message : String(error)
+        lighthouse[page] = { error: message }
+        failures.push(`Lighthouse ${page}: ${message}`)
+      }
+    }
+  }
+
+  const appMemory = { serverPeakRssMB: Math.round(peakRssKb(servers.app.pid) / 1024) }
+  await stopServers(servers)
+  if (opts.cpuProf) {
+    const dir = path.join(RUN_DIR, 'profiles')
+    const summaries = summarizeProfiles(dir)
+    writeFileSync(path.join(dir, 'summary.json'), JSON.stringify(summaries, null, 2))
+    // The busiest thread is the server's; the other is tsx's module loader.
+    const idle = (x: (typeof summaries)[number]) => x.byArea.find((a) => a.area === '(idle)')?.percent ?? 0
+    const main = [...summaries].sort((a, b) => idle(a) - idle(b))[0]
+    if (main) {
+      log(`CPU profile of the app (${path.relative(ROOT, dir)}/, open in Chrome DevTools), self time by area:`)
+      for (const a of main.byArea.slice(0, 12)) console.log(`  ${a.percent.toFixed(1).padStart(5)} %  ${a.area}`)
+      console.log('  top functions:')
+      for (const f of main.topFunctions.slice(0, 12)) console.log(`  ${f.percent.toFixed(1).padStart(5)} %  ${f.fn} (${f.where})`)
+    }
+  }
+
+  let scaleResults: BenchResults['scale'] = null
+  if (scale && opts.scaleListings) {
+    log(`restarting on ${opts.scaleListings.toLocaleString('en')} listings…`)
+    await cluster.stop()
+    cluster = await startRunCluster({ cachedDir: scale.dir, runDir: path.join(RUN_DIR, 'pg'), pgPort: PORTS.pg, log })
+    servers = await startServers(cluster.connectionString(), serviceEnv, plansFile, 'scale')
+    const scaleExplain = await explainPlans(cluster.connectionString(), plans)
+    noteSeqScans(scaleExplain, opts.scaleListings)
+    const scaleChecks = await checkTargets(workload, false)
+    const scaleTargets = await loadRounds(tool, [specs.A, specs.D], servers, `${opts.scaleListings / 1000}k`)
+    await stopServers(servers)
+    scaleResults = {
+      listings: opts.scaleListings,
+      checks: scaleChecks,
+      explain: scaleExplain,
+      targets: scaleTargets,
+      'A/D': ratio(scaleTargets.A, scaleTargets.D, 'requestsPerSecond'),
+      'p99(A)/p99(D)': ratio(scaleTargets.A, scaleTargets.D, 'p99Ms'),
+      'p99(A)/p99(A at base)': ratio(scaleTargets.A, targets.A, 'p99Ms'),
+    }
+  }
+
+  const results: BenchResults = {
+    command: commandLine(),
+    date: new Date().toISOString(),
+    smoke,
+    cores: os.cpus().length,
+    machine: {
+      cores: os.cpus().length,
+      cpu: os.cpus()[0]?.model ?? 'unknown',
+      memoryMB: Math.round(os.totalmem() / 2 ** 20),
+      node: process.version,
+      loadAverageAtEnd: os.loadavg().map((l) => round(l)),
+    },
+    tool: tool.name,
+    method: {
+      connections: opts.connections,
+      threads: opts.threads,
+      durationS: opts.durationS,
+      warmupS: opts.warmupS,
+      rounds: opts.rounds,
+      order: 'alternating: A D B E C, then C E B D A; figures are the mean over rounds, peak RSS the maximum',
+      appMode: 'NODE_ENV=production, production build, real configuration; emulators for Supabase Auth and Stripe run outside the server',
+    },
+    listings: opts.baseListings,
+    seeding: { cached: !base.seededNow, seconds: base.seedSeconds },
+    queries: workload.queries,
+    workloadMatches: workload.matches,
+    checks,
+    explain,
+    targets,
+    'A/D': ratio(targets.A, targets.D, 'requestsPerSecond'),
+    'B/E': ratio(targets.B, targets.E, 'requestsPerSecond'),
+    'C/E': ratio(targets.C, targets.E, 'requestsPerSecond'),
+    'p99(A)/p99(D)': ratio(targets.A, targets.D, 'p99Ms'),
+    // The same ratios within each round (subject and floor measured back to back): how much of the spread is the machine.
+    ratiosByRound: Array.from({ length: opts.rounds }, (_, i) => {
+      const at = (id: string) => targets[id]?.rounds[i]
+      const r = (a: LoadResult | undefined, b: LoadResult | undefined, field: 'requestsPerSecond' | 'p99Ms') =>
+        a && b ? round(a[field] / b[field]) : null
+      return {
+        'A/D': r(at('A'), at('D'), 'requestsPerSecond'),
+        'B/E': r(at('B'), at('E'), 'requestsPerSecond'),
+        'C/E': r(at('C'), at('E'), 'requestsPerSecond'),
+        'p99(A)/p99(D)': r(at('A'), at('D'), 'p99Ms'),
+      }
+    }),
+    scale: scaleResults,
+    appMemory,
+    firstVisitJs: {
+      pages: Object.fromEntries(
+        Object.entries(firstVisitJs).map(([page, js]) => [
+          page,
+          { gzipKB: round(js.gzipBytes / 1024, 1), rawKB: round(js.bytes / 1024, 1), files: js.files, stripeFiles: js.stripeFiles },
+        ]),
+      ),
+      floorE: { gzipKB: round(floorJs.gzipBytes / 1024, 1), rawKB: round(floorJs.bytes / 1024, 1), files: floorJs.files },
+      ratios: Object.fromEntries(Object.entries(firstVisitJs).map(([page, js]) => [page, round(js.gzipBytes / floorJs.gzipBytes)])),
+    },
+    lighthouse: opts.lighthouseRuns > 0 ? lighthouse : null,
+    warnings,
+    durationS: Math.round((Date.now() - started) / 1000),
+  }
+  results.budgets = budgets(results)
+
+  if (opts.only) {
+    writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`)
+    console.log(`\n${renderMarkdown(results)}`)
+    log(`partial results (--only): ${path.relative(ROOT, RESULTS_FILE)}`)
+    return
+  }
+  const missing = REQUIRED_KEYS.filter((key) => !(key in results) || (results as unknown as Record<string, unknown>)[key] === undefined)
+  if (missing.length) failures.push(`results lack keys: ${missing.join(', ')}`)
+  for (const id of ['A', 'B', 'C', 'D', 'E'] as const) {
+    const t = results.targets[id]
+    if (!t || !Number.isFinite(t.requestsPerSecond) || !Number.isFinite(t.p99Ms)) failures.push(`target ${id} has no figures`)
+  }
+  writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`)
+  // Validate what was written, as a reader of the file would see it.
+  const reread = JSON.parse(readFileSync(RESULTS_FILE, 'utf8')) as Record<string, unknown>
+  for (const key of REQUIRED_KEYS) if (typeof reread[key] !== 'number' && key.includes('/')) failures.push(`${key} is not a number in ${RESULTS_FILE}`)
+
+  console.log(`\n${renderMarkdown(results)}`)
+  for (const w of warnings) log(`warning: ${w}`)
+  log(`results: ${path.relative(ROOT, RESULTS_FILE)} (${results.durationS} s)`)
+}
+
+try {
+  await main()
+} catch (error) {
+  failures.push(error instanceof Error ? (error.stack ?? error.message) : String(error))
+} finally {
+  await cleanup()
+}
+if (failures.length) {
+  for (const f of failures) console.error(`[bench] FAILED: ${f}`)
+  process.exit(1)
+}
+process.exit(0)
