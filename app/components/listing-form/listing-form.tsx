@@ -76,6 +76,12 @@ const asList = (value: unknown): string[] =>
  * action. Conditional fields hide while their switch is off (with JS only:
  * without it every field shows, and the server ignores the switched-off ones).
  */
+const TECH_PICKERS = [
+  { name: 'languages', label: 'Languages', noun: 'language', options: LANGUAGES },
+  { name: 'frameworks', label: 'Frameworks', noun: 'framework', options: FRAMEWORKS },
+  { name: 'dependencies', label: 'Dependencies & services', noun: 'dependency', options: DEPENDENCIES },
+] as const
+
 export function ListingForm({ mode, defaults, actionData }: ListingFormProps) {
   const hydrated = useHydrated()
   const navigation = useNavigation()
@@ -178,36 +184,16 @@ export function ListingForm({ mode, defaults, actionData }: ListingFormProps) {
         </FormSection>
 
         <FormSection title="Technical Details" description="Pick from the lists or add your own.">
-          <MultiSelectPicker
-            name="languages"
-            label="Languages"
-            noun="language"
-            options={LANGUAGES}
-            defaultValue={asList(fields.languages.initialValue)}
-            errors={fields.languages.errors}
-            errorId={fields.languages.errorId}
-            max={MAX_TECH_ITEMS}
-          />
-          <MultiSelectPicker
-            name="frameworks"
-            label="Frameworks"
-            noun="framework"
-            options={FRAMEWORKS}
-            defaultValue={asList(fields.frameworks.initialValue)}
-            errors={fields.frameworks.errors}
-            errorId={fields.frameworks.errorId}
-            max={MAX_TECH_ITEMS}
-          />
-          <MultiSelectPicker
-            name="dependencies"
-            label="Dependencies & services"
-            noun="dependency"
-            options={DEPENDENCIES}
-            defaultValue={asList(fields.dependencies.initialValue)}
-            errors={fields.dependencies.errors}
-            errorId={fields.dependencies.errorId}
-            max={MAX_TECH_ITEMS}
-          />
+          {TECH_PICKERS.map((picker) => (
+            <MultiSelectPicker
+              key={picker.name}
+              {...picker}
+              defaultValue={asList(fields[picker.name].initialValue)}
+              errors={fields[picker.name].errors}
+              errorId={fields[picker.name].errorId}
+              max={MAX_TECH_ITEMS}
+            />
+          ))}
         </FormSection>
 
         <FormSection title="Media & Links">
