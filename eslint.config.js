@@ -18,4 +18,15 @@ export default tseslint.config(
       'no-empty-pattern': 'off',
     },
   },
+  {
+    // Zod must be configured (jitless, for the CSP) before any schema parses: app code takes `z` from ~/lib/zod.
+    files: ['app/**/*.{ts,tsx}'],
+    ignores: ['app/lib/zod.ts', 'app/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'zod', allowTypeImports: true, message: "Import { z } from '~/lib/zod' (it sets jitless mode for the CSP)." }] },
+      ],
+    },
+  },
 )

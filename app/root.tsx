@@ -1,4 +1,3 @@
-import '~/lib/zod-config'
 import {
   data,
   isRouteErrorResponse,
@@ -12,7 +11,6 @@ import {
 import { PreventFlashOnWrongTheme, Theme, ThemeProvider, useTheme } from 'remix-themes'
 import { AppShell } from '~/components/app-shell/app-shell'
 import { Toaster } from '~/components/ui/toaster'
-import { TooltipProvider } from '~/components/ui/tooltip'
 import { useNonce } from '~/lib/nonce'
 import { authMiddleware, getOptionalUser } from '~/server/auth.server'
 import { csrfMiddleware } from '~/server/csrf.server'
@@ -75,11 +73,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
   return (
     <ThemeProvider specifiedTheme={rootData?.theme ?? Theme.LIGHT} themeAction="/action/set-theme">
       <Document>
-        <TooltipProvider>
-          <AppShell user={rootData?.user ?? null} sidebarOpen={rootData?.sidebarOpen ?? true}>
-            {children}
-          </AppShell>
-        </TooltipProvider>
+        <AppShell user={rootData?.user ?? null} sidebarOpen={rootData?.sidebarOpen ?? true}>
+          {children}
+        </AppShell>
         <Toaster toast={rootData?.toast ?? null} />
       </Document>
     </ThemeProvider>

@@ -1,7 +1,5 @@
-import { Code2 } from 'lucide-react'
 import { Link } from 'react-router'
-import { Badge } from '~/components/ui/badge'
-import { cn } from '~/components/ui/cn'
+import { badgeVariants } from '~/components/ui/badge'
 import { Skeleton } from '~/components/ui/skeleton'
 import { IMAGE_SIZES, imageVariant } from '~/lib/images'
 import { formatCents } from '~/lib/money'
@@ -62,10 +60,15 @@ function toneFor(id: string): string {
 
 const { width, height } = IMAGE_SIZES.card
 
+// Computed once: a results page shows 72 of these.
+const TAG = badgeVariants({ variant: 'secondary' })
+const OUTLINE_TAG = badgeVariants({ variant: 'outline' })
+
+/** A result card. Its shape lives in app.css (`.listing-card…`): 24 render per page. */
 export function ListingCard({ listing, eager = false }: { listing: ListingCardData; eager?: boolean }) {
   return (
-    <article className="group relative flex flex-col overflow-hidden rounded-xl border bg-card text-card-foreground shadow-xs transition-shadow focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-ring hover:shadow-md">
-      <div className="aspect-[16/10] overflow-hidden border-b bg-muted">
+    <article className="listing-card">
+      <div className="listing-card-media">
         {listing.thumbnailUrl ? (
           <img
             src={imageVariant(listing.thumbnailUrl, 'card')}
@@ -75,40 +78,23 @@ export function ListingCard({ listing, eager = false }: { listing: ListingCardDa
             loading={eager ? 'eager' : 'lazy'}
             decoding="async"
             alt=""
-            className="size-full object-cover transition-transform duration-300 group-hover:scale-[1.02]"
           />
         ) : (
-          <div
-            aria-hidden="true"
-            className={cn('flex size-full items-center justify-center bg-linear-to-br', toneFor(listing.id))}
-          >
-            <span className="flex size-12 items-center justify-center rounded-xl bg-background/80 text-primary shadow-xs">
-              <Code2 className="size-6" />
-            </span>
-          </div>
+          // A tinted panel with a code mark, drawn by CSS (app.css): no image, no SVG elements.
+          <div aria-hidden="true" className={`listing-card-placeholder bg-linear-to-br ${toneFor(listing.id)}`} />
         )}
       </div>
-      <div className="flex flex-1 flex-col gap-2 p-4">
-        <h3 className="line-clamp-2 leading-snug font-semibold">
+      <div className="listing-card-body">
+        <h3>
           {/* The whole card is clickable; the link's name stays the title. */}
-          <Link to={`/listing/${listing.slug}`} className="outline-none after:absolute after:inset-0">
-            {listing.title}
-          </Link>
+          <Link to={`/listing/${listing.slug}`}>{listing.title}</Link>
         </h3>
-        <p className="text-lg font-semibold tabular-nums">{formatCents(listing.priceCents)}</p>
-        <p className="line-clamp-2 text-sm text-muted-foreground">{listing.shortDescription}</p>
-        <ul aria-label="Stack and type" className="mt-auto flex flex-wrap gap-1.5 pt-2">
-          <li>
-            <Badge variant="secondary">{listing.language ?? 'Code'}</Badge>
-          </li>
-          {listing.framework ? (
-            <li>
-              <Badge variant="outline">{listing.framework}</Badge>
-            </li>
-          ) : null}
-          <li>
-            <Badge variant="outline">{LISTING_TYPE_LABELS[listing.type]}</Badge>
-          </li>
+        <p className="listing-card-price">{formatCents(listing.priceCents)}</p>
+        <p className="listing-card-summary">{listing.shortDescription}</p>
+        <ul aria-label="Stack and type" className="listing-card-tags">
+          <li className={TAG}>{listing.language ?? 'Code'}</li>
+          {listing.framework ? <li className={OUTLINE_TAG}>{listing.framework}</li> : null}
+          <li className={OUTLINE_TAG}>{LISTING_TYPE_LABELS[listing.type]}</li>
         </ul>
       </div>
     </article>

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '~/lib/zod'
 import { dollarsToCents } from './money'
 import { DELIVERY_TIMEFRAMES, EMAIL_SUPPORT_DURATIONS, LICENCES, LISTING_TYPES } from './options'
 

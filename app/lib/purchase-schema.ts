@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '~/lib/zod'
 
 /** The buyer's actions on a delivered purchase (My Purchases), told apart by `intent`. */
 export const ConfirmReceiptSchema = z.object({

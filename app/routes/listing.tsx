@@ -1,7 +1,7 @@
 import * as React from 'react'
 import { EyeOff, Pencil, ShoppingCart } from 'lucide-react'
 import { data, isRouteErrorResponse, Link } from 'react-router'
-import { z } from 'zod'
+import { z } from '~/lib/zod'
 import { DeleteConfirmation, DeleteListingButton } from '~/components/listing-detail/delete-listing'
 import { DemoLink, ListingTabs, TechSummary } from '~/components/listing-detail/listing-details'
 import { ListingMedia } from '~/components/listing-detail/listing-media'

@@ -1,5 +1,5 @@
 import { data, Form, redirect, useNavigation } from 'react-router'
-import { z } from 'zod'
+import { z } from '~/lib/zod'
 import { Alert, AlertDescription, AlertTitle } from '~/components/ui/alert'
 import { Button } from '~/components/ui/button'
 import { appUrl } from '~/server/env.server'

@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { DollarSign, LayoutGrid, Plus, Wallet } from 'lucide-react'
 import { data, Link } from 'react-router'
-import { z } from 'zod'
+import { z } from '~/lib/zod'
 import { BankAlert } from '~/components/dashboard/bank-alert'
 import { DeliverSchema } from '~/components/dashboard/deliver-form'
 import { SellerListingsTable } from '~/components/dashboard/seller-listings-table'

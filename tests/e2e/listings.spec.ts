@@ -73,7 +73,11 @@ test('create a listing with images and every section, see it, edit it, change th
   // Media & Links: two images
   await expect(page.getByText('5MB each, JPG, PNG or WebP')).toBeVisible()
   await page.getByLabel('Upload images', { exact: true }).setInputFiles([await png('one.png', { r: 200, g: 40, b: 40 }), await png('two.png', { r: 40, g: 40, b: 200 })])
-  await expect(page.getByText('2 image(s) uploaded successfully', { exact: true })).toBeVisible()
+  // Success toasts are announced politely (role=status) in the notifications region.
+  const notifications = page.getByRole('region', { name: 'Notifications (F8)' })
+  await expect(notifications.getByRole('status').getByText('2 image(s) uploaded successfully', { exact: true })).toBeVisible()
+  await notifications.getByRole('button', { name: 'Dismiss notification' }).click()
+  await expect(notifications.getByText('2 image(s) uploaded successfully')).toHaveCount(0)
   const gallery = page.getByRole('list', { name: 'Listing images' })
   await expect(gallery.getByRole('listitem')).toHaveCount(2)
   await expect(gallery.getByRole('listitem').first().getByText('Main')).toBeVisible()

@@ -1,5 +1,5 @@
 import type { SubmissionResult } from '@conform-to/react'
-import { z } from 'zod'
+import { z } from '~/lib/zod'
 
 /**
  * The admin dashboard's actions (one form each, told apart by `intent`),

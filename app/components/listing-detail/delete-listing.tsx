@@ -1,15 +1,6 @@
+import * as React from 'react'
 import { LoaderCircle, Trash2 } from 'lucide-react'
 import { Form, Link, useNavigation } from 'react-router'
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '~/components/ui/alert-dialog'
 import { Button } from '~/components/ui/button'
 import { Card, CardContent } from '~/components/ui/card'
 import { useHydrated } from '~/components/ui/use-hydrated'
@@ -19,7 +10,7 @@ export function deleteConfirmationText(title: string) {
   return `Are you sure you want to delete "${title}"? This action cannot be undone.`
 }
 
-function DeleteSubmit() {
+export function DeleteSubmit() {
   const navigation = useNavigation()
   const deleting = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'delete'
   return (
@@ -37,39 +28,24 @@ function DeleteSubmit() {
  */
 export function DeleteListingButton({ title }: { title: string }) {
   const hydrated = useHydrated()
-  if (!hydrated) {
-    return (
-      <Button asChild variant="destructive" className="w-full">
-        <Link to="?delete" preventScrollReset>
-          <Trash2 aria-hidden="true" />
-          Delete Listing
-        </Link>
-      </Button>
-    )
-  }
+  const link = (
+    <Button asChild variant="destructive" className="w-full">
+      <Link to="?delete" preventScrollReset>
+        <Trash2 aria-hidden="true" />
+        Delete Listing
+      </Link>
+    </Button>
+  )
+  if (!hydrated) return link
+  // The dialog's code is fetched only for owners (the link works meanwhile).
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
-        <Button variant="destructive" className="w-full">
-          <Trash2 aria-hidden="true" />
-          Delete Listing
-        </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Delete Listing</AlertDialogTitle>
-          <AlertDialogDescription>{deleteConfirmationText(title)}</AlertDialogDescription>
-        </AlertDialogHeader>
-        <Form method="post">
-          <AlertDialogFooter>
-            <AlertDialogCancel type="button">Cancel</AlertDialogCancel>
-            <DeleteSubmit />
-          </AlertDialogFooter>
-        </Form>
-      </AlertDialogContent>
-    </AlertDialog>
+    <React.Suspense fallback={link}>
+      <DeleteListingDialog title={title} />
+    </React.Suspense>
   )
 }
+
+const DeleteListingDialog = React.lazy(() => import('./delete-listing-dialog'))
 
 /** The no-JavaScript confirmation step (`?delete`). */
 export function DeleteConfirmation({ title, cancelTo }: { title: string; cancelTo: string }) {

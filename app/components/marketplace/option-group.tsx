@@ -24,7 +24,6 @@ export function OptionGroup({
   const [query, setQuery] = React.useState('')
   // Open at first render when something is selected; afterwards the user decides.
   const [initiallyOpen] = React.useState(selected.length > 0)
-  const id = React.useId()
   const all = [...selected.filter((value) => !options.includes(value)), ...options]
   const needle = query.trim().toLowerCase()
   const visible = needle ? all.filter((value) => value.toLowerCase().includes(needle)) : all
@@ -52,28 +51,18 @@ export function OptionGroup({
             className="mb-2 h-8"
           />
         ) : null}
-        <ul className="max-h-60 space-y-1 overflow-y-auto pe-1">
-          {all.map((value, index) => {
-            const inputId = `${id}-${index}`
-            return (
-              <li key={value} hidden={!visible.includes(value)} className="flex items-center gap-2.5 py-0.5">
-                {/* Native and unstyled beyond its accent colour: a hundred of these render on every marketplace page. */}
-                <input
-                  type="checkbox"
-                  id={inputId}
-                  name={name}
-                  value={value}
-                  checked={selected.includes(value)}
-                  onChange={() => {}}
-                  className="size-4 shrink-0 accent-primary"
-                />
-                <label htmlFor={inputId} className="cursor-pointer text-sm">
-                  {value}
-                </label>
-              </li>
-            )
-          })}
-        </ul>
+        {/*
+          Native checkboxes wrapped in their labels, styled by one class on the list:
+          a hundred of these render on every marketplace page.
+        */}
+        <div className="option-list">
+          {all.map((value) => (
+            <label key={value} hidden={needle ? !visible.includes(value) : undefined}>
+              <input type="checkbox" name={name} value={value} checked={selected.includes(value)} onChange={() => {}} />
+              {value}
+            </label>
+          ))}
+        </div>
         {visible.length === 0 ? <p className="py-1 text-sm text-muted-foreground">No matches</p> : null}
       </fieldset>
     </details>

@@ -1,4 +1,5 @@
 import * as React from 'react'
+import { createPortal } from 'react-dom'
 import { Slot } from 'radix-ui'
 import { cva, type VariantProps } from 'class-variance-authority'
 import { PanelLeft } from 'lucide-react'
@@ -6,9 +7,9 @@ import { PanelLeft } from 'lucide-react'
 import { Button } from './button'
 import { cn } from './cn'
 import { Separator } from './separator'
-import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from './sheet'
-import { Tooltip, TooltipContent, TooltipTrigger } from './tooltip'
 import { useIsMobile } from './use-is-mobile'
+
+const MobileSidebarSheet = React.lazy(() => import('./sidebar-sheet'))
 
 /** Read on the server to render the right state on first paint (`true` | `false`). */
 export const SIDEBAR_COOKIE_NAME = 'sidebar_state'
@@ -153,6 +154,8 @@ export function Sidebar({
 }: SidebarProps) {
   const { isMobile, state, openMobile, setOpenMobile, sidebarId } = useSidebar()
   const Panel = ariaLabel ? 'nav' : 'div'
+  const [mobileSheetWanted, setMobileSheetWanted] = React.useState(false)
+  if (openMobile && !mobileSheetWanted) setMobileSheetWanted(true)
 
   if (collapsible === 'none') {
     return (
@@ -173,26 +176,22 @@ export function Sidebar({
   }
 
   if (isMobile) {
+    // The sheet (a modal dialog) is fetched the first time it opens: most visits never open it.
+    if (!mobileSheetWanted) return null
     return (
-      <Sheet open={openMobile} onOpenChange={setOpenMobile}>
-        <SheetContent
+      <React.Suspense fallback={null}>
+        <MobileSidebarSheet
           id={sidebarId}
           side={side}
-          data-slot="sidebar"
-          data-sidebar="sidebar"
-          data-mobile="true"
-          className="w-(--sidebar-width) gap-0 bg-sidebar p-0 text-sidebar-foreground sm:max-w-none"
-          style={{ '--sidebar-width': SIDEBAR_WIDTH_MOBILE } as React.CSSProperties}
+          open={openMobile}
+          onOpenChange={setOpenMobile}
+          ariaLabel={ariaLabel}
+          className={className}
+          width={SIDEBAR_WIDTH_MOBILE}
         >
-          <SheetHeader className="sr-only">
-            <SheetTitle>{ariaLabel ? `${ariaLabel} menu` : 'Sidebar'}</SheetTitle>
-            <SheetDescription>Site navigation</SheetDescription>
-          </SheetHeader>
-          <Panel aria-label={ariaLabel} className={cn('flex h-full w-full flex-col', className)}>
-            {children}
-          </Panel>
-        </SheetContent>
-      </Sheet>
+          {children}
+        </MobileSidebarSheet>
+      </React.Suspense>
     )
   }
 
@@ -411,7 +410,7 @@ export type SidebarMenuButtonProps = React.ComponentProps<'button'> &
     asChild?: boolean
     isActive?: boolean
     /** Shown to the right of the button only while the sidebar is collapsed to icons. */
-    tooltip?: string | React.ComponentProps<typeof TooltipContent>
+    tooltip?: string
   }
 
 export function SidebarMenuButton({
@@ -424,28 +423,60 @@ export function SidebarMenuButton({
 }: SidebarMenuButtonProps) {
   const Comp = asChild ? Slot.Root : 'button'
   const { isMobile, state } = useSidebar()
-  const [tooltipOpen, setTooltipOpen] = React.useState(false)
+  // Where the tooltip goes (beside the button, in viewport coordinates), or null when hidden.
+  const [tip, setTip] = React.useState<{ top: number; left: number } | null>(null)
+  const enabled = Boolean(tooltip) && state === 'collapsed' && !isMobile
+  const show = (event: React.SyntheticEvent<HTMLElement>) => {
+    if (!enabled) return
+    const rect = event.currentTarget.getBoundingClientRect()
+    setTip({ top: rect.top + rect.height / 2, left: rect.right + 8 })
+  }
+  const hide = () => setTip(null)
 
-  const button = (
-    <Comp
-      data-slot="sidebar-menu-button"
-      data-sidebar="menu-button"
-      data-size={size}
-      data-active={isActive}
-      className={cn(sidebarMenuButtonVariants({ size }), className)}
-      {...props}
-    />
-  )
-  if (!tooltip) return button
-
-  const contentProps = typeof tooltip === 'string' ? { children: tooltip } : tooltip
-  // Kept mounted (just never opened) while expanded so toggling the sidebar
-  // does not remount the button and drop keyboard focus.
-  const enabled = state === 'collapsed' && !isMobile
   return (
-    <Tooltip open={enabled && tooltipOpen} onOpenChange={setTooltipOpen}>
-      <TooltipTrigger asChild>{button}</TooltipTrigger>
-      <TooltipContent side="right" align="center" {...contentProps} />
-    </Tooltip>
+    <>
+      <Comp
+        data-slot="sidebar-menu-button"
+        data-sidebar="menu-button"
+        data-size={size}
+        data-active={isActive}
+        className={cn(sidebarMenuButtonVariants({ size }), className)}
+        {...props}
+        {...(tooltip
+          ? {
+              onPointerEnter: show,
+              onPointerLeave: hide,
+              onFocus: (event: React.FocusEvent<HTMLElement>) => {
+                if (event.currentTarget.matches(':focus-visible')) show(event)
+              },
+              onBlur: hide,
+              onKeyDown: (event: React.KeyboardEvent<HTMLElement>) => {
+                if (event.key === 'Escape') hide()
+              },
+              onClick: (event: React.MouseEvent<HTMLButtonElement>) => {
+                hide()
+                props.onClick?.(event)
+              },
+            }
+          : null)}
+      />
+      {/*
+        A plain positioned label instead of a tooltip library (it cost a tenth of every page's
+        JavaScript). Hidden from assistive technology: the button's own text is its name.
+      */}
+      {enabled && tip
+        ? createPortal(
+            <span
+              aria-hidden="true"
+              data-slot="sidebar-tooltip"
+              style={{ top: tip.top, left: tip.left }}
+              className="pointer-events-none fixed z-50 w-fit max-w-xs -translate-y-1/2 animate-fade-in rounded-md bg-foreground px-2.5 py-1.5 text-xs text-background shadow-md"
+            >
+              {tooltip}
+            </span>,
+            document.body,
+          )
+        : null}
+    </>
   )
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '~/lib/zod'
 import { apiError } from '~/server/responses.server'
 import { readApiBody } from '~/server/api-body.server'
 import { requireAdmin } from '~/server/auth.server'
