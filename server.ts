@@ -19,6 +19,7 @@ import { migrateToLatest } from './db/migrate.ts'
 import { assertPortFree, PortInUseError } from './db/ports.ts'
 import { seedDemoDataOnce } from './db/seed.ts'
 import { clientIpMiddleware, trustProxySetting } from './app/server/client-ip.server.ts'
+import { htmlCompression } from './app/server/compression.server.ts'
 import { precompressAssets, precompressedAssets } from './app/server/static-assets.server.ts'
 import { startLocalServices, type LocalServices } from './emulators/local-services.ts'
 
@@ -104,6 +105,7 @@ async function main() {
   app.use('/tech-icons', express.static(path.join(BUILD_DIR, 'client', 'tech-icons'), { maxAge: '1d' }))
   app.get('/favicon.svg', (_req, res) => res.sendFile(path.join(BUILD_DIR, 'client', 'favicon.svg'), { maxAge: '1d' }))
   app.use(clientIpMiddleware)
+  app.use(htmlCompression())
   app.use(createRequestHandler({ build, mode: process.env.NODE_ENV }))
 
   const server: Server = await new Promise((resolve, reject) => {

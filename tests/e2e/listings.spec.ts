@@ -118,6 +118,16 @@ test('create a listing with images and every section, see it, edit it, change th
   for (const name of ['TypeScript', 'Zig', 'React Router', 'PostgreSQL']) await expect(highlights.getByText(name, { exact: true })).toBeVisible()
   await expect(highlights.locator('img[src="/tech-icons/typescript.svg"]')).toHaveCount(1)
   await expect(page.getByText('A calm habit tracker.')).toBeVisible()
+  // Tabs follow the ARIA pattern: arrow keys move and select, only the active tab is in the tab order.
+  await page.getByRole('tab', { name: 'Description' }).focus()
+  await page.keyboard.press('ArrowRight')
+  await expect(page.getByRole('tab', { name: 'Tech Stack' })).toBeFocused()
+  await expect(page.getByRole('tab', { name: 'Tech Stack' })).toHaveAttribute('aria-selected', 'true')
+  await expect(page.getByRole('tabpanel', { name: 'Tech Stack' })).toBeVisible()
+  await expect(page.getByRole('tabpanel', { name: 'Description' })).toBeHidden()
+  await expect(page.getByRole('tab', { name: 'Description' })).toHaveAttribute('tabindex', '-1')
+  await page.keyboard.press('End')
+  await expect(page.getByRole('tab', { name: 'Support' })).toBeFocused()
   await page.getByRole('tab', { name: 'Support' }).click()
   const support = page.getByRole('tabpanel', { name: 'Support' })
   for (const text of ['A 30-minute onboarding call', '30 days', 'Instant', '$90.00/hour', 'Happy to help with deployment.']) {

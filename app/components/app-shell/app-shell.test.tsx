@@ -26,7 +26,7 @@ describe('AppShell', () => {
     const html = render('/', { email: 'jane@example.com', isAdmin: false })
     expect(html).not.toContain('Admin Dashboard')
     expect(html).not.toContain('href="/admin"')
-    expect(html).toMatch(/data-slot="avatar-fallback"[^>]*>J</)
+    expect(html).toMatch(/data-slot="user-initial"[^>]*>J</)
     expect(html).toContain('jane@example.com')
     expect(html).toMatch(/<form[^>]*action="\/logout"[^>]*method="post"/)
     expect(html).toContain('Sign Out')

@@ -11,7 +11,6 @@ import {
   type LucideIcon,
 } from 'lucide-react'
 
-import { Avatar, AvatarFallback } from '~/components/ui/avatar'
 import {
   Sidebar,
   SidebarContent,
@@ -133,11 +132,14 @@ function UserSummary({ email }: { email: string }) {
   const initial = email.trim().charAt(0).toUpperCase() || '?'
   return (
     <div className="flex items-center gap-2 px-1 py-1 group-data-[collapsible=icon]:px-0">
-      <Avatar className="size-8" aria-hidden="true">
-        <AvatarFallback className="bg-primary font-semibold text-primary-foreground">
-          {initial}
-        </AvatarFallback>
-      </Avatar>
+      {/* The initial in a circle: no image to load, so no avatar component. */}
+      <span
+        aria-hidden="true"
+        data-slot="user-initial"
+        className="flex size-8 shrink-0 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground"
+      >
+        {initial}
+      </span>
       {/* Stays readable by screen readers when the rail hides it visually. */}
       <div className="grid min-w-0 flex-1 leading-tight group-data-[collapsible=icon]:sr-only">
         <span className="truncate text-sm font-medium" title={email}>

@@ -1,7 +1,6 @@
 import { Link } from 'react-router'
 import { Button } from '~/components/ui/button'
-import { Checkbox } from '~/components/ui/checkbox'
-import { ErrorList } from '~/components/ui/field'
+import { ErrorList } from '~/components/ui/error-list'
 import { Label } from '~/components/ui/label'
 import { NativeSelect } from '~/components/ui/native-select'
 import {
@@ -104,16 +103,17 @@ export function FilterPanel({ inputs, priceError }: { inputs: FilterInputs; pric
         <OptionGroup name="dependencies" label="Dependencies" options={DEPENDENCIES} selected={inputs.dependencies} />
       </div>
 
-      <fieldset className="grid gap-2.5">
+      <fieldset>
         <legend className="mb-2 text-sm font-medium">Support</legend>
-        {SUPPORT_FLAGS.map((flag) => (
-          <div key={flag.name} className="flex items-center gap-2.5">
-            <Checkbox id={`filter-${flag.name}`} name={flag.name} value="true" checked={inputs[flag.name]} onChange={() => {}} />
-            <Label htmlFor={`filter-${flag.name}`} className="font-normal">
+        {/* Native checkboxes in their labels, like the stack options above. */}
+        <div className="option-list">
+          {SUPPORT_FLAGS.map((flag) => (
+            <label key={flag.name}>
+              <input type="checkbox" name={flag.name} value="true" checked={inputs[flag.name]} onChange={() => {}} />
               {flag.label}
-            </Label>
-          </div>
-        ))}
+            </label>
+          ))}
+        </div>
       </fieldset>
 
       <div className="flex flex-wrap items-center gap-2">

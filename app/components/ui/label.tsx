@@ -1,11 +1,11 @@
-import * as React from 'react'
-import { Label as LabelPrimitive } from 'radix-ui'
+import type * as React from 'react'
 
 import { cn } from './cn'
 
-export function Label({ className, ...props }: React.ComponentProps<typeof LabelPrimitive.Root>) {
+/** A form label: a plain `<label>`, so pages with a search box need no UI library for it. */
+export function Label({ className, ...props }: React.ComponentProps<'label'>) {
   return (
-    <LabelPrimitive.Root
+    <label
       data-slot="label"
       className={cn(
         'flex items-center gap-2 text-sm leading-none font-medium select-none peer-disabled:cursor-not-allowed peer-disabled:opacity-50 group-data-[disabled=true]:pointer-events-none group-data-[disabled=true]:opacity-50',

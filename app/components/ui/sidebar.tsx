@@ -1,5 +1,4 @@
 import * as React from 'react'
-import { createPortal } from 'react-dom'
 import { Slot } from 'radix-ui'
 import { cva, type VariantProps } from 'class-variance-authority'
 import { PanelLeft } from 'lucide-react'
@@ -464,19 +463,17 @@ export function SidebarMenuButton({
         A plain positioned label instead of a tooltip library (it cost a tenth of every page's
         JavaScript). Hidden from assistive technology: the button's own text is its name.
       */}
-      {enabled && tip
-        ? createPortal(
-            <span
-              aria-hidden="true"
-              data-slot="sidebar-tooltip"
-              style={{ top: tip.top, left: tip.left }}
-              className="pointer-events-none fixed z-50 w-fit max-w-xs -translate-y-1/2 animate-fade-in rounded-md bg-foreground px-2.5 py-1.5 text-xs text-background shadow-md"
-            >
-              {tooltip}
-            </span>,
-            document.body,
-          )
-        : null}
+      {enabled && tip ? (
+        // Fixed to the viewport (no ancestor of the sidebar is transformed), so the sidebar's overflow does not clip it.
+        <span
+          aria-hidden="true"
+          data-slot="sidebar-tooltip"
+          style={{ top: tip.top, left: tip.left }}
+          className="pointer-events-none fixed z-50 w-fit max-w-xs -translate-y-1/2 animate-fade-in rounded-md bg-foreground px-2.5 py-1.5 text-xs whitespace-nowrap text-background shadow-md"
+        >
+          {tooltip}
+        </span>
+      ) : null}
     </>
   )
 }

@@ -1,0 +1,47 @@
+import type { AddressInfo } from 'node:net'
+import express from 'express'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { htmlCompression } from './compression.server'
+
+const page = `<!DOCTYPE html><html><body>${'<p class="card">A listing card</p>'.repeat(200)}</body></html>`
+let base = ''
+let close: () => void = () => {}
+
+beforeAll(async () => {
+  const app = express()
+  app.use(htmlCompression())
+  app.get('/marketplace', (_req, res) => res.type('html').send(page))
+  app.get(['/admin', '/admin/payouts', '/profile'], (_req, res) => res.type('html').send(page))
+  app.get('/__manifest', (_req, res) => res.json({ routes: Array.from({ length: 200 }, (_, i) => ({ id: `route-${i}` })) }))
+  app.get('/api/listings', (_req, res) => res.json({ listings: Array.from({ length: 200 }, (_, i) => ({ id: i, title: 'A listing' })) }))
+  app.get('/tiny', (_req, res) => res.type('html').send('<p>hi</p>'))
+  const server = app.listen(0, '127.0.0.1')
+  await new Promise((resolve) => server.once('listening', resolve))
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  close = () => server.close()
+})
+afterAll(() => close())
+
+async function encodingOf(path: string, acceptEncoding: string) {
+  const response = await fetch(base + path, { headers: { 'Accept-Encoding': acceptEncoding } })
+  const body = await response.text()
+  return { encoding: response.headers.get('content-encoding'), body, vary: response.headers.get('vary') }
+}
+
+describe('htmlCompression', () => {
+  it('sends HTML pages with brotli, or gzip to clients without it, and the same page comes out', async () => {
+    const br = await encodingOf('/marketplace', 'gzip, deflate, br')
+    expect(br.encoding).toBe('br')
+    expect(br.body).toBe(page)
+    expect(br.vary).toMatch(/Accept-Encoding/i)
+    expect((await encodingOf('/marketplace', 'gzip')).encoding).toBe('gzip')
+    expect((await encodingOf('/marketplace', 'identity')).encoding).toBeNull()
+    expect((await encodingOf('/__manifest', 'br')).encoding).toBe('br')
+  })
+
+  it('leaves JSON, tiny pages and pages with secrets (admin, profile) uncompressed', async () => {
+    for (const path of ['/api/listings', '/tiny', '/admin', '/admin/payouts', '/profile']) {
+      expect((await encodingOf(path, 'gzip, deflate, br')).encoding, path).toBeNull()
+    }
+  })
+})
