@@ -1,9 +1,43 @@
+import path from 'node:path'
 import { reactRouter } from '@react-router/dev/vite'
 import tailwindcss from '@tailwindcss/vite'
 import { defineConfig } from 'vite'
 
-export default defineConfig({
+const ROOT_ROUTE = path.resolve(import.meta.dirname, 'app/root.tsx')
+// Our own modules and small libraries. Not the framework (it has its own chunks, as in the floor app) and not
+// barrel packages like radix-ui, whose every re-export would otherwise count as imported by the shell.
+const SHELL_CANDIDATE = /^(?![^?]*node_modules)|node_modules\/(lucide-react|clsx|class-variance-authority|remix-themes)\//
+
+/**
+ * Everything the root route imports, statically, is on every page: it goes in
+ * one "shell" chunk instead of a dozen small shared ones (icons, primitives),
+ * each of which cost a request on a first visit (docs/decisions/008-public-page-weight.md).
+ */
+function shellChunk() {
+  const memo = new Map<string, boolean>()
+  function inShell(id: string, getInfo: (id: string) => { importers: string[] } | null): boolean {
+    const known = memo.get(id)
+    if (known !== undefined) return known
+    memo.set(id, false) // import cycles
+    const result = id.split('?')[0] === ROOT_ROUTE || (getInfo(id)?.importers ?? []).some((importer) => inShell(importer, getInfo))
+    memo.set(id, result)
+    return result
+  }
+  return {
+    groups: [
+      {
+        name: (id: string, ctx: { getModuleInfo: (id: string) => { importers: string[] } | null }) =>
+          SHELL_CANDIDATE.test(id) && inShell(id, (m) => ctx.getModuleInfo(m)) ? 'shell' : null,
+      },
+    ],
+  }
+}
+
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [tailwindcss(), reactRouter()],
   resolve: { tsconfigPaths: true },
-  build: { target: 'es2022' },
-})
+  build: {
+    target: 'es2022',
+    ...(isSsrBuild ? {} : { rolldownOptions: { output: { codeSplitting: shellChunk() } } }),
+  },
+}))

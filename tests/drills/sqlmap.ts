@@ -33,16 +33,20 @@ const app = await startApp(
 
 const query =
   'search=react&type=template&licence=commercial&minPrice=1&maxPrice=500&languages=TypeScript&frameworks=React&dependencies=Stripe&hasSetupCall=true&sortBy=newest'
-const targets = [`http://127.0.0.1:${port}/api/listings?${query}`, `http://127.0.0.1:${port}/marketplace?${query}`]
+const targets = [
+  { url: `http://127.0.0.1:${port}/api/listings?${query}`, extra: [] },
+  // Every page carries a fresh CSP nonce, so no two responses are byte-identical: compare the text only.
+  { url: `http://127.0.0.1:${port}/marketplace?${query}`, extra: ['--text-only'] },
+]
 const injectable: string[] = []
 const startedAt = Date.now()
 try {
-  for (const url of targets) {
+  for (const { url, extra } of targets) {
     const outputDir = mkdtempSync(path.join(os.tmpdir(), 'sqlmap-out-'))
     const result = spawnSync(
       'sqlmap',
       // The backend is known (PostgreSQL): testing other DBMSes' payloads would only multiply the run time.
-      ['-u', url, '--level', '5', '--risk', '3', '--batch', '--dbms', 'PostgreSQL', '--disable-coloring', '--output-dir', outputDir, '--flush-session', '--threads', '4'],
+      ['-u', url, '--level', '5', '--risk', '3', '--batch', '--dbms', 'PostgreSQL', '--disable-coloring', '--output-dir', outputDir, '--flush-session', '--threads', '4', ...extra],
       { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
     )
     const out = `${result.stdout}\n${result.stderr}`
