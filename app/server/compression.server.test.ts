@@ -1,3 +1,4 @@
+import { get } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -14,6 +15,16 @@ beforeAll(async () => {
   app.get(['/admin', '/admin/payouts', '/profile'], (_req, res) => res.type('html').send(page))
   app.get('/__manifest', (_req, res) => res.json({ routes: Array.from({ length: 200 }, (_, i) => ({ id: `route-${i}` })) }))
   app.get('/api/listings', (_req, res) => res.json({ listings: Array.from({ length: 200 }, (_, i) => ({ id: i, title: 'A listing' })) }))
+  // Written the way React Router writes a rendered page: many chunks, each followed by flush() when there is one.
+  app.get('/streamed', (_req, res) => {
+    res.type('html')
+    for (let i = 0; i < page.length; i += 500) {
+      res.write(page.slice(i, i + 500))
+      const flushable = res as unknown as { flush?: () => void }
+      if (typeof flushable.flush === 'function') flushable.flush()
+    }
+    res.end()
+  })
   app.get('/tiny', (_req, res) => res.type('html').send('<p>hi</p>'))
   const server = app.listen(0, '127.0.0.1')
   await new Promise((resolve) => server.once('listening', resolve))
@@ -26,6 +37,17 @@ async function encodingOf(path: string, acceptEncoding: string) {
   const response = await fetch(base + path, { headers: { 'Accept-Encoding': acceptEncoding } })
   const body = await response.text()
   return { encoding: response.headers.get('content-encoding'), body, vary: response.headers.get('vary') }
+}
+
+/** The bytes on the wire (not decompressed). */
+function wireBytes(path: string, acceptEncoding: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    get(base + path, { headers: { 'Accept-Encoding': acceptEncoding } }, (response) => {
+      let bytes = 0
+      response.on('data', (chunk: Buffer) => (bytes += chunk.length))
+      response.on('end', () => resolve(bytes))
+    }).on('error', reject)
+  })
 }
 
 describe('htmlCompression', () => {
@@ -43,5 +65,14 @@ describe('htmlCompression', () => {
     for (const path of ['/api/listings', '/tiny', '/admin', '/admin/payouts', '/profile']) {
       expect((await encodingOf(path, 'gzip, deflate, br')).encoding, path).toBeNull()
     }
+  })
+
+  it('compresses a page written in many chunks as a whole, not chunk by chunk', async () => {
+    const streamed = await encodingOf('/streamed', 'br')
+    expect(streamed.encoding).toBe('br')
+    expect(streamed.body).toBe(page)
+    const whole = await wireBytes('/marketplace', 'br')
+    // Flushing after every 500-byte chunk would make it several times bigger.
+    expect(await wireBytes('/streamed', 'br')).toBeLessThan(whole * 1.2)
   })
 })

@@ -1,6 +1,6 @@
 import compression from 'compression'
-import type { Request, Response } from 'express'
-import { constants } from 'node:zlib'
+import type { Request, RequestHandler, Response } from 'express'
+import { constants, type BrotliOptions } from 'node:zlib'
 
 /**
  * Pages whose HTML can carry a secret next to text the visitor controls: left
@@ -17,16 +17,29 @@ export function shouldCompress(req: Pick<Request, 'path'>, res: Pick<Response, '
   return /^text\/html\b/.test(type) || (req.path === '/__manifest' && /^application\/json\b/.test(type))
 }
 
+// Zlib's buffer holds a whole page, so a write rarely has to wait for it to drain.
+const BUFFER_BYTES = 256 * 1024
+
 /**
  * Response compression for the app's HTML (docs/decisions/008-public-page-weight.md).
  * A 100 KB marketplace page goes out as ~13 KB: brotli at quality 4 costs about
  * 1 ms of CPU for it (≈ 5 % of rendering it), gzip at level 4 for older clients.
  */
-export function htmlCompression() {
-  return compression({
+export function htmlCompression(): RequestHandler {
+  const compress = compression({
     filter: shouldCompress,
     level: 4,
     threshold: 1024,
-    brotli: { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } },
+    highWaterMark: BUFFER_BYTES,
+    brotli: { params: { [constants.BROTLI_PARAM_QUALITY]: 4 }, highWaterMark: BUFFER_BYTES } as BrotliOptions,
   })
+  return (req, res, next) => {
+    compress(req, res, (error?: unknown) => {
+      // React Router flushes after every chunk it writes (for streamed Suspense boundaries). Our loaders
+      // finish before rendering, so a page is written in one go, and a flush per chunk would compress each
+      // chunk on its own: a bigger page for more CPU. Without flush() the page is compressed as a whole.
+      ;(res as { flush?: unknown }).flush = undefined
+      next(error)
+    })
+  }
 }
