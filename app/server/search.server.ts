@@ -27,7 +27,7 @@
  *   statement switches to a generic plan after five runs, blind to how rare a
  *   search term is, and goes 10× slower (issue 10).
  */
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely'
+import { sql, type CompiledQuery, type Expression, type Kysely, type SqlBool } from 'kysely'
 import type { DB } from '../../db/schema.ts'
 import {
   LICENCES_FOR_FILTER,
@@ -338,6 +338,37 @@ function cursorFor(order: ResultOrder, correctedSearch: string | null, row: Resu
  * its unknown words are corrected against the title vocabulary and the search
  * runs again ('recat' → 'react'); the page's cursors remember the correction.
  */
+// --- Compiled statements ---------------------------------------------------------
+
+/** How many compiled searches are kept (a few hundred bytes of SQL each). */
+const COMPILED_CACHE_SIZE = 500
+const compiledSearches = new Map<string, CompiledQuery<ResultRow>>()
+
+/**
+ * The SQL and parameters of a search, compiled once per distinct request and
+ * then reused: building and compiling the query tree was a seventh of the CPU
+ * of GET /api/listings (issue 10 profile). Only the text of the statement is
+ * kept — every request still runs it, unnamed, against the database. Least
+ * recently used entries go first; popular searches (the first page of a
+ * common term or filter) stay.
+ */
+export function compiledSearchQuery(filters: MarketplaceFilters, page: SearchPageRequest = {}): CompiledQuery<ResultRow> {
+  const key = JSON.stringify([filters, page.cursor ?? null, clampLimit(page.limit), page.search === undefined ? 0 : [page.search]])
+  let compiled = compiledSearches.get(key)
+  if (compiled) {
+    compiledSearches.delete(key)
+  } else {
+    compiled = buildSearchQuery(filters, page).compile() as CompiledQuery<ResultRow>
+    if (compiledSearches.size >= COMPILED_CACHE_SIZE) compiledSearches.delete(compiledSearches.keys().next().value!)
+  }
+  compiledSearches.set(key, compiled)
+  return compiled
+}
+
+async function runSearchQuery(filters: MarketplaceFilters, page: SearchPageRequest): Promise<ResultRow[]> {
+  return (await appDb.executeQuery(compiledSearchQuery(filters, page))).rows
+}
+
 export async function searchListings(
   filters: MarketplaceFilters,
   page: { cursor?: PageCursor | null; limit?: number } = {},
@@ -345,10 +376,10 @@ export async function searchListings(
   const limit = clampLimit(page.limit)
   const cursor = page.cursor ?? null
   let correctedSearch = cursor?.correctedSearch ?? null
-  let rows: ResultRow[] = await buildSearchQuery(filters, { cursor, limit }).execute()
+  let rows = await runSearchQuery(filters, { cursor, limit })
   if (rows.length === 0 && !cursor && filters.search !== null) {
     correctedSearch = await correctSearchTerm(filters.search)
-    if (correctedSearch) rows = await buildSearchQuery(filters, { limit, search: correctedSearch }).execute()
+    if (correctedSearch) rows = await runSearchQuery(filters, { limit, search: correctedSearch })
     if (rows.length === 0) correctedSearch = null
   }
 

@@ -1,7 +1,8 @@
 import { sql } from 'kysely'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { db } from '../../app/server/db.server.ts'
-import { editDistance, RELEVANCE_WINDOW } from '../../app/server/search.server.ts'
+import { buildSearchQuery, compiledSearchQuery, editDistance, RELEVANCE_WINDOW, searchListings } from '../../app/server/search.server.ts'
+import { DEFAULT_FILTERS } from '../../app/lib/filters.ts'
 import * as marketplaceRoute from '../../app/routes/marketplace.tsx'
 import { APP, callRoute } from '../support/call-route.ts'
 import {
@@ -383,5 +384,24 @@ describe('search vocabulary', () => {
       { term: 'quokka', uses: 1 },
       { term: 'rooms', uses: 1 },
     ])
+  })
+})
+
+describe('compiled statements', () => {
+  it('compiles a search once, reuses its text, and still reads the current rows every time', async () => {
+    const filters = { ...DEFAULT_FILTERS, languages: ['TypeScript'] }
+    const first = compiledSearchQuery(filters, { limit: 24 })
+    expect(compiledSearchQuery({ ...filters, languages: ['TypeScript'] }, { limit: 24 })).toBe(first)
+    expect(first.sql).toBe(buildSearchQuery(filters, { limit: 24 }).compile().sql)
+    expect(first.parameters).toEqual(buildSearchQuery(filters, { limit: 24 }).compile().parameters)
+    // Any difference in the request is another statement.
+    expect(compiledSearchQuery({ ...filters, languages: ['Go'] }, { limit: 24 })).not.toBe(first)
+    expect(compiledSearchQuery(filters, { limit: 12 })).not.toBe(first)
+    expect(compiledSearchQuery(filters, { limit: 24, search: 'react' })).not.toBe(first)
+
+    const seller = await makeSeller('cache-seller')
+    expect((await searchListings(filters)).listings).toHaveLength(0)
+    await insertListings([listingRow(seller.id, { title: 'Typed starter', languages: ['TypeScript'] })])
+    expect((await searchListings(filters)).listings.map((l) => l.title)).toEqual(['Typed starter'])
   })
 })
