@@ -2,6 +2,9 @@ import { clsx, type ClassValue } from 'clsx'
 import { CLASSES, REMOVES } from './class-conflicts'
 
 let groupByClass: Map<string, number> | undefined
+/** Results by input: components ask for the same few hundred combinations on every render. */
+const merged = new Map<string, string>()
+const MERGED_CACHE_SIZE = 2000
 
 function groups(): Map<string, number> {
   if (!groupByClass) {
@@ -20,7 +23,17 @@ function groups(): Map<string, number> {
  * config in every page's JavaScript. Classes not in the table are kept as written.
  */
 export function cn(...inputs: ClassValue[]): string {
-  const tokens = clsx(inputs).split(/\s+/)
+  const joined = clsx(inputs)
+  const known = merged.get(joined)
+  if (known !== undefined) return known
+  const result = resolveConflicts(joined)
+  if (merged.size >= MERGED_CACHE_SIZE) merged.clear()
+  merged.set(joined, result)
+  return result
+}
+
+function resolveConflicts(classes: string): string {
+  const tokens = classes.split(/\s+/)
   const table = groups()
   // From the end: a class is dropped when a class kept after it removes its group.
   const removed = new Set<number>()
