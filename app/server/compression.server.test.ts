@@ -2,7 +2,7 @@ import { get } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { htmlCompression } from './compression.server'
+import { htmlCompression, preferredEncoding } from './compression.server'
 
 const page = `<!DOCTYPE html><html><body>${'<p class="card">A listing card</p>'.repeat(200)}</body></html>`
 let base = ''
@@ -74,5 +74,23 @@ describe('htmlCompression', () => {
     const whole = await wireBytes('/marketplace', 'br')
     // Flushing after every 500-byte chunk would make it several times bigger.
     expect(await wireBytes('/streamed', 'br')).toBeLessThan(whole * 1.2)
+  })
+
+  it('answers HEAD and empty bodies without compressing', async () => {
+    const head = await fetch(`${base}/marketplace`, { method: 'HEAD', headers: { 'Accept-Encoding': 'br' } })
+    expect(head.status).toBe(200)
+    expect(head.headers.get('content-encoding')).toBeNull()
+  })
+})
+
+describe('preferredEncoding', () => {
+  it('prefers brotli, then gzip, and honours q=0', () => {
+    expect(preferredEncoding('gzip, deflate, br')).toBe('br')
+    expect(preferredEncoding('gzip;q=1.0, br;q=0')).toBe('gzip')
+    expect(preferredEncoding('deflate')).toBeNull()
+    expect(preferredEncoding('*')).toBe('br')
+    expect(preferredEncoding('*;q=0, gzip')).toBe('gzip')
+    expect(preferredEncoding(undefined)).toBeNull()
+    expect(preferredEncoding('identity')).toBeNull()
   })
 })
