@@ -20,6 +20,7 @@ import { assertPortFree, PortInUseError } from './db/ports.ts'
 import { seedDemoDataOnce } from './db/seed.ts'
 import { clientIpMiddleware, trustProxySetting } from './app/server/client-ip.server.ts'
 import { htmlCompression } from './app/server/compression.server.ts'
+import { plainServerError, rejectMalformedHost } from './app/server/malformed-request.server.ts'
 import { precompressAssets, precompressedAssets } from './app/server/static-assets.server.ts'
 import { startLocalServices, type LocalServices } from './emulators/local-services.ts'
 
@@ -105,8 +106,10 @@ async function main() {
   app.use('/tech-icons', express.static(path.join(BUILD_DIR, 'client', 'tech-icons'), { maxAge: '1d' }))
   app.get('/favicon.svg', (_req, res) => res.sendFile(path.join(BUILD_DIR, 'client', 'favicon.svg'), { maxAge: '1d' }))
   app.use(clientIpMiddleware)
+  app.use(rejectMalformedHost)
   app.use(htmlCompression())
   app.use(createRequestHandler({ build, mode: process.env.NODE_ENV }))
+  app.use(plainServerError)
 
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(port, host, () => resolve(s))

@@ -26,6 +26,7 @@ function shellChunk() {
   return {
     groups: [
       {
+        debugName: 'shell',
         name: (id: string, ctx: { getModuleInfo: (id: string) => { importers: string[] } | null }) =>
           SHELL_CANDIDATE.test(id) && inShell(id, (m) => ctx.getModuleInfo(m)) ? 'shell' : null,
       },

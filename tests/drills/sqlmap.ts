@@ -3,7 +3,7 @@
  * against the search endpoints of an app on a throwaway database and fails
  * if any parameter is reported injectable.
  */
-import { spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -38,18 +38,33 @@ const targets = [
   // Every page carries a fresh CSP nonce, so no two responses are byte-identical: compare the text only.
   { url: `http://127.0.0.1:${port}/marketplace?${query}`, extra: ['--text-only'] },
 ]
+/**
+ * sqlmap's output. Asynchronous on purpose: this process must keep reading the
+ * app's stdout and stderr pipes while sqlmap runs (a synchronous spawn blocked
+ * it, the pipes filled, and the app stalled writing a log line mid-request).
+ */
+function runSqlmap(args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sqlmap', args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()))
+    child.once('error', reject)
+    child.once('close', () => resolve(out))
+  })
+}
+
 const injectable: string[] = []
 const startedAt = Date.now()
 try {
   for (const { url, extra } of targets) {
     const outputDir = mkdtempSync(path.join(os.tmpdir(), 'sqlmap-out-'))
-    const result = spawnSync(
-      'sqlmap',
+    const started = Date.now()
+    const out = await runSqlmap(
       // The backend is known (PostgreSQL): testing other DBMSes' payloads would only multiply the run time.
       ['-u', url, '--level', '5', '--risk', '3', '--batch', '--dbms', 'PostgreSQL', '--disable-coloring', '--output-dir', outputDir, '--flush-session', '--threads', '4', ...extra],
-      { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
     )
-    const out = `${result.stdout}\n${result.stderr}`
+    console.log(`${new URL(url).pathname}: ${Math.round((Date.now() - started) / 1000)} s, ${(out.match(/\btesting '/g) ?? []).length} techniques tried`)
     const found = [...out.matchAll(/Parameter: ([^\s(]+) \(/g)].map((m) => `${new URL(url).pathname} ${m[1]}`)
     injectable.push(...found)
     const verdict = found.length ? `INJECTABLE: ${found.join(', ')}` : /do not appear to be injectable|not injectable/i.test(out) ? 'no injectable parameter' : 'inconclusive'
