@@ -13,7 +13,7 @@ import path from 'node:path'
 import pg from 'pg'
 import { startEmbeddedPostgres } from '../../db/embedded.ts'
 import { freePort } from '../../db/ports.ts'
-import { emulatorAccessToken, startApp, stopApp } from './support.ts'
+import { emulatorAccessToken, reportDrill, startApp, stopApp } from './support.ts'
 
 const OUTAGE_MS = 10_000
 const WRITERS = 6
@@ -128,7 +128,7 @@ try {
     acknowledgedWritesFound: rows[0]!.n,
   }
   console.log(JSON.stringify(report, null, 2))
-  const failures = [
+  reportDrill([
     during.length === 0 && 'no request was made during the outage',
     during.some((a) => a.status !== 503) && 'a request during the outage did not answer 503',
     report.duringOutage.slowestMs > 10_000 && 'a request hung past 10 s',
@@ -136,13 +136,7 @@ try {
     (report.recoverySeconds === null || report.recoverySeconds > 5) && 'the app did not recover within 5 s',
     report.acknowledgedWritesFound !== report.acknowledgedWrites && 'an acknowledged write is missing',
     ids.length !== succeeded.length && 'a success answer carried no id',
-  ].filter(Boolean)
-  if (failures.length) {
-    console.error(`drill FAILED:\n- ${failures.join('\n- ')}`)
-    process.exitCode = 1
-  } else {
-    console.log('drill passed')
-  }
+  ])
 } finally {
   stop = true
   await stopApp(app)

@@ -56,3 +56,14 @@ export async function emulatorAccessToken(authUrl: string, email: string): Promi
   if (!session.access_token) throw new Error(`token exchange failed (${token.status})`)
   return session.access_token
 }
+
+/** Prints the drill's verdict: every failure found, or that it passed (exit code 1 on failure). */
+export function reportDrill(failures: (string | false)[]) {
+  const found = failures.filter(Boolean)
+  if (found.length) {
+    console.error(`drill FAILED:\n- ${found.join('\n- ')}`)
+    process.exitCode = 1
+  } else {
+    console.log('drill passed')
+  }
+}

@@ -1,7 +1,7 @@
 import '../support/stripe.ts'
 import { beforeAll, describe, expect, it } from 'vitest'
-import routes from '../../app/routes.ts'
 import { callRoute } from '../support/call-route.ts'
+import { ROUTES } from '../support/route-table.ts'
 import { useTemporaryUploads } from './listings-support.ts'
 import {
   API_LISTING,
@@ -388,21 +388,6 @@ function createRows(path: string): Row[] {
 
 // ---- Route table ----
 
-interface ConfigEntry {
-  path?: string
-  file: string
-  index?: boolean
-  children?: ConfigEntry[]
-}
-
-function flatten(entries: ConfigEntry[], parent = ''): { path: string; file: string }[] {
-  return entries.flatMap((entry) => {
-    const path = entry.index ? parent || '/' : [parent, entry.path].filter(Boolean).join('/')
-    return [{ path, file: entry.file }, ...flatten(entry.children ?? [], path)]
-  })
-}
-
-const ROUTES = flatten(routes as ConfigEntry[])
 
 async function loadModule(file: string) {
   return (await import(/* @vite-ignore */ `../../app/${file}`)) as { loader?: (a: unknown) => unknown; action?: (a: unknown) => unknown }

@@ -1,9 +1,9 @@
 import '../support/stripe.ts'
 import { sql } from 'kysely'
 import { beforeEach, describe, expect, it } from 'vitest'
-import routes from '../../app/routes.ts'
 import { db } from '../../app/server/db.server.ts'
 import { callRoute } from '../support/call-route.ts'
+import { ROUTES } from '../support/route-table.ts'
 import { buildRequest, buildWorld, type Role, type World } from './hardening-fixtures.ts'
 
 /*
@@ -19,19 +19,6 @@ import { buildRequest, buildWorld, type Role, type World } from './hardening-fix
  * graphile-worker's own schema is not checksummed (its queue is not ours).
  */
 
-interface ConfigEntry {
-  path?: string
-  file: string
-  index?: boolean
-  children?: ConfigEntry[]
-}
-function flatten(entries: ConfigEntry[], parent = ''): { path: string; file: string }[] {
-  return entries.flatMap((entry) => {
-    const path = entry.index ? parent || '/' : [parent, entry.path].filter(Boolean).join('/')
-    return [{ path, file: entry.file }, ...flatten(entry.children ?? [], path)]
-  })
-}
-const ROUTES = flatten(routes as ConfigEntry[])
 
 const EXCLUDED = new Set(['checkout/:id'])
 
