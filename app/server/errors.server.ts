@@ -1,0 +1,31 @@
+/**
+ * The one domain error. A domain function throws it when a request cannot be
+ * carried out for a reason the caller should see (wrong state, not allowed,
+ * bad input); every surface maps it the same way: `/api/*` answers
+ * `{ error, fieldErrors? }` with `status`, a screen shows `message` (and the
+ * field errors next to their fields).
+ */
+export type AppErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 502 | 503
+
+export class AppError extends Error {
+  readonly status: AppErrorStatus
+  readonly fieldErrors?: Record<string, string[]>
+  /** Extra JSON members for the API answer (e.g. `{ field }`, `{ requiresOnboarding }`). */
+  readonly extra?: Record<string, unknown>
+
+  constructor(
+    status: AppErrorStatus,
+    message: string,
+    options: { fieldErrors?: Record<string, string[]>; extra?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.name = 'AppError'
+    this.status = status
+    this.fieldErrors = options.fieldErrors
+    this.extra = options.extra
+  }
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError
+}
