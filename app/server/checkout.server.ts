@@ -1,3 +1,4 @@
+import { sellerCanTakePayments } from '~/lib/seller-eligibility'
 import { sql, type Transaction as DbTransaction } from 'kysely'
 import type Stripe from 'stripe'
 import type { DB, Transaction, TransactionStatus } from '../../db/schema.ts'
@@ -101,7 +102,7 @@ export async function startCheckout(input: { listingId: string; buyerId: string 
     fee: splitFee(listing.priceCents),
   }
   // design.md §5: no bank details on file (or rejected ones, which must be resubmitted).
-  if (!listing.bankStatus || listing.bankStatus === 'rejected') return { kind: 'requiresOnboarding', summary }
+  if (!sellerCanTakePayments(listing.bankStatus)) return { kind: 'requiresOnboarding', summary }
 
   for (let round = 0; round < 3; round++) {
     const attempt = await openAttempt(listing.id, listing.sellerId, input.buyerId, summary.fee)
