@@ -50,6 +50,8 @@ export interface BankDetailsTable {
   rejectedAt: Date | null
   rejectionReason: string | null
   updatedAt: Timestamp
+  /** Bumped by every real change; approve/reject name the version the admin reviewed. */
+  version: Generated<number>
 }
 
 export interface ListingsTable {

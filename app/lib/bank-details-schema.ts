@@ -204,3 +204,13 @@ export function bankDetailsPayload(body: unknown): Record<string, string | undef
   }
   return out
 }
+
+/**
+ * The version of a seller's bank details an admin reviewed (issue 14.1): sent
+ * with approve/reject by the admin form and the API, so a change saved since
+ * the admin opened them is refused instead of approved unseen.
+ */
+export const BankDetailsVersionSchema = z.coerce
+  .number({ error: 'Reload the bank details: the version you reviewed is missing' })
+  .int('Reload the bank details: the version you reviewed is missing')
+  .min(1, 'Reload the bank details: the version you reviewed is missing')

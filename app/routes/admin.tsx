@@ -26,13 +26,13 @@ import {
 import { requireAdmin } from '~/server/auth.server'
 import {
   approveBankDetails,
-  BankDetailsError,
   countPendingBankDetails,
   listPendingBankDetails,
   rejectBankDetails,
 } from '~/server/bank-details.server'
-import { EscrowError, refundSale, releaseFunds } from '~/server/escrow.server'
-import { markPaid, PayoutError } from '~/server/payouts.server'
+import { refundSale, releaseFunds } from '~/server/escrow.server'
+import { markPaid } from '~/server/payouts.server'
+import { AppError } from '~/server/errors.server'
 import { redirectWithToast } from '~/server/responses.server'
 import type { Route } from './+types/admin'
 import { readSmallFormData } from '~/server/form-data.server'
@@ -70,8 +70,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /** Refusals of the domain (wrong state, details not approved…) go back to the failing dialog. */
-function isRefusal(error: unknown): error is PayoutError | BankDetailsError | EscrowError {
-  return error instanceof PayoutError || error instanceof BankDetailsError || error instanceof EscrowError
+function isRefusal(error: unknown): error is AppError {
+  return error instanceof AppError
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -95,11 +95,11 @@ export async function action({ request, context }: Route.ActionArgs) {
         return redirectWithToast(back, { title: 'Marked as paid', description: `Payout recorded with reference ${input.paymentReference}.` })
       }
       case 'approve-bank': {
-        await approveBankDetails({ userId: input.userId, adminId: admin.id })
+        await approveBankDetails({ userId: input.userId, adminId: admin.id, version: input.version })
         return redirectWithToast(back, { title: 'Bank details approved', description: 'The seller can now be paid out.' })
       }
       case 'reject-bank': {
-        await rejectBankDetails({ userId: input.userId, adminId: admin.id, reason: input.reason })
+        await rejectBankDetails({ userId: input.userId, adminId: admin.id, reason: input.reason, version: input.version })
         return redirectWithToast(back, { title: 'Bank details rejected', description: 'The seller will see your reason on their profile.' })
       }
       case 'release': {

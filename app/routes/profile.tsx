@@ -7,7 +7,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/com
 import { showToast } from '~/components/ui/toaster'
 import { BankDetailsSchema } from '~/lib/bank-details-schema'
 import { requireUser } from '~/server/auth.server'
-import { BankDetailsError, getMaskedBankDetails, saveBankDetails } from '~/server/bank-details.server'
+import { getMaskedBankDetails, saveBankDetails } from '~/server/bank-details.server'
+import { AppError } from '~/server/errors.server'
 import { logEvent } from '~/server/log.server'
 import { redirectWithToast } from '~/server/responses.server'
 import type { Route } from './+types/profile'
@@ -32,9 +33,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       type: changed ? 'success' : 'info',
     })
   } catch (error) {
-    if (error instanceof BankDetailsError) {
+    if (error instanceof AppError) {
       return data(
-        { result: submission.reply({ formErrors: [error.message], fieldErrors: error.fields }) },
+        { result: submission.reply({ formErrors: [error.message], fieldErrors: error.fieldErrors }) },
         { status: error.status },
       )
     }

@@ -5,6 +5,7 @@ import type { Country } from '~/lib/options'
 import { recordAudit } from './audit.server.ts'
 import { db } from './db.server.ts'
 import { logEvent } from './log.server.ts'
+import { AppError } from './errors.server.ts'
 import { decryptSecret, encryptSecret } from './secret-box.server.ts'
 
 /**
@@ -14,18 +15,6 @@ import { decryptSecret, encryptSecret } from './secret-box.server.ts'
  * (AES-256-GCM) with their last four characters for display; only the admin's
  * approval and payout screens ever see them decrypted.
  */
-
-export class BankDetailsError extends Error {
-  constructor(
-    message: string,
-    readonly status: 400 | 404 | 409,
-    /** Field errors for the form (e.g. a masked number that no longer matches). */
-    readonly fields?: Record<string, string[]>,
-  ) {
-    super(message)
-    this.name = 'BankDetailsError'
-  }
-}
 
 /** What the seller (and any non-admin response) sees: numbers masked to their last four. */
 export interface MaskedBankDetails {
@@ -44,6 +33,8 @@ export interface MaskedBankDetails {
   rejectedAt: Date | null
   rejectionReason: string | null
   requestedAt: Date
+  /** The version an admin's approve/reject must name (bumped by every change). */
+  version: number
 }
 
 /** The admin's view: the same with the full account number / IBAN. */
@@ -67,6 +58,7 @@ function base(row: BankDetailsRow) {
     rejectedAt: row.rejectedAt,
     rejectionReason: row.rejectionReason,
     requestedAt: row.requestedAt,
+    version: row.version,
   }
 }
 
@@ -120,7 +112,7 @@ function resolveNumber(
       return { encrypted: stored.encrypted, last4: stored.last4, plaintext: decryptSecret(stored.encrypted) }
     }
     const label = field === 'iban' ? 'IBAN' : 'account number'
-    throw new BankDetailsError('Please check the highlighted fields', 400, { [field]: [`Please enter the full ${label}`] })
+    throw new AppError(400, 'Please check the highlighted fields', { fieldErrors: { [field]: [`Please enter the full ${label}`] } })
   }
   return { encrypted: encryptSecret(submitted), last4: submitted.slice(-4), plaintext: submitted }
 }
@@ -177,6 +169,7 @@ export async function saveBankDetails(userId: string, input: BankDetailsInput, n
       ibanEncrypted: iban.encrypted,
       ibanLast4: iban.last4,
       status: 'pending' as const,
+      version: row ? row.version + 1 : 1,
       requestedAt: now,
       approvedAt: null,
       approvedBy: null,
@@ -237,23 +230,37 @@ export async function getFullBankDetailsFor(userIds: string[]): Promise<Map<stri
   return new Map(rows.map((row) => [row.userId, toFullBankDetails(row)]))
 }
 
-async function refusal(userId: string, action: 'approve' | 'reject'): Promise<BankDetailsError> {
+/** Why an approve/reject did not happen: gone, no longer pending, or changed since the admin opened it. */
+async function refusal(userId: string, version: number, action: 'approve' | 'reject'): Promise<AppError> {
   const row = await getBankDetailsRow(userId)
-  if (!row) return new BankDetailsError('This user has no bank details on file', 404)
+  if (!row) return new AppError(404, 'This user has no bank details on file')
+  if (row.version !== version) return new AppError(409, BANK_DETAILS_CHANGED)
   const verb = action === 'approve' ? 'approved' : 'rejected'
-  return new BankDetailsError(`These bank details are ${row.status}, not pending: only pending details can be ${verb}`, 409)
+  return new AppError(409, `These bank details are ${row.status}, not pending: only pending details can be ${verb}`)
 }
 
-/** pending → approved. Guarded on the status, so a seller's edit racing the approval is never approved unseen. */
-export async function approveBankDetails(input: { userId: string; adminId: string; now?: Date }): Promise<MaskedBankDetails> {
+export const BANK_DETAILS_CHANGED = 'These bank details changed since you opened them'
+
+/**
+ * pending → approved. Guarded on the status and on the version the admin
+ * reviewed, so details the seller changed after the admin opened them are
+ * never approved unseen (409 instead).
+ */
+export async function approveBankDetails(input: {
+  userId: string
+  adminId: string
+  version: number
+  now?: Date
+}): Promise<MaskedBankDetails> {
   const now = input.now ?? new Date()
-  if (!UUID.test(input.userId)) throw new BankDetailsError('This user has no bank details on file', 404)
+  if (!UUID.test(input.userId)) throw new AppError(404, 'This user has no bank details on file')
   const updated = await db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('bankDetails')
       .set({ status: 'approved', approvedAt: now, approvedBy: input.adminId, rejectedAt: null, rejectionReason: null, updatedAt: now })
       .where('userId', '=', input.userId)
       .where('status', '=', 'pending')
+      .where('version', '=', input.version)
       .returningAll()
       .executeTakeFirst()
     if (row) {
@@ -265,11 +272,12 @@ export async function approveBankDetails(input: { userId: string; adminId: strin
         entityId: input.userId,
         fromState: 'pending',
         toState: 'approved',
+        metadata: { version: input.version },
       })
     }
     return row
   })
-  if (!updated) throw await refusal(input.userId, 'approve')
+  if (!updated) throw await refusal(input.userId, input.version, 'approve')
   logEvent('info', 'bank_details_approved', { category: 'security', adminId: input.adminId, userId: input.userId })
   return toMaskedBankDetails(updated)
 }
@@ -279,18 +287,20 @@ export async function rejectBankDetails(input: {
   userId: string
   adminId: string
   reason: string
+  version: number
   now?: Date
 }): Promise<MaskedBankDetails> {
   const now = input.now ?? new Date()
   const reason = input.reason.trim()
-  if (!reason) throw new BankDetailsError('Please provide a rejection reason', 400)
-  if (!UUID.test(input.userId)) throw new BankDetailsError('This user has no bank details on file', 404)
+  if (!reason) throw new AppError(400, 'Please provide a rejection reason')
+  if (!UUID.test(input.userId)) throw new AppError(404, 'This user has no bank details on file')
   const updated = await db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('bankDetails')
       .set({ status: 'rejected', rejectedAt: now, rejectionReason: reason, approvedAt: null, approvedBy: null, updatedAt: now })
       .where('userId', '=', input.userId)
       .where('status', '=', 'pending')
+      .where('version', '=', input.version)
       .returningAll()
       .executeTakeFirst()
     if (row) {
@@ -303,11 +313,12 @@ export async function rejectBankDetails(input: {
         fromState: 'pending',
         toState: 'rejected',
         reason,
+        metadata: { version: input.version },
       })
     }
     return row
   })
-  if (!updated) throw await refusal(input.userId, 'reject')
+  if (!updated) throw await refusal(input.userId, input.version, 'reject')
   logEvent('info', 'bank_details_rejected', { category: 'security', adminId: input.adminId, userId: input.userId })
   return toMaskedBankDetails(updated)
 }

@@ -3,6 +3,7 @@ import type { BankDetailsStatus, Transaction, TransactionStatus } from '../../db
 import { recordAudit } from './audit.server.ts'
 import { getFullBankDetailsFor, type FullBankDetails } from './bank-details.server.ts'
 import { db } from './db.server.ts'
+import { AppError } from './errors.server.ts'
 import { logEvent } from './log.server.ts'
 
 /**
@@ -11,16 +12,6 @@ import { logEvent } from './log.server.ts'
  * sale whose seller's bank details are approved; recording it sets paidAt and
  * the transfer's reference, once.
  */
-
-export class PayoutError extends Error {
-  constructor(
-    message: string,
-    readonly status: 400 | 404 | 409,
-  ) {
-    super(message)
-    this.name = 'PayoutError'
-  }
-}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -44,9 +35,9 @@ export async function markPaid(input: {
 }): Promise<Transaction> {
   const now = input.now ?? new Date()
   const reference = input.paymentReference.trim()
-  if (!reference) throw new PayoutError('Payment reference is required', 400)
-  if (reference.length > 140) throw new PayoutError('Payment reference must be at most 140 characters', 400)
-  if (!UUID.test(input.transactionId)) throw new PayoutError('Sale not found', 404)
+  if (!reference) throw new AppError(400, 'Payment reference is required')
+  if (reference.length > 140) throw new AppError(400, 'Payment reference must be at most 140 characters')
+  if (!UUID.test(input.transactionId)) throw new AppError(404, 'Sale not found')
 
   const result = await db.transaction().execute(async (trx) => {
     // One guarded UPDATE: the sale is still completed and unpaid, and the
@@ -94,8 +85,8 @@ export async function markPaid(input: {
     .select(['transactions.status', 'transactions.paidAt', 'bankDetails.status as bankStatus'])
     .where('transactions.id', '=', input.transactionId)
     .executeTakeFirst()
-  if (!sale) throw new PayoutError('Sale not found', 404)
-  throw new PayoutError(payoutBlocker(sale, sale.bankStatus) ?? 'This sale cannot be paid out right now', 409)
+  if (!sale) throw new AppError(404, 'Sale not found')
+  throw new AppError(409, payoutBlocker(sale, sale.bankStatus) ?? 'This sale cannot be paid out right now')
 }
 
 export interface PayoutDue {
@@ -146,13 +137,19 @@ export async function listPayoutsDue(): Promise<PayoutDue[]> {
   })
 }
 
-// Spreadsheet apps execute cells starting with these characters as formulas (CSV injection).
+// Spreadsheet apps run a cell that starts with one of these as a formula (CSV
+// injection). A locale whose separator is `;` (or a reader that splits on `,`
+// despite the quotes) starts a new cell after either, so a formula character
+// right after a separator inside the text is neutralised as well.
 const FORMULA_START = /^[=+\-@\t\r]/
+const FORMULA_AFTER_SEPARATOR = /([,;])(\s*)(?=[=+\-@])/g
 
-function csvCell(value: string | number | null | undefined): string {
+/** One CSV cell: always quoted, never read as a formula by Excel, LibreOffice or Sheets in any locale. */
+export function csvCell(value: string | number | null | undefined): string {
   let text = value === null || value === undefined ? '' : String(value)
   if (FORMULA_START.test(text)) text = `'${text}`
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+  text = text.replace(FORMULA_AFTER_SEPARATOR, "$1$2'")
+  return `"${text.replace(/"/g, '""')}"`
 }
 
 export const PAYOUTS_CSV_COLUMNS = [
@@ -179,7 +176,7 @@ const dollars = (cents: number) => (cents / 100).toFixed(2)
 
 /** The bank-run file: one row per sale due, with the seller's full bank details (admin only). */
 export function payoutsToCsv(payouts: PayoutDue[]): string {
-  const lines = [PAYOUTS_CSV_COLUMNS.join(',')]
+  const lines = [PAYOUTS_CSV_COLUMNS.map(csvCell).join(',')]
   for (const p of payouts) {
     const bank = p.bankDetails
     lines.push(

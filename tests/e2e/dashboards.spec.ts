@@ -106,6 +106,30 @@ test('a new seller sees the empty state and no bank alert', async ({ page }) => 
   await expect(page.getByText('Add bank details to receive payouts')).toHaveCount(0)
 })
 
+test('sellers who cannot take payments are told on the dashboard before any sale; buyers see no dead-end Buy Now (390 px)', async ({ browser }) => {
+  for (const seller of [
+    { email: DEMO.sellerWithoutBank, fullName: 'Noah Becker', link: 'Add Bank Details', listing: 'go-rest-api-boilerplate' },
+    { email: 'sara@forkmarket.dev', fullName: 'Sara Kowalski', link: 'Update Bank Details', listing: 'shopify-style-storefront' },
+  ]) {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    await signIn(page, { email: seller.email, fullName: seller.fullName, from: '/seller/dashboard' })
+    await page.setViewportSize({ width: 390, height: 844 })
+    const notice = page.getByRole('alert').filter({ hasText: 'Add bank details to receive payouts' })
+    await expect(notice).toContainText('Buyers can’t purchase your listings until you')
+    await expect(notice.getByRole('link', { name: seller.link })).toHaveAttribute('href', '/profile')
+    await expect(notice.getByRole('link', { name: seller.link })).toBeInViewport()
+    await context.close()
+
+    const visitor = await browser.newContext({ viewport: { width: 390, height: 844 } })
+    const visitorPage = await visitor.newPage()
+    await visitorPage.goto(`/listing/${seller.listing}`)
+    await expect(visitorPage.getByRole('complementary', { name: 'Purchase' }).getByText('Not yet available to buy')).toBeVisible()
+    await expect(visitorPage.getByRole('link', { name: 'Buy Now' })).toHaveCount(0)
+    await visitor.close()
+  }
+})
+
 test("a fresh seller's sale: listings switch, totals, bank alert and delivery from the dashboard", async ({ page, browser }) => {
   test.setTimeout(120_000)
   await signIn(page, { email: uniqueEmail('maker'), fullName: 'Mia Maker' })
@@ -269,7 +293,7 @@ test('bank details: GB, US and IBAN country; rejected, resubmitted, approved; a 
   await admin.page.getByRole('link', { name: 'Transactions' }).click()
   await expect(admin.page.getByRole('link', { name: 'Export payouts due (CSV)' })).toHaveAttribute('href', '/api/admin/payouts.csv')
   const csv = await (await admin.page.request.get('/api/admin/payouts.csv')).text()
-  expect(csv).toMatch(/Team Chat with Realtime Presence,ada@forkmarket\.dev,adabuilds,approved,GB,Ada Okafor,Monzo Bank,040004,31415920/)
+  expect(csv).toMatch(/"Team Chat with Realtime Presence","ada@forkmarket\.dev","adabuilds","approved","GB","Ada Okafor","Monzo Bank","040004","31415920"/)
 
   // The admin marks ada@'s completed, unpaid Team Chat sale paid (its full bank details are in the dialog)…
   await hydrated(admin.page)

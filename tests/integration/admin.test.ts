@@ -7,9 +7,10 @@ import * as rejectApi from '../../app/routes/api/admin-bank-reject.ts'
 import * as markPaidApi from '../../app/routes/api/admin-mark-paid.ts'
 import * as payoutsCsvApi from '../../app/routes/api/admin-payouts-csv.ts'
 import * as transactionsApi from '../../app/routes/api/admin-transactions.ts'
+import * as sellerBankApi from '../../app/routes/api/bank-details.ts'
 import { getAdminSummary } from '../../app/server/admin.server.ts'
 import { db } from '../../app/server/db.server.ts'
-import { payoutsToCsv } from '../../app/server/payouts.server.ts'
+import { csvCell, payoutsToCsv } from '../../app/server/payouts.server.ts'
 import { apiRequest, callRoute } from '../support/call-route.ts'
 import { createListing, createSale, formRequest, giveBankDetails, GB_ACCOUNT, screenRequest, signUp } from './admin-fixtures.ts'
 
@@ -123,7 +124,7 @@ describe('bank details approval', () => {
     const { admin, seller } = await world()
     await giveBankDetails(seller.id, 'pending')
     const approve = (userId: string) =>
-      callRoute(approveApi, apiRequest(`/api/admin/bank-details/${userId}/approve`, { method: 'POST', token: admin.token }), { userId })
+      callRoute(approveApi, apiRequest(`/api/admin/bank-details/${userId}/approve`, { method: 'POST', token: admin.token, json: { version: 1 } }), { userId })
 
     const ok = await approve(seller.id)
     expect(ok.status).toBe(200)
@@ -148,7 +149,7 @@ describe('bank details approval', () => {
     const { admin, seller } = await world()
     await giveBankDetails(seller.id, 'pending')
     const reject = (reason: unknown) =>
-      callRoute(rejectApi, apiRequest(`/api/admin/bank-details/${seller.id}/reject`, { method: 'POST', token: admin.token, json: { reason } }), {
+      callRoute(rejectApi, apiRequest(`/api/admin/bank-details/${seller.id}/reject`, { method: 'POST', token: admin.token, json: { reason, version: 1 } }), {
         userId: seller.id,
       })
     for (const reason of [undefined, '', '   ', 42]) {
@@ -163,12 +164,69 @@ describe('bank details approval', () => {
 
     const approveRejected = await callRoute(
       approveApi,
-      apiRequest(`/api/admin/bank-details/${seller.id}/approve`, { method: 'POST', token: admin.token }),
+      apiRequest(`/api/admin/bank-details/${seller.id}/approve`, { method: 'POST', token: admin.token, json: { version: 1 } }),
       { userId: seller.id },
     )
     expect(approveRejected.status).toBe(409)
     const audit = await db.selectFrom('auditLog').selectAll().execute()
     expect(audit).toMatchObject([{ action: 'bank_details.reject', reason: 'Name does not match the account', toState: 'rejected' }])
+  })
+})
+
+describe('bank details approval names the version the admin reviewed (issue 14.1)', () => {
+  const GB_FORM = { country: 'GB', accountHolder: 'Ada Okafor', bankName: 'Monzo', sortCode: '040004', accountNumber: '31415926' }
+
+  it('a change saved after the admin opened the details is refused (409), from the API and the form; nothing approved', async () => {
+    const { admin, seller } = await world()
+    const save = (json: Record<string, string>) =>
+      callRoute(sellerBankApi, apiRequest('/api/profile/bank-details', { method: 'POST', token: seller.token, json }))
+    expect((await save(GB_FORM)).status).toBe(200)
+    // The admin opens the pending entry: version 1, Monzo.
+    const pending = await (await callRoute(pendingApi, apiRequest('/api/admin/bank-details/pending', { token: admin.token }))).json()
+    expect(pending[0].bankDetails).toMatchObject({ bankName: 'Monzo', version: 1 })
+    // The seller swaps the account while the admin is looking.
+    expect((await save({ ...GB_FORM, bankName: 'Evil Bank', accountNumber: '99999999' })).status).toBe(200)
+
+    const viaApi = await callRoute(
+      approveApi,
+      apiRequest(`/api/admin/bank-details/${seller.id}/approve`, { method: 'POST', token: admin.token, json: { version: 1 } }),
+      { userId: seller.id },
+    )
+    expect(viaApi.status).toBe(409)
+    expect(await viaApi.json()).toEqual({ error: 'These bank details changed since you opened them' })
+    const viaForm = await callRoute(adminScreen, formRequest('/admin', { intent: 'approve-bank', userId: seller.id, version: '1' }, admin.token))
+    expect(viaForm.status).toBe(409)
+    expect(JSON.stringify(await viaForm.json())).toContain('These bank details changed since you opened them')
+    const rejectOld = await callRoute(
+      rejectApi,
+      apiRequest(`/api/admin/bank-details/${seller.id}/reject`, { method: 'POST', token: admin.token, json: { reason: 'x', version: 1 } }),
+      { userId: seller.id },
+    )
+    expect(rejectOld.status).toBe(409)
+    expect(await db.selectFrom('bankDetails').select(['status', 'bankName', 'version']).executeTakeFirstOrThrow()).toEqual({
+      status: 'pending',
+      bankName: 'Evil Bank',
+      version: 2,
+    })
+    expect(await db.selectFrom('auditLog').select('action').where('action', 'like', 'bank_details.%').execute()).toEqual([
+      { action: 'bank_details.submit' },
+      { action: 'bank_details.resubmit' },
+    ])
+
+    // Approving without naming a version is refused; naming the current one works.
+    const unnamed = await callRoute(
+      approveApi,
+      apiRequest(`/api/admin/bank-details/${seller.id}/approve`, { method: 'POST', token: admin.token, json: {} }),
+      { userId: seller.id },
+    )
+    expect(unnamed.status).toBe(400)
+    const current = await callRoute(
+      approveApi,
+      apiRequest(`/api/admin/bank-details/${seller.id}/approve`, { method: 'POST', token: admin.token, json: { version: 2 } }),
+      { userId: seller.id },
+    )
+    expect(current.status).toBe(200)
+    expect((await current.json()).bankDetails).toMatchObject({ status: 'approved', bankName: 'Evil Bank', version: 2 })
   })
 })
 
@@ -252,7 +310,7 @@ describe('payouts CSV', () => {
     expect(lines[0]).toContain('seller_email')
     expect(lines[1]).toContain(seller.email)
     expect(lines[1]).toContain(GB_ACCOUNT)
-    expect(lines[1]).toMatch(/,40\.00,6\.00,34\.00$/)
+    expect(lines[1]).toMatch(/,"40\.00","6\.00","34\.00"$/)
 
     const csv = payoutsToCsv([
       {
@@ -271,13 +329,26 @@ describe('payouts CSV', () => {
     ])
     expect(csv.split('\r\n')[1]).toContain(`"'=HYPERLINK(""http://evil"")"`)
   })
+
+  it('quotes every cell and neutralises formulas for `,` and `;` locales (issue 14.8)', () => {
+    expect(csvCell('plain')).toBe('"plain"')
+    expect(csvCell(42)).toBe('"42"')
+    expect(csvCell(null)).toBe('""')
+    for (const start of ['=', '+', '-', '@', '\t', '\r']) expect(csvCell(`${start}1+1`)).toBe(`"'${start}1+1"`)
+    // Read with `;` as the separator, the text after it starts a new cell.
+    expect(csvCell('Shop;=HYPERLINK("http://evil")')).toBe(`"Shop;'=HYPERLINK(""http://evil"")"`)
+    expect(csvCell('Shop, -2+3')).toBe(`"Shop, '-2+3"`)
+    expect(csvCell('a@b.c')).toBe('"a@b.c"')
+    const header = payoutsToCsv([]).split('\r\n')[0]!
+    expect(header.split(',').every((cell) => /^"[a-z_]+"$/.test(cell))).toBe(true)
+  })
 })
 
 describe('audit log API', () => {
   it('shows the latest entries with the actor', async () => {
     const { admin, seller } = await world()
     await giveBankDetails(seller.id, 'pending')
-    await callRoute(approveApi, apiRequest(`/api/admin/bank-details/${seller.id}/approve`, { method: 'POST', token: admin.token }), { userId: seller.id })
+    await callRoute(approveApi, apiRequest(`/api/admin/bank-details/${seller.id}/approve`, { method: 'POST', token: admin.token, json: { version: 1 } }), { userId: seller.id })
     const body = await (await callRoute(auditLogApi, apiRequest('/api/admin/audit-log', { token: admin.token }))).json()
     expect(body).toEqual([
       expect.objectContaining({ actorEmail: admin.email, actorRole: 'admin', action: 'bank_details.approve', entityId: seller.id, toState: 'approved' }),
@@ -319,14 +390,14 @@ describe('/admin screen', () => {
       result: { error: { '': ["The seller's bank details are pending, not approved"] } },
     })
 
-    const noReason = await post({ intent: 'reject-bank', userId: seller.id, reason: ' ' })
+    const noReason = await post({ intent: 'reject-bank', userId: seller.id, reason: ' ', version: '1' })
     expect(noReason.status).toBe(400)
     expect(await noReason.json()).toMatchObject({ formId: `reject-bank-${seller.id}`, result: { error: { reason: ['Please provide a rejection reason'] } } })
 
     const noReference = await post({ intent: 'mark-paid', transactionId: done.id, paymentReference: '' })
     expect(await noReference.json()).toMatchObject({ result: { error: { paymentReference: ['Payment reference is required'] } } })
 
-    const approved = await post({ intent: 'approve-bank', userId: seller.id })
+    const approved = await post({ intent: 'approve-bank', userId: seller.id, version: '1' })
     expect(approved.status).toBe(302)
     expect(approved.headers.get('Location')).toBe('/admin?tab=transactions')
 

@@ -25,6 +25,8 @@ import { adminFormId, FAILURE_TITLES, type AdminActionResult, type AdminIntent }
 export interface ActionDialogProps {
   intent: AdminIntent
   target: { name: 'transactionId' | 'userId'; id: string }
+  /** Hidden values the action needs besides the target (e.g. the bank-details version the admin reviewed). */
+  hidden?: Record<string, string>
   schema: z.ZodObject
   triggerLabel: string
   triggerVariant?: ButtonProps['variant']
@@ -86,6 +88,9 @@ export function ActionDialog(props: ActionDialogProps) {
     <fetcher.Form method="post" {...getFormProps(form)} className="grid gap-4">
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name={target.name} value={target.id} />
+      {Object.entries(props.hidden ?? {}).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
       {props.details}
       <FormErrors meta={form} />
       {field && fieldMeta ? (

@@ -1,4 +1,5 @@
 import type { SubmissionResult } from '@conform-to/react'
+import { BankDetailsVersionSchema } from '~/lib/bank-details-schema'
 import { z } from '~/lib/zod'
 
 /**
@@ -19,11 +20,13 @@ export const MarkPaidSchema = z.object({
 export const ApproveBankSchema = z.object({
   intent: z.literal('approve-bank'),
   userId: z.string(),
+  version: BankDetailsVersionSchema,
 })
 
 export const RejectBankSchema = z.object({
   intent: z.literal('reject-bank'),
   userId: z.string(),
+  version: BankDetailsVersionSchema,
   reason: z
     .string({ error: 'Please provide a rejection reason' })
     .trim()

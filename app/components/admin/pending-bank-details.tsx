@@ -6,7 +6,7 @@ import { BankDetailsView, type BankDetailsViewData } from './bank-details-view'
 export interface PendingBankEntry {
   id: string
   email: string
-  bankDetails: BankDetailsViewData & { requestedAt: string | Date }
+  bankDetails: BankDetailsViewData & { requestedAt: string | Date; version: number }
 }
 
 const formatDate = (value: string | Date) =>
@@ -34,6 +34,7 @@ export function PendingBankDetails({ entries }: { entries: PendingBankEntry[] })
                 <ActionDialog
                   intent="approve-bank"
                   target={{ name: 'userId', id: entry.id }}
+                  hidden={{ version: String(entry.bankDetails.version) }}
                   schema={ApproveBankSchema}
                   triggerLabel="Approve"
                   title="Approve bank details"
@@ -44,6 +45,7 @@ export function PendingBankDetails({ entries }: { entries: PendingBankEntry[] })
                 <ActionDialog
                   intent="reject-bank"
                   target={{ name: 'userId', id: entry.id }}
+                  hidden={{ version: String(entry.bankDetails.version) }}
                   schema={RejectBankSchema}
                   triggerLabel="Reject"
                   triggerVariant="outline"

@@ -1,6 +1,7 @@
 import { readApiBody } from '~/server/api-body.server'
 import { requireAdmin } from '~/server/auth.server'
-import { markPaid, PayoutError } from '~/server/payouts.server'
+import { AppError } from '~/server/errors.server'
+import { markPaid } from '~/server/payouts.server'
 import { apiError } from '~/server/responses.server'
 import type { Route } from './+types/admin-mark-paid'
 
@@ -28,7 +29,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       },
     }
   } catch (error) {
-    if (error instanceof PayoutError) return apiError(error.status, error.message)
+    if (error instanceof AppError) return apiError(error.status, error.message)
     throw error
   }
 }

@@ -2,7 +2,8 @@ import { data } from 'react-router'
 import { BankDetailsSchema, bankDetailsPayload } from '~/lib/bank-details-schema'
 import { readApiBody } from '~/server/api-body.server'
 import { requireUser } from '~/server/auth.server'
-import { BankDetailsError, getMaskedBankDetails, saveBankDetails } from '~/server/bank-details.server'
+import { getMaskedBankDetails, saveBankDetails } from '~/server/bank-details.server'
+import { AppError } from '~/server/errors.server'
 import { apiError } from '~/server/responses.server'
 import type { Route } from './+types/bank-details'
 
@@ -26,7 +27,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const { bankDetails, message } = await saveBankDetails(user.id, parsed.data)
     return data({ bankDetails, message })
   } catch (error) {
-    if (error instanceof BankDetailsError) return apiError(error.status, error.message, error.fields ? { fields: error.fields } : {})
+    if (error instanceof AppError) return apiError(error.status, error.message, error.fieldErrors ? { fields: error.fieldErrors } : {})
     throw error
   }
 }
