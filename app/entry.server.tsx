@@ -64,7 +64,8 @@ export default function handleRequest(
  */
 export async function startBackgroundJobs(): Promise<{ stop(): Promise<void> }> {
   const { startJobWorker } = await import('~/server/jobs.server')
-  return startJobWorker()
+  const { ESCROW_JOBS } = await import('~/server/escrow.server')
+  return startJobWorker(ESCROW_JOBS)
 }
 
 /** Called by server.ts last on shutdown, after in-flight requests and jobs have finished. */

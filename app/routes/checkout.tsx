@@ -11,7 +11,8 @@ import { PAYMENT_INTENT_FAILED, SELLER_SETUP_MESSAGE, SELLER_SETUP_TITLE } from 
 import { formatCents } from '~/lib/money'
 import { useNonce } from '~/lib/nonce'
 import { requireUser } from '~/server/auth.server'
-import { CheckoutError, startCheckout } from '~/server/checkout.server'
+import { startCheckout } from '~/server/checkout.server'
+import { isAppError } from '~/server/errors.server'
 import { appUrl } from '~/server/env.server'
 import { stripeBrowserConfig } from '~/server/stripe.server'
 import type { Route } from './+types/checkout'
@@ -38,7 +39,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       returnUrl: `${appUrl(request)}/purchase-success`,
     }
   } catch (error) {
-    if (!(error instanceof CheckoutError)) throw error
+    if (!isAppError(error)) throw error
     if (error.status === 404) return data({ state: 'not-found' as const }, { status: 404 })
     if (error.status === 502) return data({ state: 'intent-failed' as const, message: PAYMENT_INTENT_FAILED }, { status: 502 })
     return data({ state: 'refused' as const, message: error.message }, { status: error.status })

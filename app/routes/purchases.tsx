@@ -6,7 +6,8 @@ import { Button } from '~/components/ui/button'
 import { DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
 import { PurchaseActionSchema } from '~/lib/purchase-schema'
 import { requireUser } from '~/server/auth.server'
-import { confirmReceipt, disputeSale, EscrowError, listPurchases } from '~/server/escrow.server'
+import { confirmReceipt, disputeSale, listPurchases } from '~/server/escrow.server'
+import { isAppError } from '~/server/errors.server'
 import { redirectWithToast } from '~/server/responses.server'
 import type { Route } from './+types/purchases'
 import { readSmallFormData } from '~/server/form-data.server'
@@ -45,7 +46,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       description: 'The payment stays on hold while an admin reviews your report.',
     })
   } catch (error) {
-    if (!(error instanceof EscrowError)) throw error
+    if (!isAppError(error)) throw error
     return data(
       {
         transactionId: value.transactionId,

@@ -11,7 +11,8 @@ import { Button } from '~/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
 import { formatCents } from '~/lib/money'
 import { requireUser } from '~/server/auth.server'
-import { deliverSale, EscrowError } from '~/server/escrow.server'
+import { deliverSale } from '~/server/escrow.server'
+import { isAppError } from '~/server/errors.server'
 import { setListingVisibility } from '~/server/listings.server'
 import { redirectWithToast } from '~/server/responses.server'
 import { getSellerDashboard } from '~/server/seller-dashboard.server'
@@ -58,7 +59,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     await deliverSale({ transactionId: input.transactionId, sellerId: user.id, forkUrl: input.forkUrl })
   } catch (error) {
-    if (!(error instanceof EscrowError)) throw error
+    if (!isAppError(error)) throw error
     return data(
       { intent: input.intent, targetId: input.transactionId, result: submission.reply({ formErrors: [error.message] }) },
       { status: error.status },

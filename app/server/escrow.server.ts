@@ -1,386 +1,447 @@
-import type { Transaction as DbTransaction, UpdateQueryBuilder, UpdateResult, Updateable } from 'kysely'
+import type { Task } from 'graphile-worker'
+import type { Kysely, Transaction as DbTransaction, Updateable } from 'kysely'
 import type { AuditActorRole, DB, Transaction, TransactionStatus, TransactionsTable } from '../../db/schema.ts'
-import { ACCESS_STATUSES, DISPUTE_WINDOW_HOURS, DISPUTE_WINDOW_MS, isValidForkUrl, windowEndsAt } from '~/lib/escrow'
+import { ACCESS_STATUSES, DISPUTE_WINDOW_HOURS, DISPUTE_WINDOW_MS, isValidForkUrl, isWindowOpen, windowEndsAt } from '~/lib/escrow'
 import { recordAudit } from './audit.server.ts'
 import { db } from './db.server.ts'
-import { ensureJobSchema, scheduleAutoConfirm } from './jobs.server.ts'
+import { AppError } from './errors.server.ts'
+import { ensureJobSchema, queueJob, type JobDefinition } from './jobs.server.ts'
 import { logEvent } from './log.server.ts'
 import { getStripe } from './stripe.server.ts'
 
 /**
  * The escrow state machine of design.md §5 (docs/decisions/005-escrow-state-machine.md).
- * Every transition is one guarded UPDATE … WHERE status IN (<expected>) plus its
- * audit row, in one database transaction: two racing actions cannot both win,
- * and a transition that did not happen leaves no audit trace.
+ *
+ * One table says which event moves a sale from which state to which, who may
+ * fire it and under which guard. Every surface — the Stripe webhook, the
+ * screens, /api/*, the checkout and the jobs — fires events through `fire` or
+ * `applyEvent`; this module is the only writer of `transactions.status`
+ * (tests/integration/escrow.test.ts checks the source for any other).
+ *
+ * Each event runs in one database transaction: lock the row (FOR UPDATE),
+ * check the actor, the state and the guard on the locked row, UPDATE … WHERE
+ * status = <the state it was in>, write the audit row, run the target state's
+ * entry hook. Racing events therefore apply once, and a refused event leaves
+ * no trace.
  */
 
-export class EscrowError extends Error {
-  constructor(
-    message: string,
-    // 502: the payment provider refused or could not be reached (refunds).
-    readonly status: 403 | 404 | 409 | 400 | 502,
-  ) {
-    super(message)
-    this.name = 'EscrowError'
-  }
-}
+// --- The table -----------------------------------------------------------------------
 
-type Executor = DbTransaction<DB>
-type SaleUpdate = UpdateQueryBuilder<DB, 'transactions', 'transactions', UpdateResult>
+export type EscrowEvent =
+  | 'payment_succeeded'
+  | 'payment_failed'
+  | 'payment_canceled'
+  | 'checkout_canceled'
+  | 'deliver'
+  | 'instant_delivery'
+  | 'confirm_receipt'
+  | 'auto_confirm'
+  | 'dispute'
+  | 'release'
+  | 'refund_requested'
+  | 'refund_failed'
+  | 'refunded'
 
-interface TransitionInput {
-  id: string
-  from: readonly TransactionStatus[]
-  to: TransactionStatus
-  set?: Updateable<TransactionsTable>
-  /** Extra guard on top of the expected state (e.g. the dispute window is still open). */
-  where?: (qb: SaleUpdate) => SaleUpdate
-  actorId: string | null
-  actorRole: AuditActorRole
-  action: string
+/** What an event carries besides the sale (each transition reads what it needs). */
+export interface EventData {
+  now: Date
+  /** The audit row's reason (a dispute's description, an admin's note). */
   reason?: string | null
   metadata?: Record<string, unknown>
-  now: Date
+  forkUrl?: string
+  paymentIntentId?: string
+  failureReason?: string
+  refundId?: string | null
+  /** refund_failed: the claim being given back (so a newer claim is never undone). */
+  claimedAt?: Date
+}
+
+/** The sale stays in its state; only the row's other fields change (a claim). */
+const UNCHANGED = 'unchanged'
+
+interface Transition {
+  event: EscrowEvent
+  from: readonly TransactionStatus[]
+  /** Who may fire it: a party of this sale (buyer, seller), an admin, the platform (system) or Stripe (provider). */
+  actor: AuditActorRole
+  to: TransactionStatus | typeof UNCHANGED
+  /** Checked on the locked row after the state: null lets it through, a message refuses it (409). */
+  guard?: (sale: Transaction, data: EventData) => string | null
+  set?: (sale: Transaction, data: EventData) => Updateable<TransactionsTable>
+  /** The audit row's reason when the event has a fixed one. */
+  reason?: (sale: Transaction, data: EventData) => string | null
+}
+
+const REFUND_ALREADY_REQUESTED = 'A refund has already been requested for this sale'
+const delivery = (_: Transaction, data: EventData) => ({
+  deliveryProof: JSON.stringify({ forkUrl: data.forkUrl }),
+  deliveredAt: data.now,
+})
+const completion = (_: Transaction, data: EventData) => ({ completedAt: data.now })
+const failure = (_: Transaction, data: EventData) => ({ failureReason: data.failureReason ?? 'Payment failed' })
+
+export const TRANSITIONS: readonly Transition[] = [
+  // Payment (Stripe's verified webhook). A failed attempt whose intent later succeeds (a retry
+  // on the same card form after a decline) was paid after all; a late failure never undoes a payment.
+  {
+    event: 'payment_succeeded',
+    from: ['pending_payment', 'failed'],
+    actor: 'provider',
+    to: 'paid',
+    set: (sale, data) => ({
+      stripePaymentIntentId: data.paymentIntentId ?? sale.stripePaymentIntentId,
+      paidAtProvider: data.now,
+      failureReason: null,
+    }),
+  },
+  { event: 'payment_failed', from: ['pending_payment'], actor: 'provider', to: 'failed', set: failure },
+  { event: 'payment_canceled', from: ['pending_payment'], actor: 'provider', to: 'failed', set: failure },
+  // The platform closes an open attempt that can no longer be paid (the listing changed or went away).
+  { event: 'checkout_canceled', from: ['pending_payment'], actor: 'system', to: 'failed', set: failure },
+
+  // Delivery: by the seller, or at payment for an instant-delivery listing.
+  { event: 'deliver', from: ['paid'], actor: 'seller', to: 'delivered', set: delivery },
+  {
+    event: 'instant_delivery',
+    from: ['paid'],
+    actor: 'system',
+    to: 'delivered',
+    set: delivery,
+    reason: () => 'Instant-delivery listing: the private delivery link is released on payment',
+  },
+
+  // The 72-hour window: the buyer confirms or reports a problem; at its end the system confirms.
+  { event: 'confirm_receipt', from: ['delivered'], actor: 'buyer', to: 'completed', set: completion },
+  {
+    event: 'auto_confirm',
+    from: ['delivered'],
+    actor: 'system',
+    to: 'completed',
+    guard: (sale, data) => (sale.deliveredAt && !isWindowOpen(sale.deliveredAt, data.now) ? null : 'The window has not ended yet'),
+    set: completion,
+    reason: () => `No problem reported within ${DISPUTE_WINDOW_HOURS} hours of delivery`,
+  },
+  {
+    event: 'dispute',
+    from: ['delivered'],
+    actor: 'buyer',
+    to: 'disputed',
+    guard: (sale, data) =>
+      sale.deliveredAt && isWindowOpen(sale.deliveredAt, data.now)
+        ? null
+        : `The ${DISPUTE_WINDOW_HOURS}-hour window to report a problem with this sale has ended`,
+    set: (_, data) => ({ disputedAt: data.now, disputeReason: data.reason ?? null }),
+  },
+
+  // Admin decisions. A refund is two steps: the admin's claim (asked of Stripe once), then
+  // Stripe's charge.refunded. A release is refused while a refund is requested.
+  {
+    event: 'release',
+    from: ['disputed'],
+    actor: 'admin',
+    to: 'completed',
+    guard: (sale) => (sale.refundRequestedAt ? REFUND_ALREADY_REQUESTED : null),
+    set: completion,
+  },
+  {
+    event: 'refund_requested',
+    from: ['disputed', 'paid'],
+    actor: 'admin',
+    to: UNCHANGED,
+    guard: (sale) =>
+      sale.refundRequestedAt ? REFUND_ALREADY_REQUESTED : sale.stripePaymentIntentId ? null : 'This sale has no payment to refund',
+    set: (_, data) => ({ refundRequestedAt: data.now }),
+  },
+  {
+    event: 'refund_failed',
+    from: ['disputed', 'paid'],
+    actor: 'admin',
+    to: UNCHANGED,
+    guard: (sale, data) =>
+      sale.refundRequestedAt && sale.refundRequestedAt.getTime() === data.claimedAt?.getTime() ? null : 'No refund claim to give back',
+    set: () => ({ refundRequestedAt: null }),
+  },
+  // The money went back (an admin's refund, or one made in Stripe's dashboard), whatever the
+  // order of events — except after the payout: that needs a person (a money exception).
+  {
+    event: 'refunded',
+    from: ['pending_payment', 'failed', 'paid', 'delivered', 'disputed', 'completed'],
+    actor: 'provider',
+    to: 'refunded',
+    guard: (sale) => (sale.paidAt ? 'This sale was already paid out to the seller' : null),
+    set: (sale, data) => ({ refundedAt: data.now, stripeRefundId: sale.stripeRefundId ?? data.refundId ?? null }),
+    reason: (sale) => (sale.refundRequestedAt ? 'Refund requested by an admin' : 'Refunded at the payment provider'),
+  },
+]
+
+type Executor = Kysely<DB> | DbTransaction<DB>
+
+/**
+ * Entering a state may start something that must exist if and only if the
+ * transition commits (same database transaction). Written once per state,
+ * whichever event led there.
+ */
+const ON_ENTER: Partial<Record<TransactionStatus, (trx: Executor, sale: Transaction) => Promise<void>>> = {
+  // The 72-hour window starts: the auto-confirm job fires at its end.
+  delivered: (trx, sale) => scheduleAutoConfirm(trx, sale.id, windowEndsAt(sale.deliveredAt!)),
+}
+
+// --- The runner ------------------------------------------------------------------------
+
+export interface Actor {
+  id: string | null
+  role: AuditActorRole
+}
+
+export interface EventInput extends Partial<Omit<EventData, 'now'>> {
+  saleId: string
+  event: EscrowEvent
+  by: Actor
+  now?: Date
+}
+
+export type EventOutcome =
+  | { applied: true; sale: Transaction; from: TransactionStatus }
+  | { applied: false; error: AppError; sale?: Transaction }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+function rowsFor(event: EscrowEvent): Transition[] {
+  return TRANSITIONS.filter((t) => t.event === event)
+}
+
+/** 404 for anyone outside the sale, 403 for its other party, null when `by` may fire the event. */
+function actorRefusal(sale: Transaction, actor: AuditActorRole, by: Actor): AppError | null {
+  if (actor === 'buyer' || actor === 'seller') {
+    if (by.id === null || (by.id !== sale.buyerId && by.id !== sale.sellerId)) return new AppError(404, 'Sale not found')
+    const party = actor === 'buyer' ? sale.buyerId : sale.sellerId
+    if (party !== by.id) return new AppError(403, actor === 'buyer' ? 'Only the buyer can do this' : 'Only the seller can do this')
+    return null
+  }
+  return by.role === actor ? null : new AppError(403, 'Not allowed')
 }
 
 /**
- * The guarded UPDATE and its audit row; undefined when the sale was not in an
- * expected state. The row lock (FOR UPDATE) makes a racing second caller wait
- * and then see the first one's result, so the audit's from-state is exact.
+ * Applies one event inside the caller's database transaction and says what
+ * happened; a refusal writes nothing. The webhook uses this directly (an
+ * event that no longer applies is simply not applied); everyone else uses `fire`.
  */
-export async function transitionSale(trx: Executor, input: TransitionInput): Promise<Transaction | undefined> {
-  const current = await trx
-    .selectFrom('transactions')
-    .select('status')
-    .where('id', '=', input.id)
-    .forUpdate()
-    .executeTakeFirst()
-  if (!current || !input.from.includes(current.status)) return undefined
-  let query: SaleUpdate = trx
+export async function applyEvent(trx: Executor, input: EventInput): Promise<EventOutcome> {
+  const rows = rowsFor(input.event)
+  if (rows.length === 0) throw new Error(`Unknown escrow event ${input.event}`)
+  if (!UUID.test(input.saleId)) return { applied: false, error: new AppError(404, 'Sale not found') }
+  const sale = await trx.selectFrom('transactions').selectAll().where('id', '=', input.saleId).forUpdate().executeTakeFirst()
+  if (!sale) return { applied: false, error: new AppError(404, 'Sale not found') }
+
+  const actorError = actorRefusal(sale, rows[0]!.actor, input.by)
+  if (actorError) return { applied: false, error: actorError, sale }
+  const data: EventData = { ...input, now: input.now ?? new Date() }
+  const candidates = rows.filter((row) => row.from.includes(sale.status))
+  if (candidates.length === 0) {
+    const expected = [...new Set(rows.flatMap((row) => row.from))]
+    return { applied: false, error: new AppError(409, `This sale is ${sale.status}, not ${expected.join(' or ')}`), sale }
+  }
+  let row: Transition | undefined
+  let refusal: string | null = null
+  for (const candidate of candidates) {
+    refusal = candidate.guard?.(sale, data) ?? null
+    if (refusal === null) {
+      row = candidate
+      break
+    }
+  }
+  if (!row) return { applied: false, error: new AppError(409, refusal!), sale }
+
+  const to = row.to === UNCHANGED ? sale.status : row.to
+  const updated = await trx
     .updateTable('transactions')
-    .set({ ...input.set, status: input.to, updatedAt: input.now })
-    .where('id', '=', input.id)
-    .where('status', 'in', [...input.from])
-  if (input.where) query = input.where(query)
-  const updated = await query.returningAll().executeTakeFirst()
-  if (!updated) return undefined
+    .set({ ...row.set?.(sale, data), status: to, updatedAt: data.now })
+    .where('id', '=', sale.id)
+    .where('status', '=', sale.status)
+    .returningAll()
+    .executeTakeFirstOrThrow()
   await recordAudit(trx, {
-    actorId: input.actorId,
-    actorRole: input.actorRole,
-    action: input.action,
+    actorId: input.by.id,
+    actorRole: input.by.role,
+    action: input.event,
     entityType: 'transaction',
-    entityId: input.id,
-    fromState: current.status,
-    toState: input.to,
-    reason: input.reason ?? null,
-    metadata: input.metadata,
+    entityId: sale.id,
+    fromState: sale.status,
+    toState: to,
+    reason: row.reason?.(sale, data) ?? data.reason ?? null,
+    metadata: data.metadata,
   })
-  return updated
+  if (to !== sale.status) await ON_ENTER[to]?.(trx, updated)
+  return { applied: true, sale: updated, from: sale.status }
 }
 
+/** Everything an event's entry hooks need outside its transaction (the job queue's schema). */
+export function prepareEscrow(): Promise<void> {
+  return ensureJobSchema()
+}
+
+/** Fires one event in its own database transaction; a refusal is thrown as an AppError (403/404/409). */
+export async function fire(input: EventInput): Promise<Transaction> {
+  await prepareEscrow()
+  const outcome = await db.transaction().execute((trx) => applyEvent(trx, input))
+  if (!outcome.applied) throw outcome.error
+  return outcome.sale
+}
+
+// --- The surfaces' verbs ------------------------------------------------------------------
+
 export async function getTransaction(id: string): Promise<Transaction | undefined> {
-  if (!isUuid(id)) return undefined
+  if (!UUID.test(id)) return undefined
   return db.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
-function isUuid(value: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
-}
-
-function wrongState(current: TransactionStatus, expected: readonly TransactionStatus[]): EscrowError {
-  return new EscrowError(`This sale is ${current}, not ${expected.join(' or ')}`, 409)
-}
-
-/** Loads the sale and checks that `userId` plays `role` in it (404 for outsiders, 403 for the other party). */
-async function saleFor(id: string, userId: string, role: 'buyer' | 'seller'): Promise<Transaction> {
-  const sale = await getTransaction(id)
-  if (!sale || (sale.buyerId !== userId && sale.sellerId !== userId)) throw new EscrowError('Sale not found', 404)
-  const actual = role === 'buyer' ? sale.buyerId : sale.sellerId
-  if (actual !== userId) {
-    throw new EscrowError(role === 'buyer' ? 'Only the buyer can do this' : 'Only the seller can do this', 403)
-  }
-  return sale
-}
-
-async function anySale(id: string): Promise<Transaction> {
-  const sale = await getTransaction(id)
-  if (!sale) throw new EscrowError('Sale not found', 404)
-  return sale
-}
-
-/** After a guarded update found nothing: explain why with the state the sale is in now. */
-async function refusal(id: string, expected: readonly TransactionStatus[]): Promise<EscrowError> {
-  const now = await anySale(id)
-  return wrongState(now.status, expected)
-}
-
-// --- Seller ----------------------------------------------------------------------
-
 /** paid → delivered: the seller hands over the buyer's fork; the 72-hour window starts. */
-export async function deliverSale(input: {
-  transactionId: string
-  sellerId: string
-  forkUrl: string
-  now?: Date
-}): Promise<Transaction> {
-  const now = input.now ?? new Date()
+export async function deliverSale(input: { transactionId: string; sellerId: string; forkUrl: string; now?: Date }) {
   const forkUrl = input.forkUrl.trim()
-  if (!isValidForkUrl(forkUrl)) throw new EscrowError('The fork URL must be an https:// link', 400)
-  const sale = await saleFor(input.transactionId, input.sellerId, 'seller')
-  if (sale.status !== 'paid') throw wrongState(sale.status, ['paid'])
-  await ensureJobSchema()
-  const delivered = await db.transaction().execute(async (trx) => {
-    const updated = await transitionSale(trx, {
-      id: sale.id,
-      from: ['paid'],
-      to: 'delivered',
-      set: { deliveryProof: JSON.stringify({ forkUrl }), deliveredAt: now },
-      actorId: input.sellerId,
-      actorRole: 'seller',
-      action: 'deliver',
-      metadata: { forkUrl },
-      now,
-    })
-    if (updated) await scheduleAutoConfirm(trx, updated.id, windowEndsAt(now))
-    return updated
+  if (!isValidForkUrl(forkUrl)) throw new AppError(400, 'The fork URL must be an https:// link')
+  return fire({
+    saleId: input.transactionId,
+    event: 'deliver',
+    by: { id: input.sellerId, role: 'seller' },
+    forkUrl,
+    metadata: { forkUrl },
+    now: input.now,
   })
-  if (!delivered) throw await refusal(sale.id, ['paid'])
-  return delivered
 }
-
-// --- Buyer -----------------------------------------------------------------------
 
 /** delivered → completed: the buyer confirms receipt and the funds are released to the seller. */
-export async function confirmReceipt(input: { transactionId: string; buyerId: string; now?: Date }): Promise<Transaction> {
-  const now = input.now ?? new Date()
-  const sale = await saleFor(input.transactionId, input.buyerId, 'buyer')
-  if (sale.status !== 'delivered') throw wrongState(sale.status, ['delivered'])
-  const completed = await db.transaction().execute((trx) =>
-    transitionSale(trx, {
-      id: sale.id,
-      from: ['delivered'],
-      to: 'completed',
-      set: { completedAt: now },
-      actorId: input.buyerId,
-      actorRole: 'buyer',
-      action: 'confirm_receipt',
-      now,
-    }),
-  )
-  if (!completed) throw await refusal(sale.id, ['delivered'])
-  return completed
+export async function confirmReceipt(input: { transactionId: string; buyerId: string; now?: Date }) {
+  return fire({ saleId: input.transactionId, event: 'confirm_receipt', by: { id: input.buyerId, role: 'buyer' }, now: input.now })
 }
 
 /** delivered → disputed, only while the window is open: stops the auto-confirm clock. */
-export async function disputeSale(input: {
-  transactionId: string
-  buyerId: string
-  reason: string
-  now?: Date
-}): Promise<Transaction> {
-  const now = input.now ?? new Date()
+export async function disputeSale(input: { transactionId: string; buyerId: string; reason: string; now?: Date }) {
   const reason = input.reason.trim()
-  if (!reason) throw new EscrowError('Please describe the problem', 400)
-  const sale = await saleFor(input.transactionId, input.buyerId, 'buyer')
-  if (sale.status !== 'delivered') throw wrongState(sale.status, ['delivered'])
-  const windowClosedAt = new Date(now.getTime() - DISPUTE_WINDOW_MS)
-  const disputed = await db.transaction().execute((trx) =>
-    transitionSale(trx, {
-      id: sale.id,
-      from: ['delivered'],
-      to: 'disputed',
-      set: { disputedAt: now, disputeReason: reason },
-      // The window is open while now < deliveredAt + 72 h, i.e. deliveredAt > now − 72 h.
-      where: (qb) => qb.where('deliveredAt', '>', windowClosedAt),
-      actorId: input.buyerId,
-      actorRole: 'buyer',
-      action: 'dispute',
-      reason,
-      now,
-    }),
-  )
-  if (disputed) return disputed
-  const current = await anySale(sale.id)
-  if (current.status === 'delivered') {
-    throw new EscrowError(`The ${DISPUTE_WINDOW_HOURS}-hour window to report a problem with this sale has ended`, 409)
-  }
-  throw wrongState(current.status, ['delivered'])
+  if (!reason) throw new AppError(400, 'Please describe the problem')
+  return fire({ saleId: input.transactionId, event: 'dispute', by: { id: input.buyerId, role: 'buyer' }, reason, now: input.now })
 }
-
-// --- Admin -----------------------------------------------------------------------
 
 /** disputed → completed: the admin sides with the seller and releases the funds. */
-export async function releaseFunds(input: {
-  transactionId: string
-  adminId: string
-  reason?: string
-  now?: Date
-}): Promise<Transaction> {
-  const now = input.now ?? new Date()
-  const sale = await anySale(input.transactionId)
-  if (sale.status !== 'disputed') throw wrongState(sale.status, ['disputed'])
-  if (sale.refundRequestedAt) throw new EscrowError('A refund has already been requested for this sale', 409)
-  const released = await db.transaction().execute((trx) =>
-    transitionSale(trx, {
-      id: sale.id,
-      from: ['disputed'],
-      to: 'completed',
-      set: { completedAt: now },
-      where: (qb) => qb.where('refundRequestedAt', 'is', null),
-      actorId: input.adminId,
-      actorRole: 'admin',
-      action: 'release',
-      reason: input.reason?.trim() || null,
-      now,
-    }),
-  )
-  if (released) return released
-  const current = await anySale(sale.id)
-  if (current.status === 'disputed') throw new EscrowError('A refund has already been requested for this sale', 409)
-  throw wrongState(current.status, ['disputed'])
+export async function releaseFunds(input: { transactionId: string; adminId: string; reason?: string; now?: Date }) {
+  return fire({
+    saleId: input.transactionId,
+    event: 'release',
+    by: { id: input.adminId, role: 'admin' },
+    reason: input.reason?.trim() || null,
+    now: input.now,
+  })
 }
 
-const REFUNDABLE: readonly TransactionStatus[] = ['disputed', 'paid']
-
 /**
- * disputed | paid (never delivered) → refund requested → refunded when Stripe's
- * charge.refunded event arrives (the webhook makes the final transition). The
- * claim (refundRequestedAt) is taken first with a guarded update, so two admins
- * clicking at once ask Stripe once; the idempotency key covers a retried call.
+ * The admin's refund: claim the sale (refund_requested, so two admins clicking
+ * at once ask Stripe once; the idempotency key covers a retried call), ask
+ * Stripe, and let charge.refunded make the sale refunded. When Stripe refuses,
+ * the claim is given back (refund_failed) so the admin can try again.
  */
-export async function refundSale(input: {
-  transactionId: string
-  adminId: string
-  reason: string
-  now?: Date
-}): Promise<Transaction> {
-  const now = input.now ?? new Date()
+export async function refundSale(input: { transactionId: string; adminId: string; reason: string; now?: Date }) {
   const reason = input.reason.trim()
-  if (!reason) throw new EscrowError('Please give a reason for the refund', 400)
-  const sale = await anySale(input.transactionId)
-  if (!REFUNDABLE.includes(sale.status)) throw wrongState(sale.status, REFUNDABLE)
-  if (sale.refundRequestedAt) throw new EscrowError('A refund has already been requested for this sale', 409)
-  if (!sale.stripePaymentIntentId) throw new EscrowError('This sale has no payment to refund', 409)
-
-  const claimed = await db.transaction().execute(async (trx) => {
-    const row = await trx
-      .updateTable('transactions')
-      .set({ refundRequestedAt: now, updatedAt: now })
-      .where('id', '=', sale.id)
-      .where('status', 'in', [...REFUNDABLE])
-      .where('refundRequestedAt', 'is', null)
-      .returningAll()
-      .executeTakeFirst()
-    if (row) {
-      await recordAudit(trx, {
-        actorId: input.adminId,
-        actorRole: 'admin',
-        action: 'refund_requested',
-        entityType: 'transaction',
-        entityId: sale.id,
-        fromState: row.status,
-        toState: row.status,
-        reason,
-      })
-    }
-    return row
-  })
-  if (!claimed) {
-    const current = await anySale(sale.id)
-    if (REFUNDABLE.includes(current.status)) throw new EscrowError('A refund has already been requested for this sale', 409)
-    throw wrongState(current.status, REFUNDABLE)
-  }
+  if (!reason) throw new AppError(400, 'Please give a reason for the refund')
+  const by: Actor = { id: input.adminId, role: 'admin' }
+  const claimed = await fire({ saleId: input.transactionId, event: 'refund_requested', by, reason, now: input.now })
 
   let refundId: string
   try {
     const refund = await getStripe().refunds.create(
       {
-        payment_intent: sale.stripePaymentIntentId,
+        payment_intent: claimed.stripePaymentIntentId!,
         reason: 'requested_by_customer',
-        metadata: { transactionId: sale.id, adminId: input.adminId },
+        metadata: { transactionId: claimed.id, adminId: input.adminId },
       },
-      { idempotencyKey: `refund:${sale.id}` },
+      { idempotencyKey: `refund:${claimed.id}` },
     )
     refundId = refund.id
   } catch (error) {
-    // Give the claim back so the admin can try again; the audit keeps the failed attempt.
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('transactions')
-        .set({ refundRequestedAt: null, updatedAt: new Date() })
-        .where('id', '=', sale.id)
-        .where('refundRequestedAt', '=', now)
-        .where('status', 'in', [...REFUNDABLE])
-        .execute()
-      await recordAudit(trx, {
-        actorId: input.adminId,
-        actorRole: 'admin',
-        action: 'refund_failed',
-        entityType: 'transaction',
-        entityId: sale.id,
-        fromState: claimed.status,
-        toState: claimed.status,
-        reason: error instanceof Error ? error.message : String(error),
-      })
-    })
-    logEvent('error', 'refund_failed', { transactionId: sale.id, message: error instanceof Error ? error.message : String(error) })
-    throw new EscrowError('The payment provider could not refund this sale. Please try again.', 502)
+    const message = error instanceof Error ? error.message : String(error)
+    await fire({ saleId: claimed.id, event: 'refund_failed', by, reason: message, claimedAt: claimed.refundRequestedAt! }).catch(
+      () => undefined, // charge.refunded may have landed meanwhile: then there is no claim to give back
+    )
+    logEvent('error', 'refund_failed', { transactionId: claimed.id, message })
+    throw new AppError(502, 'The payment provider could not refund this sale. Please try again.')
   }
 
   // The charge.refunded webhook may already have moved the sale to refunded: only fill the id.
   const stored = await db
     .updateTable('transactions')
     .set({ stripeRefundId: refundId })
-    .where('id', '=', sale.id)
+    .where('id', '=', claimed.id)
     .where('stripeRefundId', 'is', null)
     .returningAll()
     .executeTakeFirst()
-  return stored ?? (await anySale(sale.id))
+  return stored ?? (await getTransaction(claimed.id))!
 }
 
-// --- System ----------------------------------------------------------------------
+// --- The auto-confirm job ------------------------------------------------------------------
+
+export const AUTO_CONFIRM_TASK = 'auto-confirm'
+
+/** One job per sale; re-delivering or re-scheduling replaces it instead of adding another. */
+export function autoConfirmJobKey(transactionId: string): string {
+  return `${AUTO_CONFIRM_TASK}:${transactionId}`
+}
+
+/** Queues the auto-confirm of a delivered sale at the end of its window, in the caller's transaction. */
+export function scheduleAutoConfirm(executor: Executor, transactionId: string, runAt: Date): Promise<void> {
+  return queueJob(executor, AUTO_CONFIRM_TASK, { transactionId }, { runAt, jobKey: autoConfirmJobKey(transactionId) })
+}
 
 /**
  * Confirms every delivered, undisputed sale whose 72-hour window has ended at
- * `now` (the job queue calls this when a sale's window ends; tests call it with
- * a moved clock). Returns the ids it completed.
+ * `now`, each through the same locked transition as the buyer's Confirm
+ * Receipt (the job calls this; tests call it with a moved clock). Returns the
+ * ids it completed; a sale the buyer confirmed or disputed meanwhile is skipped.
  */
 export async function autoConfirmDue(now: Date = new Date()): Promise<string[]> {
-  const windowClosedAt = new Date(now.getTime() - DISPUTE_WINDOW_MS)
-  return db.transaction().execute(async (trx) => {
-    const completed = await trx
-      .updateTable('transactions')
-      .set({ status: 'completed', completedAt: now, updatedAt: now })
-      .where('status', '=', 'delivered')
-      .where('deliveredAt', '<=', windowClosedAt)
-      .returning(['id', 'deliveredAt'])
-      .execute()
-    for (const sale of completed) {
-      await recordAudit(trx, {
-        actorId: null,
-        actorRole: 'system',
-        action: 'auto_confirm',
-        entityType: 'transaction',
-        entityId: sale.id,
-        fromState: 'delivered',
-        toState: 'completed',
-        reason: `No problem reported within ${DISPUTE_WINDOW_HOURS} hours of delivery`,
-      })
-    }
-    return completed.map((sale) => sale.id)
-  })
+  const due = await db
+    .selectFrom('transactions')
+    .select('id')
+    .where('status', '=', 'delivered')
+    .where('deliveredAt', '<=', new Date(now.getTime() - DISPUTE_WINDOW_MS))
+    .orderBy('deliveredAt')
+    .execute()
+  const completed: string[] = []
+  for (const { id } of due) {
+    const outcome = await db.transaction().execute((trx) =>
+      applyEvent(trx, { saleId: id, event: 'auto_confirm', by: { id: null, role: 'system' }, now }),
+    )
+    if (outcome.applied) completed.push(id)
+  }
+  return completed
 }
 
 /** When a delivered sale's window ends (for the job that auto-confirms it). */
-export async function autoConfirmDueAt(transactionId: string): Promise<Date | null> {
-  const sale = await db
-    .selectFrom('transactions')
-    .select(['status', 'deliveredAt'])
-    .where('id', '=', transactionId)
-    .executeTakeFirst()
+async function autoConfirmDueAt(transactionId: string): Promise<Date | null> {
+  const sale = await getTransaction(transactionId)
   if (!sale || sale.status !== 'delivered' || !sale.deliveredAt) return null
   return windowEndsAt(sale.deliveredAt)
 }
+
+/**
+ * The job: confirm whatever is due now. When the job fired a little early for
+ * its sale (clock skew between instances), put it back at the window's end.
+ */
+const autoConfirmTask: Task = async (payload, helpers) => {
+  const now = new Date()
+  const confirmed = await autoConfirmDue(now)
+  if (confirmed.length > 0) logEvent('info', 'auto_confirmed', { count: confirmed.length, ids: confirmed })
+  const transactionId =
+    payload && typeof payload === 'object' && 'transactionId' in payload ? String(payload.transactionId) : null
+  if (!transactionId) return
+  const dueAt = await autoConfirmDueAt(transactionId)
+  if (dueAt && dueAt > now) {
+    await helpers.addJob(AUTO_CONFIRM_TASK, { transactionId }, { runAt: dueAt, jobKey: autoConfirmJobKey(transactionId) })
+  }
+}
+
+/** The escrow's jobs for the worker (server start-up passes them to startJobWorker). */
+export const ESCROW_JOBS: readonly JobDefinition[] = [
+  // A sweep every 10 minutes catches anything a lost or failed job missed.
+  { name: AUTO_CONFIRM_TASK, task: autoConfirmTask, sweep: '*/10 * * * *', runAtStartup: true },
+]
 
 // --- The buyer's purchases -------------------------------------------------------------
 

@@ -1,5 +1,8 @@
 import { webhooksDelivered } from '../support/stripe.ts'
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
 import { sql } from 'kysely'
+import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 import type { TransactionStatus } from '../../db/schema.ts'
 import * as adminRefund from '../../app/routes/api/admin-refund.ts'
@@ -11,16 +14,19 @@ import * as purchasesApi from '../../app/routes/api/purchases.ts'
 import * as deliverApi from '../../app/routes/api/seller-transaction-deliver.ts'
 import * as purchasesPage from '../../app/routes/purchases.tsx'
 import {
+  AUTO_CONFIRM_TASK,
   autoConfirmDue,
   confirmReceipt,
   deliverSale,
   disputeSale,
-  EscrowError,
+  ESCROW_JOBS,
   refundSale,
   releaseFunds,
+  scheduleAutoConfirm,
 } from '../../app/server/escrow.server.ts'
 import { db } from '../../app/server/db.server.ts'
-import { AUTO_CONFIRM_TASK, scheduleAutoConfirm, startJobWorker } from '../../app/server/jobs.server.ts'
+import { AppError } from '../../app/server/errors.server.ts'
+import { startJobWorker } from '../../app/server/jobs.server.ts'
 import { APP, apiRequest, callRoute } from '../support/call-route.ts'
 import { insertSale, payIntent, saleStatus, sellerWithListing, signUp } from '../support/payment-fixtures.ts'
 
@@ -64,9 +70,9 @@ async function expectEscrowError(promise: Promise<unknown>, status: number, mess
     () => null,
     (e: unknown) => e,
   )
-  expect(error).toBeInstanceOf(EscrowError)
-  expect((error as EscrowError).status).toBe(status)
-  if (message) expect((error as EscrowError).message).toMatch(message)
+  expect(error).toBeInstanceOf(AppError)
+  expect((error as AppError).status).toBe(status)
+  if (message) expect((error as AppError).message).toMatch(message)
 }
 
 describe('the 72-hour window (moved clock)', () => {
@@ -196,7 +202,7 @@ describe('the state machine', () => {
   it('the job worker confirms a sale whose window has ended', async () => {
     const { sale } = await saleIn('delivered', new Date(Date.now() - 73 * HOUR))
     await scheduleAutoConfirm(db, sale.id, new Date(Date.now() - 1000))
-    const worker = await startJobWorker({ concurrency: 1 })
+    const worker = await startJobWorker(ESCROW_JOBS, { concurrency: 1 })
     try {
       await expect.poll(() => saleStatus(sale.id), { timeout: 15_000, interval: 100 }).toBe('completed')
     } finally {
@@ -368,5 +374,102 @@ describe('the API and My Purchases screen', () => {
     const { purchases } = await page.json()
     expect(purchases).toHaveLength(1)
     expect(purchases[0]).toMatchObject({ id: sale.id, status: 'disputed' })
+  })
+})
+
+/*
+ * The machine is the only writer of transactions.status (issue 15.1): a scan of
+ * the source for every write to the transactions table — Kysely's
+ * updateTable/insertInto(…).set/values, and SQL text in templates — that can
+ * set `status`. An argument the scan cannot read (a variable, a spread) counts
+ * as a write. Only the machine's module, and the reviewed files below, may.
+ */
+const ROOT = path.resolve(import.meta.dirname, '../..')
+const MACHINE = 'app/server/escrow.server.ts'
+const REVIEWED_STATUS_WRITERS: Record<string, string> = {
+  'db/seed.ts': 'demo data: inserts sales in their final states before the app runs (no transition happens)',
+}
+
+function statusWriters(file: string, source: string): string[] {
+  const found: string[] = []
+  const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS)
+  const where = (node: ts.Node) => `${file}:${sf.getLineAndCharacterOfPosition(node.getStart()).line + 1}`
+  const targetsTransactions = (call: ts.Expression): boolean => {
+    // Walk down the builder chain: db.updateTable('transactions').where(…).set(…)
+    let node: ts.Expression = call
+    while (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
+      const name = node.expression.name.text
+      const first = node.arguments[0]
+      if ((name === 'updateTable' || name === 'insertInto') && first && ts.isStringLiteralLike(first)) {
+        return /^transactions(\s|$)/.test(first.text)
+      }
+      node = node.expression.expression
+    }
+    return false
+  }
+  const setsStatus = (arg: ts.Expression | undefined): boolean => {
+    if (!arg) return false
+    if (ts.isArrayLiteralExpression(arg)) return arg.elements.some((e) => setsStatus(e))
+    if (!ts.isObjectLiteralExpression(arg)) return true // a variable or a callback: cannot prove it leaves status alone
+    return arg.properties.some(
+      (p) => ts.isSpreadAssignment(p) || (p.name !== undefined && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) && p.name.text === 'status'),
+    )
+  }
+  const visit = (node: ts.Node) => {
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
+      const name = node.expression.name.text
+      if ((name === 'set' || name === 'values') && targetsTransactions(node.expression.expression) && setsStatus(node.arguments[0])) {
+        found.push(where(node))
+      }
+    }
+    if (ts.isTemplateLiteral(node) || ts.isStringLiteral(node)) {
+      const text = node.getText(sf)
+      if (/\bupdate\s+transactions\b[\s\S]*\bstatus\b|\binsert\s+into\s+transactions\b/i.test(text)) found.push(where(node))
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(sf)
+  return found
+}
+
+function runtimeSources(): string[] {
+  const files = ['server.ts']
+  for (const dir of ['app', 'db']) {
+    for (const entry of readdirSync(path.join(ROOT, dir), { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !/\.tsx?$/.test(entry.name) || /\.test\.tsx?$/.test(entry.name)) continue
+      files.push(path.relative(ROOT, path.join(entry.parentPath, entry.name)))
+    }
+  }
+  return files
+}
+
+describe('the only writer of transactions.status', () => {
+  it('finds planted writers: a literal status, an unreadable argument, a spread, an insert and raw SQL', () => {
+    const planted = [
+      "await db.updateTable('transactions').set({ status: 'completed' }).where('id', '=', id).execute()",
+      "await trx.updateTable('transactions as t').where('t.id', '=', id).set(changes).execute()",
+      "await db.updateTable('transactions').set({ ...patch, updatedAt: now }).execute()",
+      "await db.insertInto('transactions').values({ listingId, status: 'paid' }).execute()",
+      "await sql`UPDATE transactions SET status = 'refunded' WHERE id = ${id}`.execute(db)",
+    ]
+    for (const line of planted) expect(statusWriters('app/server/payouts.server.ts', line), line).toHaveLength(1)
+    // Writes of other columns, and other tables, are not status writes.
+    const harmless = [
+      "await db.updateTable('transactions').set({ paidAt: now, paymentReference: ref }).execute()",
+      "await db.insertInto('transactions').values({ listingId, buyerId, amountCents }).execute()",
+      "await db.updateTable('listings').set({ status: 'x' }).execute()",
+    ]
+    for (const line of harmless) expect(statusWriters('app/server/payouts.server.ts', line), line).toEqual([])
+  })
+
+  it('every write of transactions.status in app/, db/ and server.ts is in the machine (or reviewed)', () => {
+    const files = runtimeSources()
+    expect(files).toContain(MACHINE)
+    const outside = files
+      .filter((file) => file !== MACHINE && !(file in REVIEWED_STATUS_WRITERS))
+      .flatMap((file) => statusWriters(file, readFileSync(path.join(ROOT, file), 'utf8')))
+    expect(outside).toEqual([])
+    // The machine itself is found by the scan (so the scan would see a copy of it elsewhere).
+    expect(statusWriters(MACHINE, readFileSync(path.join(ROOT, MACHINE), 'utf8')).length).toBeGreaterThan(0)
   })
 })

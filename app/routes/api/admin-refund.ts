@@ -2,7 +2,8 @@ import { z } from '~/lib/zod'
 import { apiError } from '~/server/responses.server'
 import { readApiBody } from '~/server/api-body.server'
 import { requireAdmin } from '~/server/auth.server'
-import { EscrowError, refundSale, saleJson } from '~/server/escrow.server'
+import { refundSale, saleJson } from '~/server/escrow.server'
+import { isAppError } from '~/server/errors.server'
 import type { Route } from './+types/admin-refund'
 
 // POST /api/admin/transactions/:transactionId/refund { reason }: refunds a disputed sale, or a paid one
@@ -22,7 +23,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const sale = await refundSale({ transactionId: params.transactionId, adminId: admin.id, reason: body.data.reason })
     return Response.json({ transaction: saleJson(sale) }, { status: sale.status === 'refunded' ? 200 : 202 })
   } catch (error) {
-    if (error instanceof EscrowError) return apiError(error.status, error.message)
+    if (isAppError(error)) return apiError(error.status, error.message)
     throw error
   }
 }

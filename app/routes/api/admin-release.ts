@@ -2,7 +2,8 @@ import { z } from '~/lib/zod'
 import { apiError } from '~/server/responses.server'
 import { readApiBody } from '~/server/api-body.server'
 import { requireAdmin } from '~/server/auth.server'
-import { EscrowError, releaseFunds, saleJson } from '~/server/escrow.server'
+import { releaseFunds, saleJson } from '~/server/escrow.server'
+import { isAppError } from '~/server/errors.server'
 import type { Route } from './+types/admin-release'
 
 // POST /api/admin/transactions/:transactionId/release { reason? }: settles a dispute for the seller (disputed → completed).
@@ -21,7 +22,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const sale = await releaseFunds({ transactionId: params.transactionId, adminId: admin.id, reason: body.data.reason })
     return { transaction: saleJson(sale) }
   } catch (error) {
-    if (error instanceof EscrowError) return apiError(error.status, error.message)
+    if (isAppError(error)) return apiError(error.status, error.message)
     throw error
   }
 }

@@ -1,6 +1,7 @@
 import { apiError } from '~/server/responses.server'
 import { requireUser } from '~/server/auth.server'
-import { CheckoutError, startCheckout } from '~/server/checkout.server'
+import { startCheckout } from '~/server/checkout.server'
+import { isAppError } from '~/server/errors.server'
 import type { Route } from './+types/listing-purchase'
 
 // POST /api/listings/:id/purchase (spec §7): { clientSecret } for the buyer's
@@ -27,7 +28,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         return { clientSecret: result.clientSecret }
     }
   } catch (error) {
-    if (error instanceof CheckoutError) return apiError(error.status, error.message)
+    if (isAppError(error)) return apiError(error.status, error.message)
     throw error
   }
 }

@@ -1,6 +1,7 @@
 import { apiError } from '~/server/responses.server'
 import { requireUser } from '~/server/auth.server'
-import { confirmReceipt, EscrowError, saleJson } from '~/server/escrow.server'
+import { confirmReceipt, saleJson } from '~/server/escrow.server'
+import { isAppError } from '~/server/errors.server'
 import type { Route } from './+types/purchase-confirm'
 
 // POST /api/purchases/:id/confirm: the buyer confirms receipt (delivered → completed).
@@ -15,7 +16,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const sale = await confirmReceipt({ transactionId: params.id, buyerId: user.id })
     return { transaction: saleJson(sale) }
   } catch (error) {
-    if (error instanceof EscrowError) return apiError(error.status, error.message)
+    if (isAppError(error)) return apiError(error.status, error.message)
     throw error
   }
 }

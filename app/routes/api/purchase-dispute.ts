@@ -2,7 +2,8 @@ import { z } from '~/lib/zod'
 import { apiError } from '~/server/responses.server'
 import { readApiBody } from '~/server/api-body.server'
 import { requireUser } from '~/server/auth.server'
-import { disputeSale, EscrowError, saleJson } from '~/server/escrow.server'
+import { disputeSale, saleJson } from '~/server/escrow.server'
+import { isAppError } from '~/server/errors.server'
 import type { Route } from './+types/purchase-dispute'
 
 // POST /api/purchases/:id/dispute { reason }: the buyer reports a problem within the 72-hour window.
@@ -21,7 +22,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const sale = await disputeSale({ transactionId: params.id, buyerId: user.id, reason: body.data.reason })
     return { transaction: saleJson(sale) }
   } catch (error) {
-    if (error instanceof EscrowError) return apiError(error.status, error.message)
+    if (isAppError(error)) return apiError(error.status, error.message)
     throw error
   }
 }

@@ -2,7 +2,8 @@ import { z } from '~/lib/zod'
 import { apiError } from '~/server/responses.server'
 import { readApiBody } from '~/server/api-body.server'
 import { requireUser } from '~/server/auth.server'
-import { deliverSale, EscrowError, saleJson } from '~/server/escrow.server'
+import { deliverSale, saleJson } from '~/server/escrow.server'
+import { isAppError } from '~/server/errors.server'
 import type { Route } from './+types/seller-transaction-deliver'
 
 // POST /api/seller/transactions/:id/deliver { forkUrl }: the seller hands over the buyer's fork (paid → delivered).
@@ -21,7 +22,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const sale = await deliverSale({ transactionId: params.id, sellerId: user.id, forkUrl: body.data.forkUrl })
     return { transaction: saleJson(sale) }
   } catch (error) {
-    if (error instanceof EscrowError) return apiError(error.status, error.message)
+    if (isAppError(error)) return apiError(error.status, error.message)
     throw error
   }
 }

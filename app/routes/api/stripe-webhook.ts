@@ -1,5 +1,5 @@
 import { apiError } from '~/server/responses.server'
-import { processStripeEvent } from '~/server/checkout.server'
+import { processStripeEvent } from '~/server/stripe-webhook.server'
 import { logEvent } from '~/server/log.server'
 import { verifyWebhook } from '~/server/stripe.server'
 import type { Route } from './+types/stripe-webhook'
