@@ -54,6 +54,14 @@ export interface BankDetailsTable {
   version: Generated<number>
 }
 
+export interface RevokedSessionsTable {
+  sessionId: string
+  userId: string | null
+  reason: 'logout' | 'provider'
+  revokedAt: Generated<Date>
+  expiresAt: Date
+}
+
 export interface ListingsTable {
   id: Generated<string>
   sellerId: string
@@ -153,6 +161,7 @@ export interface AppMetaTable {
 export interface DB {
   users: UsersTable
   bankDetails: BankDetailsTable
+  revokedSessions: RevokedSessionsTable
   listings: ListingsTable
   transactions: TransactionsTable
   processedEvents: ProcessedEventsTable

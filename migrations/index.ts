@@ -2,6 +2,7 @@ import type { Migration } from 'kysely'
 import * as initialSchema from './0001_initial_schema.ts'
 import * as searchTerms from './0002_search_terms.ts'
 import * as bankDetailsVersion from './0004_bank_details_version.ts'
+import * as revokedSessions from './0005_revoked_sessions.ts'
 
 // Every migration, in order. Listed explicitly (not read from the folder) so
 // the same code runs under tsx, Vite and Vitest; a test checks none is missing.
@@ -9,4 +10,5 @@ export const migrations: Record<string, Migration> = {
   '0001_initial_schema': initialSchema,
   '0002_search_terms': searchTerms,
   '0004_bank_details_version': bankDetailsVersion,
+  '0005_revoked_sessions': revokedSessions,
 }

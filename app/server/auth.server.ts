@@ -1,7 +1,7 @@
-import type { JwtPayload } from '@supabase/supabase-js'
 import { createContext, data, redirect, type MiddlewareFunction, type RouterContextProvider } from 'react-router'
 import { logSecurityEvent } from './log.server.ts'
-import { createSupabaseServerClient, createSupabaseTokenClient, hasAuthCookie } from './supabase.server.ts'
+import { revokeSession, verifyAccessToken, type VerifiedClaims } from './session-tokens.server.ts'
+import { createSupabaseServerClient, hasAuthCookie } from './supabase.server.ts'
 import { displayNameFor, getUserById, syncUser, type PublicUser } from './users.server.ts'
 
 export interface RequestAuth {
@@ -24,7 +24,7 @@ export function isApiRequest(request: Request): boolean {
 }
 
 /** The sync payload from verified token claims (spec: user sync payload). */
-function payloadFromClaims(claims: JwtPayload) {
+function payloadFromClaims(claims: VerifiedClaims) {
   const meta = (claims.user_metadata ?? {}) as Record<string, unknown>
   const email = String(claims.email ?? '')
   const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null)
@@ -41,7 +41,7 @@ function payloadFromClaims(claims: JwtPayload) {
  * Finds the product user for verified claims; a user whose sync failed at
  * sign-in is synced now. A failed sync is logged and treated as signed out.
  */
-async function userFromClaims(claims: JwtPayload | undefined | null): Promise<PublicUser | null> {
+async function userFromClaims(claims: VerifiedClaims | undefined | null): Promise<PublicUser | null> {
   if (!claims?.sub || !claims.email) return null
   const existing = await getUserById(claims.sub)
   if (existing) return existing
@@ -54,8 +54,23 @@ async function userFromClaims(claims: JwtPayload | undefined | null): Promise<Pu
 }
 
 /**
+ * The access token of the cookie session. supabase-js refreshes an expired one
+ * here (its Set-Cookie headers are forwarded); the token is then verified by
+ * us like a bearer token — the session's `user` object is never trusted.
+ */
+async function sessionAccessToken(client: ReturnType<typeof createSupabaseServerClient>): Promise<string | null> {
+  try {
+    const { data: result } = await client.auth.getSession()
+    return result.session?.access_token ?? null
+  } catch {
+    // A cookie that cannot be parsed as a session is a signed-out visitor, not a 500.
+    return null
+  }
+}
+
+/**
  * Root middleware: resolves who is calling once per request (never trusting
- * getSession().user — claims are verified with getClaims()), and forwards the
+ * getSession().user — the access token is verified by verifyAccessToken), and forwards the
  * Supabase client's Set-Cookie headers (silent refresh) on every response.
  */
 export const authMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
@@ -69,14 +84,14 @@ export const authMiddleware: MiddlewareFunction<Response> = async ({ request, co
   const getUser = () =>
     (resolved ??= (async () => {
       if (via === 'none') return null
-      const { data: result, error } = token
-        ? await createSupabaseTokenClient().auth.getClaims(token)
-        : await supabase().auth.getClaims()
-      if (error || !result) {
-        if (token) logSecurityEvent('auth_invalid_token', request, { reason: error?.message ?? 'no claims' })
+      const accessToken = token ?? (await sessionAccessToken(supabase()))
+      if (!accessToken) return null
+      const check = await verifyAccessToken(accessToken)
+      if (!check.ok) {
+        logSecurityEvent('auth_invalid_token', request, { reason: check.reason, via })
         return null
       }
-      return userFromClaims(result.claims)
+      return userFromClaims(check.claims)
     })())
 
   context.set(authContext, { getUser, supabase, via })
@@ -90,6 +105,22 @@ export const authMiddleware: MiddlewareFunction<Response> = async ({ request, co
 }
 
 type Ctx = Readonly<RouterContextProvider>
+
+/**
+ * Signs the request's session out: first recorded as revoked (so its access
+ * token, which stays valid until it expires, is refused at once by every
+ * instance), then ended at the identity provider and its cookies cleared.
+ */
+export async function signOut(request: Request, context: Ctx): Promise<void> {
+  const auth = context.get(authContext)
+  const token = bearerToken(request) ?? (await sessionAccessToken(auth.supabase()))
+  if (token) {
+    const check = await verifyAccessToken(token)
+    if (check.ok) await revokeSession(check.claims, 'logout')
+  }
+  // supabase-js clears the local session even when the provider answers 401/403/404.
+  await auth.supabase().auth.signOut({ scope: 'local' })
+}
 
 export function getOptionalUser(context: Ctx): Promise<PublicUser | null> {
   return context.get(authContext).getUser()

@@ -58,6 +58,8 @@ export interface AuthEmulator {
   close(): Promise<void>
   /** Test helper: finds or creates the user and mints a full session without a browser. */
   createSession(input: { email: string; fullName?: string; provider?: Provider }): Promise<SessionResponse>
+  /** Test helper: signs any claims with the emulator's real key (to test how the app judges iss, aud, nbf…). */
+  signClaims(claims: Record<string, unknown>): Promise<string>
 }
 
 const API_VERSION = '2024-01-01'
@@ -110,6 +112,9 @@ export async function startAuthEmulator(opts: AuthEmulatorOptions = {}): Promise
       if (!isEmailAddress(email.trim())) throw new Error(`createSession: "${email}" is not an e-mail address`)
       const user = signIn(ctx, { email: email.trim(), fullName: fullName?.trim() ?? '', provider })
       return startSession(ctx, user, provider)
+    },
+    signClaims(claims) {
+      return signer.sign(claims)
     },
   }
 }

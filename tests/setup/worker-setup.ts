@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { beforeEach, inject } from 'vitest'
+import { loadConfig } from '../../app/server/env.server.ts'
 import '../support/services.ts'
 
 // Runs in every test file before it imports app code: give this worker its own
@@ -22,8 +23,9 @@ process.env.APP_URL ??= 'http://localhost:3000'
 process.env.LOG_SILENT ??= 'true'
 // Rate limits are relaxed in tests; tests/integration/rate-limit.test.ts tightens them itself.
 process.env.RATE_LIMIT_MULTIPLIER ??= '1000'
+loadConfig()
 
-const tables = ['audit_log', 'processed_events', 'transactions', 'listings', 'search_terms', 'bank_details', 'users', 'app_meta']
+const tables = ['audit_log', 'processed_events', 'transactions', 'listings', 'search_terms', 'bank_details', 'revoked_sessions', 'users', 'app_meta']
 
 // Every test starts from an empty (but migrated) database.
 beforeEach(async () => {
