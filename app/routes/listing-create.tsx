@@ -1,13 +1,16 @@
+import { BankAlert } from '~/components/dashboard/bank-alert'
 import { ListingForm } from '~/components/listing-form/listing-form'
 import { listingFormDefaults } from '~/lib/listing-schema'
+import { sellerCanTakePayments } from '~/lib/seller-eligibility'
 import { requireUser } from '~/server/auth.server'
+import { getBankDetailsStatus } from '~/server/bank-details.server'
 import { submitListingForm } from '~/server/listing-form.server'
 import type { Route } from './+types/listing-create'
 
 // /seller/create and /create-listing (two route ids, one module). Any signed-in user can sell.
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireUser(request, context)
-  return { defaults: listingFormDefaults() }
+  const user = await requireUser(request, context)
+  return { defaults: listingFormDefaults(), bankStatus: await getBankDetailsStatus(user.id) }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -16,7 +19,17 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function CreateListing({ loaderData, actionData }: Route.ComponentProps) {
-  return <ListingForm mode="create" defaults={loaderData.defaults} actionData={actionData} />
+  const { bankStatus } = loaderData
+  return (
+    <>
+      {sellerCanTakePayments(bankStatus) ? null : (
+        <div className="mx-auto w-full max-w-3xl px-4 pt-8">
+          <BankAlert kind="missing" bankStatus={bankStatus} subject="new-listing" />
+        </div>
+      )}
+      <ListingForm mode="create" defaults={loaderData.defaults} actionData={actionData} />
+    </>
+  )
 }
 
 export function meta({}: Route.MetaArgs) {

@@ -1,7 +1,8 @@
 import * as React from 'react'
-import { EyeOff, Pencil, ShoppingCart } from 'lucide-react'
+import { Clock, EyeOff, Pencil, ShoppingCart } from 'lucide-react'
 import { data, isRouteErrorResponse, Link } from 'react-router'
 import { z } from '~/lib/zod'
+import { BankAlert } from '~/components/dashboard/bank-alert'
 import { DeleteConfirmation, DeleteListingButton } from '~/components/listing-detail/delete-listing'
 import { DemoLink, ListingTabs, TechSummary } from '~/components/listing-detail/listing-details'
 import { ListingMedia } from '~/components/listing-detail/listing-media'
@@ -15,7 +16,7 @@ import { formatCents } from '~/lib/money'
 import { isOneOf, LICENCE_LABELS, LICENCES, LISTING_TYPE_LABELS, LISTING_TYPES } from '~/lib/options'
 import { getOptionalUser, requireUser } from '~/server/auth.server'
 import { readFormData } from '~/server/form-data.server'
-import { canViewListing, deleteListing, getListingBySlug } from '~/server/listings.server'
+import { canViewListing, deleteListing, getListingBySlug, getListingPageBySlug } from '~/server/listings.server'
 import { logSecurityEvent } from '~/server/log.server'
 import { redirectWithToast } from '~/server/responses.server'
 import type { Route } from './+types/listing'
@@ -23,13 +24,17 @@ import type { Route } from './+types/listing'
 const ListingPageActionSchema = z.discriminatedUnion('intent', [z.object({ intent: z.literal('delete') })])
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const [listing, viewer] = await Promise.all([getListingBySlug(params.slug), getOptionalUser(context)])
+  const [page, viewer] = await Promise.all([getListingPageBySlug(params.slug), getOptionalUser(context)])
   // Hidden listings only for their seller; archived ones (sold, then deleted) for nobody.
-  if (!listing || !canViewListing(listing, viewer?.id)) throw data('Listing not found', { status: 404 })
+  if (!page || !canViewListing(page.listing, viewer?.id)) throw data('Listing not found', { status: 404 })
+  const { listing, purchasable } = page
   const isOwner = viewer?.id === listing.sellerId
   return {
     listing,
     isOwner,
+    // Buy Now only when the seller can take payments (a dead end at checkout otherwise).
+    purchasable,
+    ownerBankStatus: isOwner ? page.sellerBankStatus : null,
     confirmDelete: isOwner && new URL(request.url).searchParams.has('delete'),
   }
 }
@@ -57,7 +62,7 @@ function label<T extends readonly string[]>(list: T, labels: Record<T[number], s
 }
 
 export default function ListingPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { listing, isOwner, confirmDelete } = loaderData
+  const { listing, isOwner, purchasable, ownerBankStatus, confirmDelete } = loaderData
   const seller = listing.seller
 
   React.useEffect(() => {
@@ -65,7 +70,8 @@ export default function ListingPage({ loaderData, actionData }: Route.ComponentP
   }, [actionData])
 
   return (
-    <div className="mx-auto w-full max-w-6xl px-4 py-8">
+    <div className="mx-auto grid w-full max-w-6xl gap-6 px-4 py-8">
+      {isOwner && !purchasable ? <BankAlert kind="missing" bankStatus={ownerBankStatus} subject="listing" /> : null}
       <div className="grid gap-8 lg:grid-cols-3">
         <div className="grid min-w-0 content-start gap-6 lg:col-span-2">
           <ListingMedia title={listing.title} thumbnailUrl={listing.thumbnailUrl} screenshots={listing.screenshots} />
@@ -107,13 +113,21 @@ export default function ListingPage({ loaderData, actionData }: Route.ComponentP
                   </Button>
                   <DeleteListingButton title={listing.title} />
                 </div>
-              ) : (
+              ) : purchasable ? (
                 <Button asChild size="lg" className="w-full">
                   <Link to={`/checkout/${listing.id}`}>
                     <ShoppingCart aria-hidden="true" />
                     Buy Now
                   </Link>
                 </Button>
+              ) : (
+                <div className="grid gap-1 rounded-lg border border-dashed p-4 text-sm">
+                  <p className="flex items-center gap-2 font-medium">
+                    <Clock aria-hidden="true" className="size-4" />
+                    Not yet available to buy
+                  </p>
+                  <p className="text-muted-foreground">The seller is still setting up payments. Please check back soon.</p>
+                </div>
               )}
               {listing.demoUrl ? <DemoLink url={listing.demoUrl} /> : null}
             </CardContent>

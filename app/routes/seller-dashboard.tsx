@@ -88,7 +88,7 @@ export default function SellerDashboard({ loaderData }: Route.ComponentProps) {
         </Button>
       </div>
 
-      {bankAlert ? <BankAlert kind={bankAlert} rejected={bankStatus === 'rejected'} /> : null}
+      {bankAlert ? <BankAlert kind={bankAlert} bankStatus={bankStatus} pendingSales={stats.pendingSales > 0} /> : null}
 
       <section aria-label="Summary" className="grid gap-4 sm:grid-cols-3">
         <StatCard

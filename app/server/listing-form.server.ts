@@ -1,6 +1,8 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
 import { ListingFormSchema, listingInputFromForm, MAX_IMAGES, TOO_MANY_IMAGES_MESSAGE } from '~/lib/listing-schema'
+import { sellerCanTakePayments } from '~/lib/seller-eligibility'
+import { getBankDetailsStatus } from './bank-details.server.ts'
 import { readFormData } from './form-data.server.ts'
 import { chosenFiles, ImageRejectedError, prepareImages, storePreparedImages } from './images.server.ts'
 import { createListing, updateListing } from './listings.server.ts'
@@ -52,10 +54,14 @@ export async function submitListingForm(request: Request, target: { sellerId: st
 
   const input = listingInputFromForm(submission.value, uploaded)
   if (!target.listingId) {
-    const listing = await createListing(target.sellerId, input)
+    const [listing, bankStatus] = await Promise.all([createListing(target.sellerId, input), getBankDetailsStatus(target.sellerId)])
     return redirectWithToast(`/listing/${listing.slug}`, {
       title: 'Listing created',
-      description: input.visible ? 'Your listing is now live in the marketplace.' : 'Your listing is saved and hidden from the marketplace.',
+      description: sellerCanTakePayments(bankStatus)
+        ? input.visible
+          ? 'Your listing is now live in the marketplace.'
+          : 'Your listing is saved and hidden from the marketplace.'
+        : `Your listing is ${input.visible ? 'in the marketplace' : 'saved and hidden'}, but buyers can’t purchase it until you add your bank details on your profile.`,
     })
   }
   const listing = await updateListing(target.listingId, target.sellerId, input)

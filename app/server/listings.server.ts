@@ -1,6 +1,7 @@
 import { data } from 'react-router'
-import type { Listing, User } from '../../db/schema.ts'
+import type { BankDetailsStatus, Listing, User } from '../../db/schema.ts'
 import type { ListingInput } from '~/lib/listing-schema'
+import { sellerCanTakePayments } from '~/lib/seller-eligibility'
 import { slugify } from '~/lib/slug'
 import { db } from './db.server.ts'
 import { logEvent } from './log.server.ts'
@@ -102,6 +103,25 @@ export async function getListingBySlug(slug: string): Promise<ListingView | unde
   if (typeof slug !== 'string' || slug.length === 0 || slug.length > 200) return undefined
   const row = await listingViewQuery().where('listings.slug', '=', slug).executeTakeFirst()
   return row ? toView(row) : undefined
+}
+
+/**
+ * The listing page: the listing and whether its seller can take payments
+ * (`sellerCanTakePayments`), read in the same query. The seller's bank-details
+ * state is private: callers show it to the seller only.
+ */
+export async function getListingPageBySlug(
+  slug: string,
+): Promise<{ listing: ListingView; purchasable: boolean; sellerBankStatus: BankDetailsStatus | null } | undefined> {
+  if (typeof slug !== 'string' || slug.length === 0 || slug.length > 200) return undefined
+  const row = await listingViewQuery()
+    .leftJoin('bankDetails', 'bankDetails.userId', 'listings.sellerId')
+    .select('bankDetails.status as sellerBankStatus')
+    .where('listings.slug', '=', slug)
+    .executeTakeFirst()
+  if (!row) return undefined
+  const { sellerBankStatus, ...view } = row
+  return { listing: toView(view), purchasable: sellerCanTakePayments(sellerBankStatus), sellerBankStatus }
 }
 
 /** May `viewerId` see this listing's page? Hidden/archived ones only to their seller. */

@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import type { BankDetailsStatus, DeliveryProof, TransactionStatus } from '../../db/schema.ts'
 import { OWNED_STATUSES } from '~/lib/escrow'
+import { sellerCanTakePayments } from '~/lib/seller-eligibility'
 import { getBankDetailsStatus } from './bank-details.server.ts'
 import { db } from './db.server.ts'
 import { listSellerListings, type SellerListingSummary } from './listings.server.ts'
@@ -121,7 +122,11 @@ export interface SellerDashboard {
   listings: SellerListingSummary[]
   transactions: SellerTransaction[]
   bankStatus: BankDetailsStatus | null
-  /** Spec §9: at least one pending sale and bank details not approved. */
+  /**
+   * `missing`: the seller cannot take payments (`sellerCanTakePayments`) and has listings or a sale
+   * waiting for a payout — their listings cannot be bought until they add (or resubmit) bank details.
+   * `pending`: spec §9, at least one pending sale and details waiting for approval.
+   */
   bankAlert: 'pending' | 'missing' | null
 }
 
@@ -134,6 +139,7 @@ export async function getSellerDashboard(sellerId: string): Promise<SellerDashbo
   ])
   const activeListings = listings.filter((l) => l.visible).length
   let bankAlert: SellerDashboard['bankAlert'] = null
-  if (stats.pendingSales > 0 && bankStatus !== 'approved') bankAlert = bankStatus === 'pending' ? 'pending' : 'missing'
+  if (!sellerCanTakePayments(bankStatus) && (listings.length > 0 || stats.pendingSales > 0)) bankAlert = 'missing'
+  else if (bankStatus === 'pending' && stats.pendingSales > 0) bankAlert = 'pending'
   return { stats: { ...stats, activeListings }, listings, transactions, bankStatus, bankAlert }
 }

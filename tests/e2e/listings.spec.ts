@@ -36,6 +36,10 @@ test('create a listing with images and every section, see it, edit it, change th
   await page.goto('/seller/create')
   await expect(page.getByRole('heading', { level: 1, name: 'Create New Listing' })).toBeVisible()
   await expect(page).toHaveTitle('Create New Listing · Forkmarket')
+  // No bank details yet: the seller is told before creating that buyers won't be able to buy (issue 14.11).
+  const setupNotice = page.getByRole('alert').filter({ hasText: 'Add bank details to receive payouts' })
+  await expect(setupNotice).toContainText('Your listing won’t be purchasable until you add your bank details')
+  await expect(setupNotice.getByRole('link', { name: 'Add Bank Details' })).toHaveAttribute('href', '/profile')
   for (const section of ['Basic Information', 'Pricing & License', 'Technical Details', 'Media & Links', 'Support & Delivery', 'Visibility']) {
     await expect(page.getByRole('heading', { level: 2, name: section })).toBeVisible()
   }
@@ -100,6 +104,12 @@ test('create a listing with images and every section, see it, edit it, change th
   await page.getByRole('button', { name: 'Create Listing' }).click()
   await expect(page).toHaveURL(/\/listing\/zen-habit-tracker-/)
   const listingUrl = page.url()
+  // Not "now live": the toast and the owner's page say buyers can't purchase it yet, with the way to fix it.
+  await expect(page.getByRole('region', { name: 'Notifications (F8)' })).toContainText(
+    'Your listing is in the marketplace, but buyers can’t purchase it until you add your bank details on your profile.',
+  )
+  const ownerNotice = page.getByRole('alert').filter({ hasText: 'Buyers can’t purchase this listing until you add your bank details' })
+  await expect(ownerNotice.getByRole('link', { name: 'Add Bank Details' })).toHaveAttribute('href', '/profile')
 
   // The page shows exactly what was entered
   await expect(page).toHaveTitle(`${title} · Forkmarket`)
@@ -139,13 +149,25 @@ test('create a listing with images and every section, see it, edit it, change th
   expect(firstImage).toMatch(/^\/uploads\/[a-f0-9]{32}\/full\.webp$/)
   await expect(page.getByRole('list', { name: 'Screenshots' }).getByRole('listitem')).toHaveCount(1)
 
-  // A visitor who is not the owner gets Buy Now
+  // A visitor who is not the owner: no dead-end Buy Now while the seller cannot take payments…
   const visitor = await browser.newContext()
   const visitorPage = await visitor.newPage()
   await visitorPage.goto(listingUrl)
+  const visitorAside = visitorPage.getByRole('complementary', { name: 'Purchase' })
+  await expect(visitorAside.getByText('Not yet available to buy')).toBeVisible()
+  await expect(visitorPage.getByRole('link', { name: 'Buy Now' })).toHaveCount(0)
+  // …and Buy Now once the seller's bank details are on file.
+  const bank = await page.request.post('/api/profile/bank-details', {
+    data: { country: 'GB', accountHolder: 'Sam Seller', bankName: 'Monzo', sortCode: '040004', accountNumber: '31415926' },
+  })
+  expect(bank.status(), await bank.text()).toBe(200)
+  await visitorPage.reload()
   const buy = visitorPage.getByRole('link', { name: 'Buy Now' })
   await expect(buy).toHaveAttribute('href', /^\/checkout\/[0-9a-f-]{36}$/)
+  await expect(visitorAside.getByText('Not yet available to buy')).toHaveCount(0)
   await expect(visitorPage.getByRole('link', { name: 'Edit Listing' })).toHaveCount(0)
+  await page.reload()
+  await expect(ownerNotice).toHaveCount(0)
 
   // Edit: new title, same slug
   await page.getByRole('link', { name: 'Edit Listing' }).click()

@@ -66,11 +66,24 @@ describe('seller dashboard figures', () => {
     await db.updateTable('bankDetails').set({ status: 'approved', approvedAt: new Date() }).where('userId', '=', seller.id).execute()
     expect((await getSellerDashboard(seller.id)).bankAlert).toBeNull()
 
-    // No sale waiting (only paid-out and refunded ones): no alert even without details.
+    // No sale waiting (only paid-out and refunded ones): no alert while details on file wait for approval.
     const quiet = await signUp('quiet@example.com')
     const listing = await createListing(quiet.id)
     await createSale({ listingId: listing.id, sellerId: quiet.id, buyerId: sales.paid.buyerId, amountCents: 500, status: 'refunded' })
+    await giveBankDetails(quiet.id, 'pending')
     expect((await getSellerDashboard(quiet.id)).bankAlert).toBeNull()
+  })
+
+  it('tells a seller with listings but no bank details (or rejected ones) that buyers cannot buy them, before any sale', async () => {
+    const fresh = await signUp('fresh@example.com')
+    // Nothing listed yet: nothing to say.
+    expect((await getSellerDashboard(fresh.id)).bankAlert).toBeNull()
+    await createListing(fresh.id)
+    expect((await getSellerDashboard(fresh.id)).bankAlert).toBe('missing')
+    await giveBankDetails(fresh.id, 'rejected')
+    expect((await getSellerDashboard(fresh.id)).bankAlert).toBe('missing')
+    await db.updateTable('bankDetails').set({ status: 'pending', rejectedAt: null, rejectionReason: null }).where('userId', '=', fresh.id).execute()
+    expect((await getSellerDashboard(fresh.id)).bankAlert).toBeNull()
   })
 })
 
