@@ -20,13 +20,12 @@ import { assertPortFree, PortInUseError } from './db/ports.ts'
 import { seedDemoDataOnce } from './db/seed.ts'
 import { clientIpMiddleware, trustProxySetting } from './app/server/client-ip.server.ts'
 import { htmlCompression } from './app/server/compression.server.ts'
+import { ConfigError, loadConfig, parseConfig, type AppConfig } from './app/server/env.server.ts'
 import { plainServerError, rejectMalformedHost } from './app/server/malformed-request.server.ts'
 import { precompressAssets, precompressedAssets } from './app/server/static-assets.server.ts'
 import { startLocalServices, type LocalServices } from './emulators/local-services.ts'
 
 const ROOT = path.dirname(new URL(import.meta.url).pathname)
-const BUILD_DIR = path.resolve(ROOT, process.env.BUILD_DIR ?? 'build')
-const isProduction = process.env.NODE_ENV === 'production'
 
 function log(message: string) {
   console.log(`[forkmarket] ${message}`)
@@ -42,9 +41,9 @@ function newestMtime(dir: string): number {
 }
 
 /** Builds the app when the build is missing or older than the sources (never in production). */
-function ensureBuild() {
-  const serverEntry = path.join(BUILD_DIR, 'server', 'index.js')
-  if (isProduction || process.env.SKIP_BUILD === 'true') return
+function ensureBuild(config: AppConfig, buildDir: string) {
+  const serverEntry = path.join(buildDir, 'server', 'index.js')
+  if (config.NODE_ENV === 'production' || config.SKIP_BUILD) return
   const sources = Math.max(newestMtime(path.join(ROOT, 'app')), statSync(path.join(ROOT, 'vite.config.ts')).mtimeMs)
   if (existsSync(serverEntry) && statSync(serverEntry).mtimeMs >= sources) return
   log('building the app (react-router build)…')
@@ -53,41 +52,37 @@ function ensureBuild() {
 }
 
 async function main() {
-  const port = Number(process.env.PORT ?? 3000)
-  const host = process.env.HOST ?? '0.0.0.0'
-  const dataDir = path.resolve(process.env.DATA_DIR ?? '.data')
+  // The operator's environment, checked before anything starts (production must set every secret).
+  const env = parseConfig()
+  const { PORT: port, HOST: host, DATA_DIR: dataDir } = env
   mkdirSync(dataDir, { recursive: true })
-  process.env.DATA_DIR = dataDir
-  process.env.PORT = String(port)
   await assertPortFree(port, 'the web app', 'PORT', host)
 
+  // Locally, what is not configured is supplied: the embedded database, generated secrets, the emulators.
+  const supplied: Record<string, string> = {}
   let embedded: EmbeddedDatabase | undefined
-  if (!process.env.DATABASE_URL) {
-    const pgPort = Number(process.env.EMBEDDED_PG_PORT ?? 54329)
+  if (!env.DATABASE_URL) {
+    const pgPort = env.EMBEDDED_PG_PORT
     log(`no DATABASE_URL: starting embedded PostgreSQL on port ${pgPort} with data in ${path.join(dataDir, 'postgres')}`)
     embedded = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), port: pgPort })
-    process.env.DATABASE_URL = embedded.connectionString()
+    supplied.DATABASE_URL = embedded.connectionString()
   }
-  if (!process.env.SESSION_SECRET) {
-    if (isProduction) throw new Error('SESSION_SECRET must be set in production.')
-    process.env.SESSION_SECRET = localSecret(dataDir, 'session-secret')
-  }
-  if (!process.env.BANK_DETAILS_KEY) {
-    if (isProduction) throw new Error('BANK_DETAILS_KEY must be set in production.')
-    process.env.BANK_DETAILS_KEY = localSecret(dataDir, 'bank-details-key')
-  }
+  if (!env.SESSION_SECRET) supplied.SESSION_SECRET = localSecret(dataDir, 'session-secret')
+  if (!env.BANK_DETAILS_KEY) supplied.BANK_DETAILS_KEY = localSecret(dataDir, 'bank-details-key')
+  const services: LocalServices = await startLocalServices({ config: env, dataDir, appPort: port, log })
+  // The one configuration of this process; the app bundle reads this same parse (env.server.ts).
+  const config = loadConfig({ ...services.defaults, ...process.env, ...supplied, ...services.supplied })
 
-  const db = createDb(process.env.DATABASE_URL, { max: 2, applicationName: 'forkmarket-launcher' })
+  const db = createDb(config.DATABASE_URL, { max: 2, applicationName: 'forkmarket-launcher' })
   const applied = await migrateToLatest(db)
   if (applied.length) log(`applied migrations: ${applied.join(', ')}`)
-  const seedDefault = embedded ? 'true' : 'false'
-  if ((process.env.SEED_DEMO_DATA ?? seedDefault) === 'true') {
+  if (config.SEED_DEMO_DATA ?? Boolean(embedded)) {
     if (await seedDemoDataOnce(db)) log('loaded the demo data (first start)')
   }
   await db.destroy()
 
-  const services: LocalServices = await startLocalServices({ dataDir, appPort: port, log })
-  ensureBuild()
+  const BUILD_DIR = path.resolve(ROOT, config.BUILD_DIR)
+  ensureBuild(config, BUILD_DIR)
 
   const build = (await import(pathToFileURL(path.join(BUILD_DIR, 'server', 'index.js')).href)) as ServerBuild
   // Background jobs (escrow auto-confirm) run inside the app bundle so they share its database pool.
@@ -98,7 +93,7 @@ async function main() {
   const jobs = await entry.startBackgroundJobs?.()
   const app = express()
   app.disable('x-powered-by')
-  app.set('trust proxy', trustProxySetting(process.env.TRUST_PROXY))
+  app.set('trust proxy', trustProxySetting(config.TRUST_PROXY))
   const assets = path.join(BUILD_DIR, 'client', 'assets')
   precompressAssets(assets)
   app.use('/assets', precompressedAssets(assets), express.static(assets, { immutable: true, maxAge: '1y' }))
@@ -108,7 +103,7 @@ async function main() {
   app.use(clientIpMiddleware)
   app.use(rejectMalformedHost)
   app.use(htmlCompression())
-  app.use(createRequestHandler({ build, mode: process.env.NODE_ENV }))
+  app.use(createRequestHandler({ build, mode: config.NODE_ENV }))
   app.use(plainServerError)
 
   const server: Server = await new Promise((resolve, reject) => {
@@ -155,6 +150,7 @@ async function main() {
 
 main().catch((error: unknown) => {
   if (error instanceof PortInUseError) console.error(`[forkmarket] ${error.message}`)
+  else if (error instanceof ConfigError) for (const problem of error.problems) console.error(`[forkmarket] invalid configuration: ${problem}`)
   else console.error(`[forkmarket] failed to start: ${error instanceof Error ? error.message : String(error)}`)
   process.exit(1)
 })

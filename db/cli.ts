@@ -2,16 +2,13 @@
  * `npm run db:migrate` · `npm run db:seed` · `npm run make-admin -- <email>`
  * against DATABASE_URL (the embedded database when it is running: see README).
  */
+import { ConfigError, loadConfig, parseConfig } from '../app/server/env.server.ts'
 import { createDb } from './connection.ts'
 import { migrateToLatest } from './migrate.ts'
 import { seedDemoDataOnce } from './seed.ts'
 
 const [command, ...args] = process.argv.slice(2)
-const url = process.env.DATABASE_URL
-if (!url) {
-  console.error('DATABASE_URL is not set. For the embedded database of `npm start`, use postgres://postgres:postgres@127.0.0.1:54329/forkmarket while it runs.')
-  process.exit(1)
-}
+const url = databaseUrlOrExit()
 const db = createDb(url, { max: 1, applicationName: 'forkmarket-cli' })
 try {
   if (command === 'migrate') {
@@ -19,7 +16,10 @@ try {
     console.log(applied.length ? `applied: ${applied.join(', ')}` : 'already up to date')
   } else if (command === 'seed') {
     await migrateToLatest(db)
-    process.env.BANK_DETAILS_KEY ??= (await import('./local-secrets.ts')).localSecret(process.env.DATA_DIR ?? '.data', 'bank-details-key')
+    // The demo's bank details are encrypted with the key `npm start` uses (generated under DATA_DIR locally).
+    const { localSecret } = await import('./local-secrets.ts')
+    const { DATA_DIR, BANK_DETAILS_KEY } = parseConfig()
+    loadConfig({ ...process.env, BANK_DETAILS_KEY: BANK_DETAILS_KEY ?? localSecret(DATA_DIR, 'bank-details-key') })
     console.log((await seedDemoDataOnce(db)) ? 'demo data loaded' : 'demo data was already loaded')
   } else if (command === 'make-admin') {
     const email = args[0]
@@ -39,4 +39,16 @@ try {
   process.exitCode = 1
 } finally {
   await db.destroy()
+}
+
+function databaseUrlOrExit(): string {
+  try {
+    const { DATABASE_URL, EMBEDDED_PG_PORT } = parseConfig()
+    if (DATABASE_URL) return DATABASE_URL
+    console.error(`DATABASE_URL is not set. For the embedded database of \`npm start\`, use postgres://postgres:postgres@127.0.0.1:${EMBEDDED_PG_PORT}/forkmarket while it runs.`)
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error
+    for (const problem of error.problems) console.error(problem)
+  }
+  process.exit(1)
 }

@@ -17,7 +17,7 @@ export interface PoolOptions {
 export function createPool(connectionString: string, options: PoolOptions = {}): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
-    max: options.max ?? Number(process.env.DB_POOL_MAX ?? 10),
+    max: options.max ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMillis ?? 3_000,
     idleTimeoutMillis: 30_000,
     statement_timeout: options.statementTimeoutMillis ?? 10_000,

@@ -16,6 +16,7 @@
 import { pathToFileURL } from 'node:url'
 import { sql, type Kysely } from 'kysely'
 import { DEPENDENCIES, DELIVERY_TIMEFRAMES, EMAIL_SUPPORT_DURATIONS } from '../app/lib/options.ts'
+import { parseConfig } from '../app/server/env.server.ts'
 import { createDb } from './connection.ts'
 import { migrateToLatest } from './migrate.ts'
 import type { DB } from './schema.ts'
@@ -386,9 +387,9 @@ async function main() {
   const sellers = readFlag(args, 'sellers')
   const seed = readFlag(args, 'seed')
   if (!Number.isSafeInteger(listings) || listings < 0) throw new Error('Usage: npm run db:seed:bulk -- --listings 100000 [--sellers N] [--seed N] [--reset]')
-  const url = process.env.DATABASE_URL
+  const { DATABASE_URL: url, EMBEDDED_PG_PORT } = parseConfig()
   if (!url) {
-    throw new Error('DATABASE_URL is not set. For the embedded database of `npm start`, use postgres://postgres:postgres@127.0.0.1:54329/forkmarket while it runs.')
+    throw new Error(`DATABASE_URL is not set. For the embedded database of \`npm start\`, use postgres://postgres:postgres@127.0.0.1:${EMBEDDED_PG_PORT}/forkmarket while it runs.`)
   }
   const db = createDb(url, { max: 3, applicationName: 'forkmarket-seed-bulk', statementTimeoutMillis: 600_000 })
   try {

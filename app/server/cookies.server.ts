@@ -1,10 +1,10 @@
 import { createCookieSessionStorage } from 'react-router'
 import { createThemeSessionResolver } from 'remix-themes'
 import type { ToastMessage } from '~/components/ui/toaster'
-import { isProduction, requireEnv } from './env.server.ts'
+import { config, isProduction } from './env.server.ts'
 
-const secrets = [requireEnv('SESSION_SECRET')]
-const base = { path: '/', sameSite: 'lax' as const, httpOnly: true, secure: isProduction, secrets }
+const secrets = [config().SESSION_SECRET]
+const base = { path: '/', sameSite: 'lax' as const, httpOnly: true, secure: isProduction(), secrets }
 
 export const themeSessionResolver = createThemeSessionResolver(
   createCookieSessionStorage({ cookie: { ...base, name: 'fm_theme', maxAge: 60 * 60 * 24 * 365 } }),

@@ -1,4 +1,5 @@
 import { CLIENT_IP_HEADER } from './client-ip.server.ts'
+import { config } from './env.server.ts'
 
 /**
  * Structured logs: one JSON line per event. Callers pass only ids and reasons,
@@ -7,7 +8,7 @@ import { CLIENT_IP_HEADER } from './client-ip.server.ts'
 export function logEvent(level: 'info' | 'warn' | 'error', event: string, fields: Record<string, unknown> = {}) {
   const line = JSON.stringify({ time: new Date().toISOString(), level, event, ...fields })
   if (level === 'error') console.error(line)
-  else if (process.env.LOG_SILENT !== 'true') console.log(line)
+  else if (!config().LOG_SILENT) console.log(line)
 }
 
 function clientAddress(request: Request): string | undefined {

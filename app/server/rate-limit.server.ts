@@ -1,6 +1,7 @@
 import { data, type MiddlewareFunction } from 'react-router'
 import { isApiRequest } from './auth.server.ts'
 import { CLIENT_IP_HEADER } from './client-ip.server.ts'
+import { config } from './env.server.ts'
 import { logSecurityEvent } from './log.server.ts'
 
 interface Rule {
@@ -45,8 +46,7 @@ export function resetRateLimits() {
 }
 
 function multiplier(): number {
-  const value = Number(process.env.RATE_LIMIT_MULTIPLIER ?? 1)
-  return Number.isFinite(value) && value > 0 ? value : 1
+  return config().RATE_LIMIT_MULTIPLIER
 }
 
 /** Returns seconds to wait when the request is over its limit, else null. */

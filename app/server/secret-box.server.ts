@@ -1,11 +1,10 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto'
+import { config } from './env.server.ts'
 
 // AES-256-GCM for data at rest (bank account numbers). The key comes from
 // BANK_DETAILS_KEY (any string; hashed to 32 bytes) so rotating it is a config change.
 function key(): Buffer {
-  const secret = process.env.BANK_DETAILS_KEY
-  if (!secret) throw new Error('BANK_DETAILS_KEY is not set.')
-  return createHash('sha256').update(secret).digest()
+  return createHash('sha256').update(config().BANK_DETAILS_KEY).digest()
 }
 
 export function encryptSecret(plaintext: string): string {

@@ -1,4 +1,4 @@
-import { isProduction } from './env.server.ts'
+import { config, isProduction } from './env.server.ts'
 
 /**
  * Where Stripe.js may load from and talk to, added to the CSP of /checkout/*
@@ -6,7 +6,7 @@ import { isProduction } from './env.server.ts'
  * emulator its origin (from STRIPE_JS_URL) stands in for Stripe's.
  */
 function stripeSources(): { script: string[]; connect: string[]; frame: string[] } {
-  const standIn = process.env.STRIPE_JS_URL
+  const standIn = config().STRIPE_JS_URL
   if (standIn) {
     const origin = new URL(standIn).origin
     return { script: [origin], connect: [origin], frame: [] }
@@ -24,15 +24,14 @@ function stripeSources(): { script: string[]; connect: string[]; frame: string[]
  * and on to Google or GitHub; browsers check form-action on every hop.
  */
 function signInFormTargets(pathname: string): string[] {
-  if (pathname !== '/login' || !process.env.SUPABASE_URL) return []
-  return [new URL(process.env.SUPABASE_URL).origin, 'https://accounts.google.com', 'https://github.com']
+  if (pathname !== '/login') return []
+  return [new URL(config().SUPABASE_URL).origin, 'https://accounts.google.com', 'https://github.com']
 }
 
 /** Avatars come from the identity provider's users (GitHub, Google; the local emulator serves its own). */
 function avatarSources(): string[] {
   const sources = ['https://avatars.githubusercontent.com', 'https://*.googleusercontent.com']
-  if (process.env.SUPABASE_URL) sources.push(new URL(process.env.SUPABASE_URL).origin)
-  return sources
+  return [...sources, new URL(config().SUPABASE_URL).origin]
 }
 
 export function isCheckoutPath(pathname: string): boolean {
@@ -64,6 +63,6 @@ export function securityHeaders(pathname: string, nonce: string): Record<string,
     'Cross-Origin-Opener-Policy': 'same-origin',
     'Permissions-Policy': 'camera=(), microphone=(), geolocation=()',
   }
-  if (isProduction) headers['Strict-Transport-Security'] = 'max-age=63072000; includeSubDomains'
+  if (isProduction()) headers['Strict-Transport-Security'] = 'max-age=63072000; includeSubDomains'
   return headers
 }

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs'
 import { mkdir, rm, rmdir, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { Readable } from 'node:stream'
+import { config } from './env.server.ts'
 
 /**
  * Where listing images live: files under DATA_DIR/uploads locally, a Supabase
@@ -126,11 +127,11 @@ let configured: ImageStorage | undefined
 /** The storage chosen by the environment (read once per process). */
 export function getStorage(): ImageStorage {
   if (configured) return configured
-  const { SUPABASE_STORAGE_BUCKET: bucket, SUPABASE_URL: url, SUPABASE_SERVICE_ROLE_KEY: serviceRoleKey } = process.env
+  const { SUPABASE_STORAGE_BUCKET: bucket, SUPABASE_SERVICE_ROLE_KEY: serviceRoleKey, DATA_DIR } = config()
   configured =
-    bucket && url && serviceRoleKey
-      ? supabaseStorage({ url, serviceRoleKey, bucket })
-      : localDiskStorage(path.resolve(process.env.DATA_DIR ?? '.data', 'uploads'))
+    bucket && serviceRoleKey
+      ? supabaseStorage({ url: config().SUPABASE_URL, serviceRoleKey, bucket })
+      : localDiskStorage(path.join(DATA_DIR, 'uploads'))
   return configured
 }
 

@@ -1,5 +1,5 @@
 import Stripe from 'stripe'
-import { requireEnv } from './env.server.ts'
+import { config as appConfig } from './env.server.ts'
 
 /**
  * The one Stripe client of the server. Configuration only decides where it
@@ -10,8 +10,7 @@ import { requireEnv } from './env.server.ts'
 let cached: { key: string; base: string | undefined; client: Stripe } | undefined
 
 export function getStripe(): Stripe {
-  const key = requireEnv('STRIPE_SECRET_KEY')
-  const base = process.env.STRIPE_API_BASE || undefined
+  const { STRIPE_SECRET_KEY: key, STRIPE_API_BASE: base } = appConfig()
   if (cached && cached.key === key && cached.base === base) return cached.client
   const config: Stripe.StripeConfig = {
     maxNetworkRetries: 2,
@@ -37,7 +36,7 @@ export function verifyWebhook(rawBody: string, signature: string | null): Stripe
   return getStripe().webhooks.constructEvent(
     rawBody,
     signature,
-    requireEnv('STRIPE_WEBHOOK_SECRET'),
+    appConfig().STRIPE_WEBHOOK_SECRET,
     WEBHOOK_TOLERANCE_SECONDS,
   )
 }
@@ -54,8 +53,8 @@ export interface StripeBrowserConfig {
 
 export function stripeBrowserConfig(): StripeBrowserConfig {
   return {
-    publishableKey: requireEnv('STRIPE_PUBLISHABLE_KEY'),
-    scriptUrl: process.env.STRIPE_JS_URL || null,
+    publishableKey: appConfig().STRIPE_PUBLISHABLE_KEY,
+    scriptUrl: appConfig().STRIPE_JS_URL ?? null,
   }
 }
 

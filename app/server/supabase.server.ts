@@ -1,7 +1,7 @@
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr'
 import type { SupabaseClient } from '@supabase/supabase-js'
 import WebSocket from 'ws'
-import { isProduction, requireEnv } from './env.server.ts'
+import { config, isProduction } from './env.server.ts'
 
 /**
  * A Supabase client for one request: reads the session from the request's
@@ -9,7 +9,7 @@ import { isProduction, requireEnv } from './env.server.ts'
  * sign-out) as Set-Cookie headers for the response.
  */
 export function createSupabaseServerClient(request: Request, responseHeaders: Headers): SupabaseClient {
-  return createServerClient(requireEnv('SUPABASE_URL'), requireEnv('SUPABASE_ANON_KEY'), {
+  return createServerClient(config().SUPABASE_URL, config().SUPABASE_ANON_KEY, {
     cookies: {
       getAll() {
         return parseCookieHeader(request.headers.get('Cookie') ?? '').map(({ name, value }) => ({ name, value: value ?? '' }))
@@ -18,7 +18,7 @@ export function createSupabaseServerClient(request: Request, responseHeaders: He
         for (const { name, value, options } of cookies) {
           responseHeaders.append(
             'Set-Cookie',
-            serializeCookieHeader(name, value, { ...options, httpOnly: true, sameSite: 'lax', secure: isProduction, path: '/' }),
+            serializeCookieHeader(name, value, { ...options, httpOnly: true, sameSite: 'lax', secure: isProduction(), path: '/' }),
           )
         }
         for (const [name, value] of Object.entries(headers ?? {})) responseHeaders.set(name, value)
@@ -32,7 +32,7 @@ export function createSupabaseServerClient(request: Request, responseHeaders: He
 
 /** A cookie-less client that checks a bearer access token (API clients). */
 export function createSupabaseTokenClient(): SupabaseClient {
-  return createServerClient(requireEnv('SUPABASE_URL'), requireEnv('SUPABASE_ANON_KEY'), {
+  return createServerClient(config().SUPABASE_URL, config().SUPABASE_ANON_KEY, {
     cookies: { getAll: () => [], setAll: () => {} },
     auth: { flowType: 'pkce', detectSessionInUrl: false, autoRefreshToken: false, persistSession: false },
     realtime: { transport: WebSocket as never },

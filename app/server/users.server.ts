@@ -1,4 +1,5 @@
 import { db } from './db.server.ts'
+import { config } from './env.server.ts'
 import type { User } from '../../db/schema.ts'
 
 export interface UserSyncPayload {
@@ -15,12 +16,7 @@ export type PublicUser = Pick<User, 'id' | 'username' | 'displayName' | 'email' 
 const PUBLIC_COLUMNS = ['id', 'username', 'displayName', 'email', 'isAdmin', 'avatarUrl', 'bio'] as const
 
 export function adminEmails(): Set<string> {
-  return new Set(
-    (process.env.ADMIN_EMAILS ?? '')
-      .split(',')
-      .map((e) => e.trim().toLowerCase())
-      .filter(Boolean),
-  )
+  return new Set(config().ADMIN_EMAILS)
 }
 
 /** Spec: displayName is the full name, else the part of the e-mail before the @. */

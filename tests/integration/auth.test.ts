@@ -6,6 +6,7 @@ import { safeRedirectPath } from '../../app/server/auth.server.ts'
 import { db } from '../../app/server/db.server.ts'
 import { syncUser } from '../../app/server/users.server.ts'
 import { apiRequest, callRoute } from '../support/call-route.ts'
+import { setEnv } from '../support/config.ts'
 import { authEmulator } from '../support/services.ts'
 
 async function tokenFor(email: string, fullName?: string) {
@@ -64,13 +65,13 @@ describe('bearer tokens on /api', () => {
 
 describe('user sync', () => {
   it('makes ADMIN_EMAILS users admins at sign-in', async () => {
-    process.env.ADMIN_EMAILS = 'boss@example.com, other@example.com'
+    setEnv({ ADMIN_EMAILS: 'boss@example.com, other@example.com' })
     try {
       const token = await tokenFor('Boss@Example.com')
       const response = await callRoute(usersSync, apiRequest('/api/users/sync', { method: 'POST', token, json: {} }))
       expect(await response.json()).toMatchObject({ isAdmin: true })
     } finally {
-      delete process.env.ADMIN_EMAILS
+      setEnv({ ADMIN_EMAILS: undefined })
     }
   })
 

@@ -7,6 +7,7 @@ import * as purchaseSuccessPage from '../../app/routes/purchase-success.tsx'
 import { db } from '../../app/server/db.server.ts'
 import { securityHeaders } from '../../app/server/security-headers.server.ts'
 import { APP, apiRequest, callRoute } from '../support/call-route.ts'
+import { setEnv } from '../support/config.ts'
 import { createListing, giveBankDetails, payIntent, saleStatus, sellerWithListing, signUp, stripe } from '../support/payment-fixtures.ts'
 
 async function purchase(listingId: string, token: string | undefined, json: unknown = {}) {
@@ -145,13 +146,13 @@ describe('POST /api/listings/:id/purchase', () => {
     const { listing } = await sellerWithListing()
     const buyer = await signUp('buyer')
     const base = process.env.STRIPE_API_BASE
-    process.env.STRIPE_API_BASE = 'http://127.0.0.1:9'
+    setEnv({ STRIPE_API_BASE: 'http://127.0.0.1:9' })
     try {
       const response = await purchase(listing.id, buyer.token)
       expect(response.status).toBe(502)
       expect(await response.json()).toEqual({ error: 'Failed to create payment intent' })
     } finally {
-      process.env.STRIPE_API_BASE = base
+      setEnv({ STRIPE_API_BASE: base })
     }
     // The attempt stays open and gets its intent on the next try.
     expect((await purchase(listing.id, buyer.token)).status).toBe(200)
@@ -201,14 +202,14 @@ describe('/checkout/:id', () => {
       expect(csp, path).toContain(`connect-src 'self';`)
     }
     const saved = process.env.STRIPE_JS_URL
-    delete process.env.STRIPE_JS_URL
+    setEnv({ STRIPE_JS_URL: undefined })
     try {
       const production = securityHeaders('/checkout/abc', 'n0nce')['Content-Security-Policy']!
       expect(production).toContain('https://js.stripe.com')
       expect(production).toContain(`connect-src 'self' https://api.stripe.com`)
       expect(production).toContain('frame-src https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com')
     } finally {
-      process.env.STRIPE_JS_URL = saved
+      setEnv({ STRIPE_JS_URL: saved })
     }
   })
 })

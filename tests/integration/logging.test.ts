@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CLIENT_IP_HEADER } from '../../app/server/client-ip.server.ts'
 import { resetRateLimits } from '../../app/server/rate-limit.server.ts'
 import { callRoute } from '../support/call-route.ts'
+import { setEnv } from '../support/config.ts'
 import { signedEvent } from '../support/payment-fixtures.ts'
 import { webhookSecret } from '../support/stripe.ts'
 import { buildRequest, buildWorld, VALID_BANK_DETAILS, type World } from './hardening-fixtures.ts'
@@ -20,7 +21,7 @@ let w: World
 beforeEach(async () => {
   w = await buildWorld()
   lines = []
-  process.env.LOG_SILENT = 'false'
+  setEnv({ LOG_SILENT: 'false' })
   const capture = (...args: unknown[]) => {
     lines.push(args.map((a) => (typeof a === 'string' ? a : a instanceof Error ? `${a.message}\n${a.stack}` : JSON.stringify(a))).join(' '))
   }
@@ -28,8 +29,7 @@ beforeEach(async () => {
 })
 
 afterEach(() => {
-  process.env.LOG_SILENT = 'true'
-  process.env.RATE_LIMIT_MULTIPLIER = '1000'
+  setEnv({ LOG_SILENT: 'true', RATE_LIMIT_MULTIPLIER: '1000' })
   resetRateLimits()
   vi.restoreAllMocks()
 })
@@ -108,7 +108,7 @@ describe('security events are logged, secrets are not', () => {
       ).status,
     ).toBe(200)
     // 429 on sign-in.
-    process.env.RATE_LIMIT_MULTIPLIER = '0.1'
+    setEnv({ RATE_LIMIT_MULTIPLIER: '0.1' })
     resetRateLimits()
     const login = await mod.login()
     const statuses: number[] = []

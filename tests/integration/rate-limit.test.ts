@@ -5,6 +5,7 @@ import * as login from '../../app/routes/login.tsx'
 import { clientIpMiddleware, CLIENT_IP_HEADER, trustProxySetting } from '../../app/server/client-ip.server.ts'
 import { resetRateLimits } from '../../app/server/rate-limit.server.ts'
 import { callRoute } from '../support/call-route.ts'
+import { setEnv } from '../support/config.ts'
 
 function signInFrom(ip: string) {
   return new Request('http://localhost:3000/login', {
@@ -16,12 +17,12 @@ function signInFrom(ip: string) {
 
 describe('rate limits', () => {
   afterEach(() => {
-    process.env.RATE_LIMIT_MULTIPLIER = '1000'
+    setEnv({ RATE_LIMIT_MULTIPLIER: '1000' })
     resetRateLimits()
   })
 
   it('answers 429 with Retry-After once a client exceeds the sign-in limit, per client', async () => {
-    process.env.RATE_LIMIT_MULTIPLIER = '1'
+    setEnv({ RATE_LIMIT_MULTIPLIER: '1' })
     resetRateLimits()
     for (let i = 0; i < 10; i++) expect((await callRoute(login, signInFrom('203.0.113.7'))).status).toBe(302)
     const limited = await callRoute(login, signInFrom('203.0.113.7'))

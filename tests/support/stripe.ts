@@ -3,6 +3,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll } from 'vitest'
 import { startStripeEmulator } from '../../emulators/stripe/server.ts'
+import { setEnv } from './config.ts'
 import { APP, callRoute } from './call-route.ts'
 
 /*
@@ -15,11 +16,13 @@ import { APP, callRoute } from './call-route.ts'
 export const webhookSecret = `whsec_${randomBytes(24).toString('hex')}`
 export const stripeEmulator = await startStripeEmulator({ port: 0, webhookSecret })
 
-process.env.STRIPE_SECRET_KEY = stripeEmulator.secretKey
-process.env.STRIPE_PUBLISHABLE_KEY = stripeEmulator.publishableKey
-process.env.STRIPE_API_BASE = stripeEmulator.url
-process.env.STRIPE_WEBHOOK_SECRET = webhookSecret
-process.env.STRIPE_JS_URL = stripeEmulator.scriptUrl
+setEnv({
+  STRIPE_SECRET_KEY: stripeEmulator.secretKey,
+  STRIPE_PUBLISHABLE_KEY: stripeEmulator.publishableKey,
+  STRIPE_API_BASE: stripeEmulator.url,
+  STRIPE_WEBHOOK_SECRET: webhookSecret,
+  STRIPE_JS_URL: stripeEmulator.scriptUrl,
+})
 
 const forwarder = createServer((req, res) => {
   const chunks: Buffer[] = []
