@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely'
+import type { ColumnType, Generated, GeneratedAlways, Insertable, Selectable, Updateable } from 'kysely'
 
 // Kysely types of the database (snake_case columns seen as camelCase through
 // CamelCasePlugin). Kept by hand beside migrations/: change both together.
@@ -15,6 +15,8 @@ export type TransactionStatus =
   | 'disputed'
   | 'refunded'
   | 'failed'
+  /** The payment's amount or currency differs from the sale's: an admin decides (migrations/0003). */
+  | 'held'
 
 export type BankDetailsStatus = 'pending' | 'approved' | 'rejected'
 export type AuditActorRole = 'buyer' | 'seller' | 'admin' | 'system' | 'provider'
@@ -109,6 +111,8 @@ export interface TransactionsTable {
   attempt: Generated<number>
   amountCents: number
   applicationFeeCents: number
+  /** amount − fee, computed by the database (migration 0006): never computed elsewhere. */
+  sellerShareCents: GeneratedAlways<number>
   currency: Generated<string>
   status: ColumnType<TransactionStatus, TransactionStatus | undefined, TransactionStatus>
   deliveryProof: ColumnType<DeliveryProof | null, string | null | undefined, string | null>
@@ -131,6 +135,22 @@ export interface ProcessedEventsTable {
   id: string
   type: string
   receivedAt: CreatedAt
+}
+
+export type MoneyExceptionKind = 'payment_mismatch' | 'refund_after_payout'
+
+/** Money that moved where the escrow cannot follow, until an admin resolves it (migrations/0003). */
+export interface MoneyExceptionsTable {
+  id: Generated<string>
+  transactionId: string
+  kind: MoneyExceptionKind
+  amountCents: number
+  currency: string
+  details: string
+  providerRef: string | null
+  createdAt: CreatedAt
+  resolvedAt: Date | null
+  resolvedBy: string | null
 }
 
 export interface AuditLogTable {
@@ -165,6 +185,7 @@ export interface DB {
   listings: ListingsTable
   transactions: TransactionsTable
   processedEvents: ProcessedEventsTable
+  moneyExceptions: MoneyExceptionsTable
   auditLog: AuditLogTable
   appMeta: AppMetaTable
   searchTerms: SearchTermsTable

@@ -1,14 +1,18 @@
 import type { Migration } from 'kysely'
 import * as initialSchema from './0001_initial_schema.ts'
 import * as searchTerms from './0002_search_terms.ts'
+import * as paymentHolds from './0003_payment_holds.ts'
 import * as bankDetailsVersion from './0004_bank_details_version.ts'
 import * as revokedSessions from './0005_revoked_sessions.ts'
+import * as sellerShare from './0006_seller_share.ts'
 
 // Every migration, in order. Listed explicitly (not read from the folder) so
 // the same code runs under tsx, Vite and Vitest; a test checks none is missing.
 export const migrations: Record<string, Migration> = {
   '0001_initial_schema': initialSchema,
   '0002_search_terms': searchTerms,
+  '0003_payment_holds': paymentHolds,
   '0004_bank_details_version': bankDetailsVersion,
   '0005_revoked_sessions': revokedSessions,
+  '0006_seller_share': sellerShare,
 }

@@ -1,8 +1,10 @@
 import { sql } from 'kysely'
 import type { AuditActorRole, BankDetailsStatus, TransactionStatus } from '../../db/schema.ts'
 import { OWNED_STATUSES, STATUS_LABELS } from '~/lib/escrow'
+import { payoutBlocker } from '~/lib/payouts'
 import { getFullBankDetailsFor, type FullBankDetails } from './bank-details.server.ts'
 import { db } from './db.server.ts'
+import { payoutDue } from './payouts.server.ts'
 
 /** Most rows the admin transactions table (and its API) returns; the status filter narrows it. */
 export const ADMIN_TRANSACTIONS_LIMIT = 200
@@ -26,8 +28,8 @@ export async function getAdminSummary(): Promise<AdminSummary> {
     .select([
       sql<string>`coalesce(sum(amount_cents) filter (where status in (${owned})), 0)`.as('gross'),
       sql<string>`coalesce(sum(application_fee_cents) filter (where status in (${owned})), 0)`.as('fees'),
-      sql<string>`coalesce(sum(amount_cents - application_fee_cents) filter (where status = 'completed' and paid_at is null), 0)`.as('due'),
-      sql<string>`coalesce(sum(amount_cents - application_fee_cents) filter (where paid_at is not null), 0)`.as('paidOut'),
+      sql<string>`coalesce(sum(seller_share_cents) filter (where ${payoutDue}), 0)`.as('due'),
+      sql<string>`coalesce(sum(seller_share_cents) filter (where paid_at is not null), 0)`.as('paidOut'),
     ])
     .executeTakeFirstOrThrow()
   return {
@@ -65,6 +67,7 @@ export interface AdminTransaction extends AdminTransactionView {
   forkUrl: string | null
   refundRequestedAt: Date | null
   sellerBankStatus: BankDetailsStatus | null
+  sellerShareCents: number
 }
 
 function adminTransactionsQuery() {
@@ -80,6 +83,7 @@ function adminTransactionsQuery() {
       'seller.email as sellerEmail',
       'transactions.amountCents',
       'transactions.applicationFeeCents',
+      'transactions.sellerShareCents',
       'transactions.paidAt',
       'transactions.paymentReference',
       'transactions.status',
@@ -136,7 +140,7 @@ export async function listOpenDisputes(): Promise<AdminTransaction[]> {
 export async function bankDetailsForPayouts(transactions: AdminTransaction[]): Promise<Record<string, FullBankDetails>> {
   const sellerIds = [
     ...new Set(
-      transactions.filter((t) => t.status === 'completed' && !t.paidAt && t.sellerBankStatus === 'approved').map((t) => t.sellerId),
+      transactions.filter((t) => payoutBlocker(t, t.sellerBankStatus) === null).map((t) => t.sellerId),
     ),
   ]
   return Object.fromEntries(await getFullBankDetailsFor(sellerIds))

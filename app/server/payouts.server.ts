@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
-import type { BankDetailsStatus, Transaction, TransactionStatus } from '../../db/schema.ts'
+import type { BankDetailsStatus, Transaction } from '../../db/schema.ts'
+import { payoutBlocker } from '~/lib/payouts'
 import { recordAudit } from './audit.server.ts'
 import { getFullBankDetailsFor, type FullBankDetails } from './bank-details.server.ts'
 import { db } from './db.server.ts'
@@ -15,17 +16,12 @@ import { logEvent } from './log.server.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-/** Why a payout cannot be recorded now (null when it can). */
-export function payoutBlocker(sale: { status: TransactionStatus; paidAt: Date | null }, bankStatus: BankDetailsStatus | null): string | null {
-  if (sale.paidAt) return 'This sale has already been paid out'
-  if (sale.status !== 'completed') return `This sale is ${sale.status}: only completed sales can be paid out`
-  if (bankStatus !== 'approved') {
-    return bankStatus
-      ? `The seller's bank details are ${bankStatus}, not approved`
-      : 'The seller has no bank details on file'
-  }
-  return null
-}
+/**
+ * The payout-due rule in SQL (completed, not yet paid out): the one fragment
+ * every query uses — marking paid, the payouts due, the admin's summary.
+ * `isPayoutDue` in app/lib/payouts.ts is the same rule for rows already read.
+ */
+export const payoutDue = sql<boolean>`(transactions.status = 'completed' and transactions.paid_at is null)`
 
 export async function markPaid(input: {
   transactionId: string
@@ -47,8 +43,7 @@ export async function markPaid(input: {
       .updateTable('transactions')
       .set({ paidAt: now, paymentReference: reference, updatedAt: now })
       .where('id', '=', input.transactionId)
-      .where('status', '=', 'completed')
-      .where('paidAt', 'is', null)
+      .where(payoutDue)
       .where(({ exists, selectFrom }) =>
         exists(
           selectFrom('bankDetails')
@@ -69,7 +64,7 @@ export async function markPaid(input: {
         fromState: 'completed',
         toState: 'completed',
         reason: null,
-        metadata: { paymentReference: reference, sellerShareCents: updated.amountCents - updated.applicationFeeCents },
+        metadata: { paymentReference: reference, sellerShareCents: updated.sellerShareCents },
       })
     }
     return updated
@@ -115,13 +110,13 @@ export async function listPayoutsDue(): Promise<PayoutDue[]> {
       'transactions.completedAt',
       'transactions.amountCents',
       'transactions.applicationFeeCents',
+      'transactions.sellerShareCents',
       'transactions.sellerId',
       'seller.email as sellerEmail',
       'seller.username as sellerUsername',
       'listings.title as listingTitle',
     ])
-    .where('transactions.status', '=', 'completed')
-    .where('transactions.paidAt', 'is', null)
+    .where(payoutDue)
     .orderBy('transactions.completedAt', 'asc')
     .orderBy('transactions.id', 'asc')
     .execute()
@@ -130,7 +125,6 @@ export async function listPayoutsDue(): Promise<PayoutDue[]> {
     const bankDetails = banks.get(row.sellerId) ?? null
     return {
       ...row,
-      sellerShareCents: row.amountCents - row.applicationFeeCents,
       bankStatus: bankDetails?.status ?? null,
       bankDetails,
     }

@@ -36,7 +36,7 @@ export async function getSellerStats(sellerId: string): Promise<SellerStats> {
     .selectFrom('transactions')
     .select([
       sql<string>`coalesce(sum(amount_cents) filter (where status in (${owned})), 0)`.as('totalSales'),
-      sql<string>`coalesce(sum(amount_cents - application_fee_cents) filter (where status in (${owned}) and paid_at is null), 0)`.as(
+      sql<string>`coalesce(sum(seller_share_cents) filter (where status in (${owned}) and paid_at is null), 0)`.as(
         'pendingPayout',
       ),
       sql<string>`count(*) filter (where status in (${owned}) and paid_at is null)`.as('pendingSales'),
@@ -79,6 +79,7 @@ export async function listSellerTransactions(sellerId: string, { limit }: { limi
       'transactions.createdAt',
       'transactions.amountCents',
       'transactions.applicationFeeCents',
+      'transactions.sellerShareCents',
       'transactions.status',
       'transactions.deliveredAt',
       'transactions.completedAt',
@@ -104,7 +105,7 @@ export async function listSellerTransactions(sellerId: string, { limit }: { limi
     createdAt: r.createdAt,
     amountCents: r.amountCents,
     applicationFeeCents: r.applicationFeeCents,
-    sellerShareCents: r.amountCents - r.applicationFeeCents,
+    sellerShareCents: r.sellerShareCents,
     status: r.status,
     deliveredAt: r.deliveredAt,
     completedAt: r.completedAt,

@@ -7,6 +7,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~
 import { statusLabel } from '~/lib/escrow'
 import { formatCents } from '~/lib/money'
 import { ActionDialog } from './action-dialog'
+import { isPayoutDue } from '~/lib/payouts'
 import { MarkPaidSchema, RefundSchema, ReleaseSchema } from './admin-actions'
 import { BankDetailsView, type BankDetailsViewData } from './bank-details-view'
 
@@ -16,6 +17,7 @@ export interface AdminTransactionRow {
   sellerEmail: string
   amountCents: number
   applicationFeeCents: number
+  sellerShareCents: number
   paidAt: string | Date | null
   paymentReference: string | null
   status: TransactionStatus
@@ -57,7 +59,7 @@ function MarkPaidAction({ t, bank }: { t: AdminTransactionRow; bank: BankDetails
       title="Mark as Paid"
       description={
         <p>
-          Record the bank transfer of {formatCents(t.amountCents - t.applicationFeeCents)} to {t.sellerEmail} for “{t.listingTitle}”.
+          Record the bank transfer of {formatCents(t.sellerShareCents)} to {t.sellerEmail} for “{t.listingTitle}”.
         </p>
       }
       details={<BankDetailsView details={bank} />}
@@ -91,8 +93,8 @@ function RefundAction({ t }: { t: AdminTransactionRow }) {
 
 function RowActions({ t, bank }: { t: AdminTransactionRow; bank: BankDetailsViewData | undefined }) {
   if (t.refundRequestedAt && t.status !== 'refunded') return <Badge variant="warning">Refund requested</Badge>
-  if (t.status === 'completed' && !t.paidAt) return <MarkPaidAction t={t} bank={bank} />
-  if (t.status === 'paid') return <RefundAction t={t} />
+  if (isPayoutDue(t)) return <MarkPaidAction t={t} bank={bank} />
+  if (t.status === 'paid' || t.status === 'held') return <RefundAction t={t} />
   if (t.status === 'disputed') {
     return (
       <a href="#disputes" className="text-sm text-primary underline-offset-4 hover:underline">
@@ -227,7 +229,7 @@ export function OpenDisputes({ disputes }: { disputes: AdminTransactionRow[] }) 
                       title="Release the funds to the seller"
                       description={
                         <p>
-                          The sale becomes completed and {formatCents(t.amountCents - t.applicationFeeCents)} becomes due to{' '}
+                          The sale becomes completed and {formatCents(t.sellerShareCents)} becomes due to{' '}
                           {t.sellerEmail}.
                         </p>
                       }
