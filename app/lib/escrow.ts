@@ -18,6 +18,7 @@ export const STATUS_LABELS: Record<TransactionStatus, string> = {
   disputed: 'Disputed',
   refunded: 'Refunded',
   failed: 'Failed',
+  held: 'On hold',
 }
 
 export function statusLabel(status: TransactionStatus): string {

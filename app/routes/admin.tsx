@@ -5,6 +5,7 @@ import { AdminActionSchema, adminFormId, type AdminIntent } from '~/components/a
 import { AdminTabs, ADMIN_TABS, type AdminTab } from '~/components/admin/admin-tabs'
 import { AdminTransactionsTable, OpenDisputes } from '~/components/admin/admin-transactions'
 import { AuditLogTable } from '~/components/admin/audit-log-table'
+import { MoneyExceptions } from '~/components/admin/money-exceptions'
 import { PendingBankDetails } from '~/components/admin/pending-bank-details'
 import { StatCard } from '~/components/dashboard/stat-card'
 import { Button } from '~/components/ui/button'
@@ -31,6 +32,7 @@ import {
   rejectBankDetails,
 } from '~/server/bank-details.server'
 import { refundSale, releaseFunds } from '~/server/escrow.server'
+import { listOpenMoneyExceptions } from '~/server/money-exceptions.server'
 import { markPaid } from '~/server/payouts.server'
 import { AppError } from '~/server/errors.server'
 import { redirectWithToast } from '~/server/responses.server'
@@ -47,7 +49,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url)
   const tab = currentTab(url)
   const status = parseStatusFilter(url.searchParams.get('status')) ?? null
-  const [summary, pendingBankCount] = await Promise.all([getAdminSummary(), countPendingBankDetails()])
+  const [summary, pendingBankCount, moneyExceptions] = await Promise.all([
+    getAdminSummary(),
+    countPendingBankDetails(),
+    listOpenMoneyExceptions(),
+  ])
   // Each tab loads only what it shows; the others stay null.
   const [pendingBank, auditLog, transactions, disputes] = await Promise.all([
     tab === 'bank-details' ? listPendingBankDetails() : null,
@@ -61,6 +67,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     limit: ADMIN_TRANSACTIONS_LIMIT,
     summary,
     pendingBankCount,
+    moneyExceptions,
     pendingBank,
     auditLog,
     transactions,
@@ -188,6 +195,8 @@ export default function Admin({ loaderData }: Route.ComponentProps) {
           icon={<Banknote />}
         />
       </section>
+
+      <MoneyExceptions exceptions={loaderData.moneyExceptions} />
 
       <AdminTabs current={tab} pendingBankCount={pendingBankCount} />
 

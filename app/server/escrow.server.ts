@@ -1,3 +1,4 @@
+import { isUuid } from '~/lib/ids'
 import type { Task } from 'graphile-worker'
 import type { Kysely, Transaction as DbTransaction, Updateable } from 'kysely'
 import type { AuditActorRole, DB, Transaction, TransactionStatus, TransactionsTable } from '../../db/schema.ts'
@@ -7,6 +8,7 @@ import { db } from './db.server.ts'
 import { AppError } from './errors.server.ts'
 import { ensureJobSchema, queueJob, type JobDefinition } from './jobs.server.ts'
 import { logEvent } from './log.server.ts'
+import { recordMoneyException } from './money-exceptions.server.ts'
 import { getStripe } from './stripe.server.ts'
 
 /**
@@ -50,6 +52,9 @@ export interface EventData {
   metadata?: Record<string, unknown>
   forkUrl?: string
   paymentIntentId?: string
+  /** payment_succeeded: what Stripe says arrived (amount_received, in cents, and its currency). */
+  amountReceived?: number
+  currency?: string
   failureReason?: string
   refundId?: string | null
   /** refund_failed: the claim being given back (so a newer claim is never undone). */
@@ -68,6 +73,8 @@ interface Transition {
   /** Checked on the locked row after the state: null lets it through, a message refuses it (409). */
   guard?: (sale: Transaction, data: EventData) => string | null
   set?: (sale: Transaction, data: EventData) => Updateable<TransactionsTable>
+  /** The audit row's action when it is not the event's name. */
+  action?: string
   /** The audit row's reason when the event has a fixed one. */
   reason?: (sale: Transaction, data: EventData) => string | null
 }
@@ -79,20 +86,31 @@ const delivery = (_: Transaction, data: EventData) => ({
 })
 const completion = (_: Transaction, data: EventData) => ({ completedAt: data.now })
 const failure = (_: Transaction, data: EventData) => ({ failureReason: data.failureReason ?? 'Payment failed' })
+const payment = (sale: Transaction, data: EventData) => ({
+  stripePaymentIntentId: data.paymentIntentId ?? sale.stripePaymentIntentId,
+  paidAtProvider: data.now,
+  failureReason: null,
+})
+/** null when Stripe received exactly the sale's amount in the sale's currency, else what differs. */
+function paymentMismatch(sale: Transaction, data: EventData): string | null {
+  const currency = (data.currency ?? '').toUpperCase()
+  if (data.amountReceived === sale.amountCents && currency === sale.currency.toUpperCase()) return null
+  return `Received ${data.amountReceived ?? 'an unknown amount'} ${currency || '(no currency)'} for a sale of ${sale.amountCents} ${sale.currency.toUpperCase()} (in cents)`
+}
 
 export const TRANSITIONS: readonly Transition[] = [
   // Payment (Stripe's verified webhook). A failed attempt whose intent later succeeds (a retry
   // on the same card form after a decline) was paid after all; a late failure never undoes a payment.
+  { event: 'payment_succeeded', from: ['pending_payment', 'failed'], actor: 'provider', to: 'paid', guard: paymentMismatch, set: payment },
+  // Any other amount or currency is never fulfilled: the sale waits for an admin (a money exception).
   {
     event: 'payment_succeeded',
     from: ['pending_payment', 'failed'],
     actor: 'provider',
-    to: 'paid',
-    set: (sale, data) => ({
-      stripePaymentIntentId: data.paymentIntentId ?? sale.stripePaymentIntentId,
-      paidAtProvider: data.now,
-      failureReason: null,
-    }),
+    to: 'held',
+    set: payment,
+    action: 'payment_held',
+    reason: paymentMismatch,
   },
   { event: 'payment_failed', from: ['pending_payment'], actor: 'provider', to: 'failed', set: failure },
   { event: 'payment_canceled', from: ['pending_payment'], actor: 'provider', to: 'failed', set: failure },
@@ -145,7 +163,7 @@ export const TRANSITIONS: readonly Transition[] = [
   },
   {
     event: 'refund_requested',
-    from: ['disputed', 'paid'],
+    from: ['disputed', 'paid', 'held'],
     actor: 'admin',
     to: UNCHANGED,
     guard: (sale) =>
@@ -154,7 +172,7 @@ export const TRANSITIONS: readonly Transition[] = [
   },
   {
     event: 'refund_failed',
-    from: ['disputed', 'paid'],
+    from: ['disputed', 'paid', 'held'],
     actor: 'admin',
     to: UNCHANGED,
     guard: (sale, data) =>
@@ -165,7 +183,7 @@ export const TRANSITIONS: readonly Transition[] = [
   // order of events — except after the payout: that needs a person (a money exception).
   {
     event: 'refunded',
-    from: ['pending_payment', 'failed', 'paid', 'delivered', 'disputed', 'completed'],
+    from: ['pending_payment', 'failed', 'paid', 'delivered', 'disputed', 'completed', 'held'],
     actor: 'provider',
     to: 'refunded',
     guard: (sale) => (sale.paidAt ? 'This sale was already paid out to the seller' : null),
@@ -181,9 +199,19 @@ type Executor = Kysely<DB> | DbTransaction<DB>
  * transition commits (same database transaction). Written once per state,
  * whichever event led there.
  */
-const ON_ENTER: Partial<Record<TransactionStatus, (trx: Executor, sale: Transaction) => Promise<void>>> = {
+const ON_ENTER: Partial<Record<TransactionStatus, (trx: Executor, sale: Transaction, data: EventData) => Promise<void>>> = {
   // The 72-hour window starts: the auto-confirm job fires at its end.
   delivered: (trx, sale) => scheduleAutoConfirm(trx, sale.id, windowEndsAt(sale.deliveredAt!)),
+  // Money arrived that does not match the sale: admins see it and are alerted.
+  held: (trx, sale, data) =>
+    recordMoneyException(trx, {
+      transactionId: sale.id,
+      kind: 'payment_mismatch',
+      amountCents: data.amountReceived ?? 0,
+      currency: data.currency || '?',
+      details: paymentMismatch(sale, data) ?? 'Payment held for review',
+      providerRef: data.paymentIntentId ?? sale.stripePaymentIntentId,
+    }),
 }
 
 // --- The runner ------------------------------------------------------------------------
@@ -204,7 +232,10 @@ export type EventOutcome =
   | { applied: true; sale: Transaction; from: TransactionStatus }
   | { applied: false; error: AppError; sale?: Transaction }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** "paid", "disputed or paid", "disputed, paid or held". */
+function orList(items: readonly string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`
+}
 
 function rowsFor(event: EscrowEvent): Transition[] {
   return TRANSITIONS.filter((t) => t.event === event)
@@ -229,7 +260,7 @@ function actorRefusal(sale: Transaction, actor: AuditActorRole, by: Actor): AppE
 export async function applyEvent(trx: Executor, input: EventInput): Promise<EventOutcome> {
   const rows = rowsFor(input.event)
   if (rows.length === 0) throw new Error(`Unknown escrow event ${input.event}`)
-  if (!UUID.test(input.saleId)) return { applied: false, error: new AppError(404, 'Sale not found') }
+  if (!isUuid(input.saleId)) return { applied: false, error: new AppError(404, 'Sale not found') }
   const sale = await trx.selectFrom('transactions').selectAll().where('id', '=', input.saleId).forUpdate().executeTakeFirst()
   if (!sale) return { applied: false, error: new AppError(404, 'Sale not found') }
 
@@ -239,7 +270,7 @@ export async function applyEvent(trx: Executor, input: EventInput): Promise<Even
   const candidates = rows.filter((row) => row.from.includes(sale.status))
   if (candidates.length === 0) {
     const expected = [...new Set(rows.flatMap((row) => row.from))]
-    return { applied: false, error: new AppError(409, `This sale is ${sale.status}, not ${expected.join(' or ')}`), sale }
+    return { applied: false, error: new AppError(409, `This sale is ${sale.status}, not ${orList(expected)}`), sale }
   }
   let row: Transition | undefined
   let refusal: string | null = null
@@ -263,7 +294,7 @@ export async function applyEvent(trx: Executor, input: EventInput): Promise<Even
   await recordAudit(trx, {
     actorId: input.by.id,
     actorRole: input.by.role,
-    action: input.event,
+    action: row.action ?? input.event,
     entityType: 'transaction',
     entityId: sale.id,
     fromState: sale.status,
@@ -271,7 +302,7 @@ export async function applyEvent(trx: Executor, input: EventInput): Promise<Even
     reason: row.reason?.(sale, data) ?? data.reason ?? null,
     metadata: data.metadata,
   })
-  if (to !== sale.status) await ON_ENTER[to]?.(trx, updated)
+  if (to !== sale.status) await ON_ENTER[to]?.(trx, updated, data)
   return { applied: true, sale: updated, from: sale.status }
 }
 
@@ -291,7 +322,7 @@ export async function fire(input: EventInput): Promise<Transaction> {
 // --- The surfaces' verbs ------------------------------------------------------------------
 
 export async function getTransaction(id: string): Promise<Transaction | undefined> {
-  if (!UUID.test(id)) return undefined
+  if (!isUuid(id)) return undefined
   return db.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
@@ -446,7 +477,7 @@ export const ESCROW_JOBS: readonly JobDefinition[] = [
 // --- The buyer's purchases -------------------------------------------------------------
 
 /** Statuses shown in My Purchases: attempts that never got paid are not purchases. */
-const PURCHASE_STATUSES: readonly TransactionStatus[] = ['paid', 'delivered', 'completed', 'disputed', 'refunded']
+const PURCHASE_STATUSES: readonly TransactionStatus[] = ['paid', 'delivered', 'completed', 'disputed', 'refunded', 'held']
 
 export interface Purchase {
   id: string

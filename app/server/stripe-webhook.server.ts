@@ -122,7 +122,9 @@ async function paymentSucceeded(trx: Executor, intent: Stripe.PaymentIntent, now
     event: 'payment_succeeded',
     by: PROVIDER,
     paymentIntentId: intent.id,
-    metadata: { paymentIntentId: intent.id, amountReceived: intent.amount_received },
+    amountReceived: intent.amount_received,
+    currency: intent.currency,
+    metadata: { paymentIntentId: intent.id, amountReceived: intent.amount_received, currency: intent.currency },
     now,
   })
   if (!paid.applied || paid.sale.status !== 'paid') return

@@ -143,13 +143,13 @@ describe('the 72-hour window (moved clock)', () => {
 })
 
 describe('the state machine', () => {
-  const STATES: TransactionStatus[] = ['pending_payment', 'paid', 'delivered', 'completed', 'disputed', 'refunded', 'failed']
+  const STATES: TransactionStatus[] = ['pending_payment', 'paid', 'delivered', 'completed', 'disputed', 'refunded', 'failed', 'held']
   const actions: Record<string, { allowed: TransactionStatus[]; run: (ctx: Awaited<ReturnType<typeof saleIn>> & { admin: { id: string } }) => Promise<unknown> }> = {
     deliver: { allowed: ['paid'], run: (c) => deliverSale({ transactionId: c.sale.id, sellerId: c.seller.id, forkUrl: 'https://github.com/b/fork' }) },
     confirm: { allowed: ['delivered'], run: (c) => confirmReceipt({ transactionId: c.sale.id, buyerId: c.buyer.id }) },
     dispute: { allowed: ['delivered'], run: (c) => disputeSale({ transactionId: c.sale.id, buyerId: c.buyer.id, reason: 'Broken' }) },
     release: { allowed: ['disputed'], run: (c) => releaseFunds({ transactionId: c.sale.id, adminId: c.admin.id }) },
-    refund: { allowed: ['disputed', 'paid'], run: (c) => refundSale({ transactionId: c.sale.id, adminId: c.admin.id, reason: 'Refund' }) },
+    refund: { allowed: ['disputed', 'paid', 'held'], run: (c) => refundSale({ transactionId: c.sale.id, adminId: c.admin.id, reason: 'Refund' }) },
   }
 
   it('every transition from a state it is not allowed from answers 409 naming the current state, and changes nothing', async () => {
@@ -165,7 +165,7 @@ describe('the state machine', () => {
         checked += 1
       }
     }
-    expect(checked).toBe(6 + 6 + 6 + 6 + 5)
+    expect(checked).toBe(7 + 7 + 7 + 7 + 5)
   })
 
   it('only the sale’s own seller delivers, only its buyer confirms or disputes (403 for the other party, 404 for strangers)', async () => {
@@ -270,7 +270,7 @@ describe('refunds through Stripe', () => {
       { transactionId: sale.id },
     )
     expect(again.status).toBe(409)
-    expect(await again.json()).toEqual({ error: 'This sale is refunded, not disputed or paid' })
+    expect(await again.json()).toEqual({ error: 'This sale is refunded, not disputed, paid or held' })
     const release = await callRoute(
       adminRelease,
       apiRequest(`/api/admin/transactions/${sale.id}/release`, { method: 'POST', token: admin.token, json: {} }),

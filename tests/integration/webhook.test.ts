@@ -1,10 +1,13 @@
 import { stripeEmulator, webhooksDelivered, withWebhooksWithheld } from '../support/stripe.ts'
 import { sql } from 'kysely'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { StripeEvent } from '../../emulators/stripe/server.ts'
+import * as adminTransactionsApi from '../../app/routes/api/admin-transactions.ts'
 import * as purchaseApi from '../../app/routes/api/listing-purchase.ts'
+import * as adminPage from '../../app/routes/admin.tsx'
 import * as webhook from '../../app/routes/api/stripe-webhook.ts'
 import { db } from '../../app/server/db.server.ts'
+import { refundSale } from '../../app/server/escrow.server.ts'
 import { APP, apiRequest, callRoute } from '../support/call-route.ts'
 import { payIntent, saleStatus, sellerWithListing, signedEvent, signUp, stripe } from '../support/payment-fixtures.ts'
 
@@ -215,5 +218,95 @@ describe('POST /api/stripe/webhook: events', () => {
       .where('status', 'in', ['paid', 'delivered', 'completed', 'disputed'])
       .execute()
     expect(owned).toHaveLength(0)
+  })
+})
+
+describe('POST /api/stripe/webhook: amount and currency (issue 14.4)', () => {
+  /** A real succeeded event for a fresh sale, withheld from the app. */
+  async function succeededEvent(options: Parameters<typeof sellerWithListing>[0]) {
+    return withWebhooksWithheld(async () => {
+      const opened = await openSale(options)
+      await payIntent(opened.clientSecret)
+      const [event] = eventsFor(opened.sale.stripePaymentIntentId!, ['payment_intent.succeeded'])
+      return { ...opened, event: event! }
+    })
+  }
+
+  it('another amount or currency holds the sale for an admin: never paid or delivered, audited, alerted, listed', async () => {
+    const admin = await signUp('admin', { admin: true })
+    for (const [name, change, received] of [
+      ['1 cent for $43.21', { amount_received: 1 }, { amountCents: 1, currency: 'USD' }],
+      ['yen instead of dollars', { currency: 'jpy' }, { amountCents: 4321, currency: 'JPY' }],
+    ] as const) {
+      const { sale, event } = await succeededEvent({ priceCents: 4321, instantDeliveryUrl: 'https://github.com/acme/private-kit' })
+      const forged = structuredClone(event)
+      forged.id = `${event.id}_forged`
+      Object.assign(forged.data.object as object, change)
+
+      const errors: string[] = []
+      const spy = vi.spyOn(console, 'error').mockImplementation((line: unknown) => void errors.push(String(line)))
+      try {
+        expect((await deliver(forged)).status, name).toBe(200)
+      } finally {
+        spy.mockRestore()
+      }
+      const row = await db.selectFrom('transactions').selectAll().where('id', '=', sale.id).executeTakeFirstOrThrow()
+      expect(row, name).toMatchObject({ status: 'held', deliveryProof: null, deliveredAt: null })
+      expect((await auditFor(sale.id)).map((a) => [a.action, a.actorRole, a.fromState, a.toState]), name).toEqual([
+        ['payment_held', 'provider', 'pending_payment', 'held'],
+      ])
+      const exceptions = await db.selectFrom('moneyExceptions').selectAll().where('transactionId', '=', sale.id).execute()
+      expect(exceptions, name).toEqual([
+        expect.objectContaining({ kind: 'payment_mismatch', ...received, providerRef: sale.stripePaymentIntentId, resolvedAt: null }),
+      ])
+      expect(errors.map((line) => JSON.parse(line)), name).toContainEqual(
+        expect.objectContaining({ level: 'error', event: 'money_exception', alert: true, kind: 'payment_mismatch', transactionId: sale.id }),
+      )
+      const jobs = await sql`SELECT 1 FROM graphile_worker.jobs WHERE key = ${`auto-confirm:${sale.id}`}`.execute(db)
+      expect(jobs.rows, name).toHaveLength(0)
+
+      // The genuine event arriving afterwards does not fulfil a held sale either.
+      expect((await deliver(event)).status).toBe(200)
+      expect(await saleStatus(sale.id), name).toBe('held')
+
+      // Admins see it: in GET /api/admin/transactions and on /admin (with the exception).
+      const listed = await (await callRoute(adminTransactionsApi, apiRequest('/api/admin/transactions', { token: admin.token }))).json()
+      expect(listed, name).toContainEqual(expect.objectContaining({ id: sale.id, status: 'held' }))
+      const page = await (await callRoute(adminPage, new Request(`${APP}/admin`, { headers: { Authorization: `Bearer ${admin.token}` } }))).json()
+      expect(page.moneyExceptions, name).toContainEqual(
+        expect.objectContaining({ transactionId: sale.id, kind: 'payment_mismatch', amountCents: received.amountCents }),
+      )
+      // The admin's way out: refund the buyer.
+      await refundSale({ transactionId: sale.id, adminId: admin.id, reason: 'The payment did not match the price' })
+      await webhooksDelivered()
+      expect(await saleStatus(sale.id), name).toBe('refunded')
+    }
+  })
+
+  it('the exact amount and currency fulfil as before', async () => {
+    const { sale, event } = await succeededEvent({ priceCents: 4321 })
+    expect((await deliver(event)).status).toBe(200)
+    expect(await saleStatus(sale.id)).toBe('paid')
+    expect(await db.selectFrom('moneyExceptions').selectAll().execute()).toEqual([])
+  })
+
+  it('matches an event to its sale by the payment intent id only, never by the metadata', async () => {
+    const victim = await openSale()
+    const { sale, event } = await succeededEvent({})
+    // An event for another intent that names the victim's sale in its metadata.
+    const stranger = structuredClone(event)
+    stranger.id = `${event.id}_stranger`
+    Object.assign(stranger.data.object as object, { id: 'pi_not_ours', metadata: { transactionId: victim.sale.id } })
+    expect((await deliver(stranger)).status).toBe(200)
+    expect(await saleStatus(victim.sale.id)).toBe('pending_payment')
+    expect(await auditFor(victim.sale.id)).toEqual([])
+
+    // The real intent with the victim's id in its metadata still pays only its own sale.
+    const misleading = structuredClone(event)
+    misleading.id = `${event.id}_misleading`
+    Object.assign(misleading.data.object as object, { metadata: { transactionId: victim.sale.id } })
+    expect((await deliver(misleading)).status).toBe(200)
+    expect(await saleStatus(sale.id)).toBe('paid')
+    expect(await saleStatus(victim.sale.id)).toBe('pending_payment')
   })
 })

@@ -27,6 +27,7 @@ export const STATUS_BADGE: Record<TransactionStatus, BadgeProps['variant']> = {
   disputed: 'warning',
   refunded: 'destructive',
   failed: 'outline',
+  held: 'warning',
 }
 
 export const formatDate = (value: string | Date) =>

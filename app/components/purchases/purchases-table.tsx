@@ -35,6 +35,7 @@ const STATUS_VARIANT: Record<TransactionStatus, BadgeProps['variant']> = {
   disputed: 'warning',
   refunded: 'outline',
   failed: 'destructive',
+  held: 'warning',
 }
 
 /** Spec "My Purchases": Listing, Seller, Date, Amount, Status, Delivery (+ the buyer's escrow actions). */
