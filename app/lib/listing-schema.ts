@@ -1,5 +1,5 @@
 import { z } from '~/lib/zod'
-import { dollarsToCents } from './money'
+import { DECIMAL_TEXT, dollarsToCents, formatCents, parseDollarsToCents } from './money'
 import { DELIVERY_TIMEFRAMES, EMAIL_SUPPORT_DURATIONS, LICENCES, LISTING_TYPES } from './options'
 
 /**
@@ -18,12 +18,28 @@ import { DELIVERY_TIMEFRAMES, EMAIL_SUPPORT_DURATIONS, LICENCES, LISTING_TYPES }
 export const MAX_IMAGES = 10
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024
 export const IMAGE_HINT = '5MB each, JPG, PNG or WebP'
-export const MAX_PRICE_DOLLARS = 1_000_000
+/** The most a card payment can be: Stripe's maximum charge in USD is $999,999.99. */
+export const MAX_PRICE_CENTS = 99_999_999
+/** The least a card payment can be: Stripe's minimum charge in USD is $0.50. */
+export const MIN_CARD_PRICE_CENTS = 50
 export const MAX_BESPOKE_RATE_DOLLARS = 100_000
 export const MAX_TECH_ITEMS = 20
+export const MAX_TECH_VALUE_LENGTH = 50
 export const MAX_TAGS = 20
 
 export const PRICE_MIN_MESSAGE = 'Price must be at least $0.01'
+export const PRICE_CARD_MIN_MESSAGE = `Card payments start at ${formatCents(MIN_CARD_PRICE_CENTS)}: the price must be at least ${formatCents(MIN_CARD_PRICE_CENTS)}`
+export const PRICE_MAX_MESSAGE = `Price must be at most ${formatCents(MAX_PRICE_CENTS)}, the largest card payment`
+export const PRICE_NUMBER_MESSAGE = 'Price must be a number'
+
+/** Longest text per field: one list for the schema, the form's counters and its hints. */
+export const TEXT_LIMITS = {
+  title: 120,
+  shortDescription: 300,
+  longDescription: 20_000,
+  setupCallDetails: 1000,
+  additionalNotes: 2000,
+} as const
 export const TOO_MANY_IMAGES_MESSAGE = `You can upload a maximum of ${MAX_IMAGES} images`
 
 /** Where our storage serves a re-encoded upload: /uploads/<32 hex key>/full.webp. */
@@ -43,9 +59,10 @@ function blankToUndefined(value: unknown) {
   return value
 }
 
+/** Text in plain decimal notation becomes a number; anything else (`0x10`, `1e3`, `abc`) stays text and fails as "must be a number". */
 function toNumber(value: unknown) {
   const v = blankToUndefined(value)
-  if (typeof v === 'string') return Number(v)
+  if (typeof v === 'string') return DECIMAL_TEXT.test(v) ? Number(v) : v
   return v
 }
 
@@ -134,24 +151,24 @@ const optionalEnum = <const T extends readonly [string, ...string[]]>(values: T)
 // ---------------------------------------------------------------------------
 
 const sharedShape = {
-  title: requiredText(120, 'Title'),
-  shortDescription: requiredText(300, 'Short description'),
-  longDescription: optionalText(20_000, 'Long description'),
+  title: requiredText(TEXT_LIMITS.title, 'Title'),
+  shortDescription: requiredText(TEXT_LIMITS.shortDescription, 'Short description'),
+  longDescription: optionalText(TEXT_LIMITS.longDescription, 'Long description'),
   type: enumField(LISTING_TYPES),
   licence: enumField(LICENCES),
   tags: textList(MAX_TAGS, 'tag', 'tags', 40, splitTags),
-  languages: textList(MAX_TECH_ITEMS, 'language', 'languages', 50),
-  frameworks: textList(MAX_TECH_ITEMS, 'framework', 'frameworks', 50),
-  dependencies: textList(MAX_TECH_ITEMS, 'dependency', 'dependencies', 50),
+  languages: textList(MAX_TECH_ITEMS, 'language', 'languages', MAX_TECH_VALUE_LENGTH),
+  frameworks: textList(MAX_TECH_ITEMS, 'framework', 'frameworks', MAX_TECH_VALUE_LENGTH),
+  dependencies: textList(MAX_TECH_ITEMS, 'dependency', 'dependencies', MAX_TECH_VALUE_LENGTH),
   demoUrl: webUrl('Enter a valid URL (http:// or https://)', /^https?$/),
   setupCallAvailable: switchField,
-  setupCallDetails: optionalText(1000, 'Setup call details'),
+  setupCallDetails: optionalText(TEXT_LIMITS.setupCallDetails, 'Setup call details'),
   emailSupportAvailable: switchField,
   emailSupportDuration: optionalEnum(EMAIL_SUPPORT_DURATIONS),
   deliveryTimeframe: optionalEnum(DELIVERY_TIMEFRAMES),
   deliveryUrl: webUrl('Enter a private link that starts with https://', /^https$/),
   bespokeDevelopmentAvailable: switchField,
-  additionalNotes: optionalText(2000, 'Additional notes'),
+  additionalNotes: optionalText(TEXT_LIMITS.additionalNotes, 'Additional notes'),
   thumbnailUrl: z.preprocess(blankToUndefined, imageUrl.optional()),
   screenshots: z.preprocess(toList, z.array(imageUrl).transform((urls) => [...new Set(urls)])),
   visible: switchField,
@@ -166,22 +183,36 @@ const bespokeRateDollars = z.preprocess(
     .optional(),
 )
 
-const priceDollars = z.preprocess(
-  toNumber,
-  z
-    .number({ error: (issue) => (issue.input === undefined ? 'Required' : 'Price must be a number') })
-    .min(0.01, PRICE_MIN_MESSAGE)
-    .max(MAX_PRICE_DOLLARS, `Price must be at most $${MAX_PRICE_DOLLARS.toLocaleString('en-US')}`),
-)
+/** What is wrong with a price in cents (one message, the most useful first), or null. */
+export function priceProblem(cents: number): string | null {
+  if (cents < 1) return PRICE_MIN_MESSAGE
+  if (cents > MAX_PRICE_CENTS) return PRICE_MAX_MESSAGE
+  if (!Number.isInteger(cents)) return 'Price must be a whole number of cents'
+  if (cents < MIN_CARD_PRICE_CENTS) return PRICE_CARD_MIN_MESSAGE
+  return null
+}
 
-const priceCents = z.preprocess(
-  toNumber,
-  z
-    .number({ error: (issue) => (issue.input === undefined ? 'Required' : 'Price must be a number') })
-    .int('Price must be a whole number of cents')
-    .min(1, PRICE_MIN_MESSAGE)
-    .max(MAX_PRICE_DOLLARS * 100, `Price must be at most $${MAX_PRICE_DOLLARS.toLocaleString('en-US')}`),
-)
+/**
+ * The price rules, in cents, for the form and the API alike: at least 1 cent
+ * (spec §5), and a price a card can be charged — from $0.50 to $999,999.99
+ * (Stripe's limits for USD), so a listing never shows a Buy Now that fails.
+ */
+const priceInCents = z
+  .number({ error: (issue) => (issue.input === undefined ? 'Required' : PRICE_NUMBER_MESSAGE) })
+  .superRefine((cents, ctx) => {
+    const message = priceProblem(cents)
+    if (message) ctx.addIssue({ code: 'custom', message })
+  })
+
+/** The form's price: dollars as typed, converted to cents by rounding (spec §5), exactly. */
+const priceDollars = z.preprocess((value) => {
+  const v = blankToUndefined(value)
+  if (typeof v === 'number') return Number.isFinite(v) ? dollarsToCents(v) : v
+  return typeof v === 'string' ? (parseDollarsToCents(v) ?? v) : v
+}, priceInCents)
+
+/** The API's price: `priceCents`, a whole number (JSON number or decimal text). */
+const priceCents = z.preprocess(toNumber, priceInCents)
 
 type Shared = z.output<z.ZodObject<typeof sharedShape>>
 
@@ -228,6 +259,7 @@ export const ListingFormSchema = z.preprocess(
   z
     .object({
       ...sharedShape,
+      // Typed in dollars; the parsed value is in cents.
       price: priceDollars,
       bespokeDevelopmentRate: bespokeRateDollars,
       removeImages: z.preprocess(toList, z.array(z.string())),
@@ -330,7 +362,7 @@ export function listingInputFromForm(value: ListingFormValue, uploadedUrls: read
   const thumbnail = value.thumbnailUrl && !removed.has(value.thumbnailUrl) ? value.thumbnailUrl : null
   const images = applyImageFlow([...kept, ...uploadedUrls], thumbnail)
   const rate = value.bespokeDevelopmentRate
-  return fromShared(value, dollarsToCents(value.price), rate === undefined ? undefined : dollarsToCents(rate), images)
+  return fromShared(value, value.price, rate === undefined ? undefined : dollarsToCents(rate), images)
 }
 
 export function listingInputFromApi(value: ListingApiValue): ListingInput {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { dollarsToCents, formatCents, splitFee } from './money.ts'
+import { dollarsToCents, formatCents, parseDollarsToCents, splitFee } from './money.ts'
 
 describe('splitFee', () => {
   it.each([
@@ -30,5 +30,24 @@ describe('formatting', () => {
     expect(dollarsToCents(19.999)).toBe(2000)
     expect(dollarsToCents(12.34)).toBe(1234)
     expect(dollarsToCents(0.1 + 0.2)).toBe(30)
+  })
+})
+
+describe('dollar text to cents', () => {
+  it('reads plain decimals exactly, rounding half up on the third decimal', () => {
+    expect(parseDollarsToCents('49')).toBe(4900)
+    expect(parseDollarsToCents(' 49.9 ')).toBe(4990)
+    expect(parseDollarsToCents('12.345')).toBe(1235)
+    expect(parseDollarsToCents('0.004')).toBe(0)
+    expect(parseDollarsToCents('0.005')).toBe(1)
+    expect(parseDollarsToCents('.5')).toBe(50)
+    expect(parseDollarsToCents('7.')).toBe(700)
+    expect(parseDollarsToCents('-1.5')).toBe(-150)
+    expect(parseDollarsToCents('999999.99')).toBe(99_999_999)
+  })
+  it('is not fooled by what Number() accepts (issue 14.8)', () => {
+    for (const text of ['0x10', '1e3', 'Infinity', '', ' ', '1,000', '$5', '0b11', '12.3.4', '--1']) {
+      expect(parseDollarsToCents(text), text).toBeNull()
+    }
   })
 })

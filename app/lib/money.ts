@@ -27,6 +27,24 @@ export function dollarsToCents(dollars: number): number {
   return Math.round(dollars * 100)
 }
 
+/** Plain decimal notation only: no hex (`0x10`), exponent (`1e3`), `Infinity` or thousands separators. */
+export const DECIMAL_TEXT = /^-?(?:\d+(?:\.\d*)?|\.\d+)$/
+
+/**
+ * Dollars as text ("49", "49.9", "12.345", "-1") to integer cents, rounded half
+ * up on the exact digits (no floating point: 12.345 is 1235 cents); null when
+ * the text is not a plain decimal number.
+ */
+export function parseDollarsToCents(text: string): number | null {
+  const value = text.trim()
+  if (!DECIMAL_TEXT.test(value)) return null
+  const negative = value.startsWith('-')
+  const [whole = '', fraction = ''] = value.replace('-', '').split('.')
+  const digits = fraction.padEnd(3, '0')
+  const cents = Number(whole || '0') * 100 + Number(digits.slice(0, 2)) + (digits[2]! >= '5' ? 1 : 0)
+  return negative ? -cents : cents
+}
+
 export function centsToDollars(cents: number): string {
   return (cents / 100).toFixed(2)
 }

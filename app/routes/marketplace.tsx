@@ -50,7 +50,7 @@ export default function Marketplace({ loaderData }: Route.ComponentProps) {
   // A bad link (from the server) replaces the results; a bad entry (in the browser) keeps the last ones.
   const serverError = pending ? null : loaderData.error
   const error = clientError ?? serverError
-  const priceError = error && (error.field === 'minPrice' || error.field === 'maxPrice') ? error.message : null
+  const priceError = error && (error.field === 'minPrice' || error.field === 'maxPrice') ? error : null
   const { search, correctedSearch } = loaderData
   const activeFilters = countActiveFilters(inputs)
   // Unfolded at first when a price must be fixed; after that the visitor decides.

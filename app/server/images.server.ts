@@ -136,16 +136,34 @@ export function chosenFiles(values: FormDataEntryValue[]): File[] {
   return values.filter((v): v is File => typeof v !== 'string' && !(v.size === 0 && v.name === ''))
 }
 
-/** Validates every file before anything is written: one bad file refuses the whole batch. */
-export async function prepareImages(files: File[], alreadyAttached = 0): Promise<PreparedImage[]> {
+/** A file of an upload batch that was refused, and why (the reason names the file). */
+export interface RejectedImage {
+  name: string
+  error: string
+}
+
+/**
+ * Uploads a batch: each file is judged on its own, the valid ones are stored
+ * and the refused ones come back named with their reason, so one bad file does
+ * not cost the others. Only a batch over the image limit is refused whole
+ * (ImageRejectedError), before any file is read.
+ */
+export async function uploadImages(files: File[], alreadyAttached = 0): Promise<{ images: string[]; rejected: RejectedImage[] }> {
   if (alreadyAttached + files.length > MAX_IMAGES) throw new ImageRejectedError(TOO_MANY_IMAGES_MESSAGE)
   const prepared: PreparedImage[] = []
+  const rejected: RejectedImage[] = []
   // One at a time: the machine is small and each decode can take a few hundred MB.
   for (const file of files) {
-    if (file.size > MAX_IMAGE_BYTES) throw new ImageRejectedError(`${label(file.name)} is larger than 5MB`)
-    prepared.push(await prepareImage(file.name, new Uint8Array(await file.arrayBuffer())))
+    try {
+      if (file.size > MAX_IMAGE_BYTES) throw new ImageRejectedError(`${label(file.name)} is larger than 5MB`)
+      prepared.push(await prepareImage(file.name, new Uint8Array(await file.arrayBuffer())))
+    } catch (error) {
+      if (!(error instanceof ImageRejectedError)) throw error
+      rejected.push({ name: file.name.slice(0, 255), error: error.message })
+    }
   }
-  return prepared
+  if (rejected.length) logEvent('info', 'listing_images_rejected', { count: rejected.length, stored: prepared.length })
+  return { images: await storePreparedImages(prepared), rejected }
 }
 
 export function imageUrlFor(key: string): string {

@@ -9,7 +9,7 @@ import {
 } from '~/lib/listing-schema'
 import { getOptionalUser, requireUser } from './auth.server.ts'
 import { readBodyText, readFormData } from './form-data.server.ts'
-import { chosenFiles, ImageRejectedError, prepareImages, storePreparedImages } from './images.server.ts'
+import { chosenFiles, ImageRejectedError, uploadImages } from './images.server.ts'
 import {
   canViewListing,
   checkListingOwner,
@@ -151,7 +151,11 @@ export async function listingApiAction({ request, params, context }: ActionFunct
   return data(toApiListing(updated))
 }
 
-/** POST /api/listings/upload-images: multipart, repeated `images`; answers `{ images: [urls] }`. */
+/**
+ * POST /api/listings/upload-images: multipart, repeated `images`. Answers
+ * `{ images: [urls], rejected: [{ name, error }] }`: the valid files are stored
+ * even when others are refused; 400 when none could be stored.
+ */
 export async function uploadImagesApiAction({ request, context }: ActionFunctionArgs) {
   if (request.method !== 'POST') return apiError(405, 'Method not allowed')
   await requireUser(request, context)
@@ -163,8 +167,9 @@ export async function uploadImagesApiAction({ request, context }: ActionFunction
   if (files.length === 0) return apiError(400, 'No images were uploaded')
   if (files.length > MAX_IMAGES) return apiError(400, TOO_MANY_IMAGES_MESSAGE)
   try {
-    const prepared = await prepareImages(files)
-    return data({ images: await storePreparedImages(prepared) })
+    const { images, rejected } = await uploadImages(files)
+    if (images.length === 0) return apiError(400, rejected.map((r) => r.error).join('. '), { rejected })
+    return data({ images, rejected })
   } catch (error) {
     if (error instanceof ImageRejectedError) return apiError(400, error.message)
     throw error

@@ -4,7 +4,7 @@ import { ListingFormSchema, listingInputFromForm, MAX_IMAGES, TOO_MANY_IMAGES_ME
 import { sellerCanTakePayments } from '~/lib/seller-eligibility'
 import { getBankDetailsStatus } from './bank-details.server.ts'
 import { readFormData } from './form-data.server.ts'
-import { chosenFiles, ImageRejectedError, prepareImages, storePreparedImages } from './images.server.ts'
+import { chosenFiles, uploadImages } from './images.server.ts'
 import { createListing, updateListing } from './listings.server.ts'
 import { redirectWithToast } from './responses.server.ts'
 
@@ -32,13 +32,11 @@ export async function submitListingForm(request: Request, target: { sellerId: st
     if (keptImageCount(formData) + files.length > MAX_IMAGES) {
       imageError = `Too many images: ${TOO_MANY_IMAGES_MESSAGE}`
     } else {
-      try {
-        // Stored even if another field is wrong, so a no-JS retry doesn't ask for the files again.
-        uploaded = await storePreparedImages(await prepareImages(files))
-      } catch (error) {
-        if (!(error instanceof ImageRejectedError)) throw error
-        imageError = `Upload failed: ${error.message}`
-      }
+      // The valid files are stored even if another file or field is wrong, so a no-JS retry
+      // doesn't ask for them again; the refused ones are named, and nothing is saved yet.
+      const outcome = await uploadImages(files)
+      uploaded = outcome.images
+      if (outcome.rejected.length) imageError = `Not uploaded: ${outcome.rejected.map((r) => r.error).join('. ')}`
     }
   }
 
@@ -48,7 +46,8 @@ export async function submitListingForm(request: Request, target: { sellerId: st
         result: submission.reply(imageError ? { fieldErrors: { images: [imageError] } } : undefined),
         uploadedImages: uploaded,
       },
-      { status: 400 },
+      // An intent (the no-JS picker's Add) is a step of filling in the form, not a failed save.
+      { status: submission.status === undefined && !imageError ? 200 : 400 },
     )
   }
 

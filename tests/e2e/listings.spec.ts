@@ -276,3 +276,63 @@ test.describe('without JavaScript', () => {
     await expect(page.getByLabel('Title', { exact: true })).toHaveValue('Half Done')
   })
 })
+
+// Issue 14.15: form details a new seller runs into.
+test('a long title is shown whole with a counter and a message, and a bad image does not cost the good ones', async ({ page }) => {
+  await signIn(page, { email: uniqueEmail('details') })
+  await page.goto('/seller/create')
+  const title = page.getByLabel('Title', { exact: true })
+  await expect(title).toHaveAccessibleDescription('0/120 characters')
+  await title.fill('x'.repeat(5000))
+  // Not cut at 120: the seller sees how much is too much, and why it can't be saved.
+  expect((await title.inputValue()).length).toBe(5000)
+  await expect(title).toHaveAccessibleDescription(/5,000\/120 characters: 4,880 too many/)
+  await title.blur()
+  await expect(page.getByText('Title must be at most 120 characters')).toBeVisible()
+  await expect(title).toHaveAttribute('aria-invalid', 'true')
+  await title.fill('Zen Timer')
+  await expect(page.getByText('Title must be at most 120 characters')).toHaveCount(0)
+  await expect(title).toHaveAccessibleDescription(/9\/120 characters/)
+  await expect(page.getByText('0/300 characters')).toBeVisible()
+
+  await page.getByLabel('Upload images', { exact: true }).setInputFiles([
+    await png('good.png', { r: 30, g: 120, b: 200 }),
+    { name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('just text, not an image') },
+  ])
+  const notifications = page.getByRole('region', { name: 'Notifications (F8)' })
+  await expect(notifications.getByText('1 image(s) uploaded successfully', { exact: true })).toBeVisible()
+  await expect(page.getByRole('list', { name: 'Listing images' }).getByRole('listitem')).toHaveCount(1)
+  const refused = page.getByRole('alert').filter({ hasText: '1 file was not uploaded' })
+  await expect(refused).toContainText('“notes.png” is not a JPG, PNG or WebP image')
+})
+
+test.describe('without JavaScript: custom tech values', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('"Add" adds custom values one after another, and Enter in a field still saves (issue 14.15)', async ({ page, browser }) => {
+    await signInWithoutJs(browser, page, uniqueEmail('nojs-custom'))
+    await page.goto('/seller/create')
+    const titleText = `Custom Stack Kit ${Date.now().toString(36)}`
+    await page.getByLabel('Title', { exact: true }).fill(titleText)
+    await page.getByLabel('Price (USD)', { exact: true }).fill('12')
+    const languages = page.getByRole('group', { name: 'Languages' })
+    await languages.getByLabel('Other language (not in the list)', { exact: true }).fill('  Zig ')
+    await languages.getByRole('button', { name: 'Add custom language' }).click()
+    await expect(languages.getByRole('checkbox', { name: 'Zig', exact: true })).toBeChecked()
+    await expect(languages.getByLabel('Other language (not in the list)', { exact: true })).toHaveValue('')
+    // A step of filling in the form, not a failed save: no errors on the fields not yet filled in.
+    await expect(page.getByText('Required')).toHaveCount(0)
+    await expect(page.getByLabel('Title', { exact: true })).toHaveValue(titleText)
+    await languages.getByLabel('Other language (not in the list)', { exact: true }).fill('Elm')
+    await languages.getByRole('button', { name: 'Add custom language' }).click()
+    await expect(languages.getByRole('checkbox', { name: 'Zig', exact: true })).toBeChecked()
+    await expect(languages.getByRole('checkbox', { name: 'Elm', exact: true })).toBeChecked()
+
+    await page.getByLabel('Short description', { exact: true }).fill('Two custom languages.')
+    await page.getByLabel('Short description', { exact: true }).press('Enter')
+    await expect(page).toHaveURL(/\/listing\/custom-stack-kit-/)
+    const highlights = page.getByRole('list', { name: 'Tech stack highlights' })
+    await expect(highlights.getByText('Zig', { exact: true })).toBeVisible()
+    await expect(highlights.getByText('Elm', { exact: true })).toBeVisible()
+  })
+})

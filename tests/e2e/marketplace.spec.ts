@@ -140,6 +140,15 @@ test.describe('without JavaScript', () => {
     await expect(cardTitles(page)).toHaveText(firstPage)
   })
 
+  test('a bad minimum price marks only the minimum price field (issue 14.15)', async ({ page }) => {
+    await page.goto('/marketplace?minPrice=abc&maxPrice=20')
+    await expect(page.getByText('Minimum price must be an amount in dollars, such as 25 or 9.99').first()).toBeVisible()
+    await expect(page.getByLabel('Min price')).toHaveAttribute('aria-invalid', 'true')
+    await expect(page.getByLabel('Min price')).toHaveAccessibleDescription('Minimum price must be an amount in dollars, such as 25 or 9.99')
+    await expect(page.getByLabel('Max price')).not.toHaveAttribute('aria-invalid')
+    await expect(page.getByLabel('Max price')).toHaveAccessibleDescription('')
+  })
+
   test('an invalid price range says what is wrong', async ({ page }) => {
     await page.goto('/marketplace?minPrice=50&maxPrice=10')
     await expect(page.getByRole('alert').filter({ hasText: "These filters can't be used" })).toBeVisible()

@@ -131,7 +131,12 @@ describe('POST /api/listings', () => {
     ['price negative', { priceCents: -100 }, 'priceCents', 'Price must be at least $0.01'],
     ['price not a number', { priceCents: 'ten' }, 'priceCents', 'Price must be a number'],
     ['price fractional cents', { priceCents: 10.5 }, 'priceCents', 'Price must be a whole number of cents'],
-    ['price too high', { priceCents: 100_000_001 }, 'priceCents', 'Price must be at most $1,000,000'],
+    // Issue 14.8: no hex or exponent text, and only prices a card can be charged ($0.50 to $999,999.99).
+    ['price in hex', { priceCents: '0x10' }, 'priceCents', 'Price must be a number'],
+    ['price with an exponent', { priceCents: '1e3' }, 'priceCents', 'Price must be a number'],
+    ['price of 1 cent', { priceCents: 1 }, 'priceCents', 'Card payments start at $0.50: the price must be at least $0.50'],
+    ['price of 49 cents', { priceCents: 49 }, 'priceCents', 'Card payments start at $0.50: the price must be at least $0.50'],
+    ['price above the largest card payment', { priceCents: 100_000_000 }, 'priceCents', 'Price must be at most $999,999.99, the largest card payment'],
     ['demo URL not a URL', { demoUrl: 'not a url' }, 'demoUrl', 'Enter a valid URL (http:// or https://)'],
     ['demo URL javascript:', { demoUrl: 'javascript:alert(1)' }, 'demoUrl', 'Enter a valid URL (http:// or https://)'],
     ['bespoke rate negative', { bespokeDevelopmentAvailable: true, bespokeDevelopmentRate: -1 }, 'bespokeDevelopmentRate', 'Hourly rate must be at least $0'],
@@ -152,6 +157,15 @@ describe('POST /api/listings', () => {
     expect(body.error).toBe('Invalid listing')
     expect(body.fields[field]).toContain(message)
     expect(await db.selectFrom('listings').select('id').execute()).toEqual([])
+  })
+
+  it('takes prices from 50 cents to $999,999.99, as a number or decimal text (issue 14.8)', async () => {
+    const seller = await signUp('price-range@example.com')
+    expect((await createOk(seller.token, apiListing({ title: 'Cheapest', priceCents: 50 }))).priceCents).toBe(50)
+    expect((await createOk(seller.token, apiListing({ title: 'Dearest', priceCents: 99_999_999 }))).priceCents).toBe(99_999_999)
+    expect((await createOk(seller.token, apiListing({ title: 'As text', priceCents: '4900' }))).priceCents).toBe(4900)
+    const hex = await (await create(seller.token, apiListing({ priceCents: '0x10' }))).json()
+    expect(hex.fields).toEqual({ priceCents: ['Price must be a number'] })
   })
 
   it('refuses a body that is not a JSON object', async () => {

@@ -120,6 +120,47 @@ describe('create screen (multipart form, works without JavaScript)', () => {
     expect((await errorsOf(await postCreate(formFields({ price: 'abc' }), seller.token))).price).toEqual(['Price must be a number'])
   })
 
+  it('refuses what is not a plain dollar amount, and prices no card can be charged (issue 14.8)', async () => {
+    const seller = await signUp('price-limits@example.com')
+    const priceError = async (price: string) => (await errorsOf(await postCreate(formFields({ price }), seller.token))).price
+    for (const notANumber of ['0x10', '1e3', 'Infinity', '1,000', '$5', '12.3.4']) {
+      expect(await priceError(notANumber), notANumber).toEqual(['Price must be a number'])
+    }
+    expect(await priceError('-5')).toEqual(['Price must be at least $0.01'])
+    for (const belowCardMinimum of ['0.01', '0.005', '0.49', '0.494']) {
+      expect(await priceError(belowCardMinimum), belowCardMinimum).toEqual(['Card payments start at $0.50: the price must be at least $0.50'])
+    }
+    for (const tooHigh of ['1000000', '999999.995', '99999999999999999999']) {
+      expect(await priceError(tooHigh), tooHigh).toEqual(['Price must be at most $999,999.99, the largest card payment'])
+    }
+    expect((await createViaForm(seller.token, { price: '0.495', title: 'Fifty cents' })).priceCents).toBe(50)
+    expect((await createViaForm(seller.token, { price: '999999.99', title: 'Top price' })).priceCents).toBe(99_999_999)
+  })
+
+  it('refuses a title over 120 characters with a message instead of cutting it (issue 14.15)', async () => {
+    const seller = await signUp('long-title@example.com')
+    const response = await postCreate(formFields({ title: 'x'.repeat(5000) }), seller.token)
+    expect(response.status).toBe(400)
+    const body = await response.json()
+    expect(body.result.error.title).toEqual(['Title must be at most 120 characters'])
+    // The whole text comes back to the form, so the seller sees what to shorten.
+    expect(body.result.initialValue.title).toHaveLength(5000)
+    expect(await db.selectFrom('listings').select('id').execute()).toEqual([])
+  })
+
+  it('without JavaScript, "Add" of a custom tech value posts the form back with it selected and saves nothing (issue 14.15)', async () => {
+    const seller = await signUp('add-custom@example.com')
+    const form = formFields({ title: '', languages: ['TypeScript', ' Zig '] })
+    form.append('__intent__', JSON.stringify({ type: 'validate', payload: { name: 'languages' } }))
+    const response = await postCreate(form, seller.token)
+    expect(response.status).toBe(200)
+    const { result } = await response.json()
+    expect(result.intent).toEqual({ type: 'validate', payload: { name: 'languages' } })
+    expect(result.initialValue.languages).toEqual(['TypeScript', ' Zig '])
+    expect(result.initialValue.price).toBe('79.99')
+    expect(await db.selectFrom('listings').select('id').execute()).toEqual([])
+  })
+
   it('reports every invalid field at once', async () => {
     const seller = await signUp('many@example.com')
     const errors = await errorsOf(
@@ -177,15 +218,21 @@ describe('create screen (multipart form, works without JavaScript)', () => {
     expect(listing.createdAt.getFullYear()).toBeGreaterThan(2020)
   })
 
-  it('refuses bad images with "Upload failed" and a reason, storing nothing', async () => {
+  it('stores the valid images of a batch and names the refused ones; saves nothing until they are dealt with (issue 14.15)', async () => {
     const seller = await signUp('badimg@example.com')
     const form = formFields()
     form.append('images', file(await makeImage('png'), 'ok.png'))
     form.append('images', file('plain text', 'fake.png'))
-    const errors = await errorsOf(await postCreate(form, seller.token))
-    expect(errors.images).toEqual(['Upload failed: “fake.png” is not a JPG, PNG or WebP image'])
-    expect(storedFiles(uploads)).toEqual([])
+    const response = await postCreate(form, seller.token)
+    expect(response.status).toBe(400)
+    const body = await response.json()
+    expect(body.result.error.images).toEqual(['Not uploaded: “fake.png” is not a JPG, PNG or WebP image'])
+    expect(body.uploadedImages).toHaveLength(1)
+    expect(storedFiles(uploads)).toHaveLength(2)
     expect(await db.selectFrom('listings').select('id').execute()).toEqual([])
+    // The retry carries the stored image (as the re-rendered form does) and saves.
+    const retried = await createViaForm(seller.token, { screenshots: body.uploadedImages })
+    expect(retried.screenshots).toEqual(body.uploadedImages)
   })
 
   it('keeps good images stored when another field is wrong, for the retry', async () => {

@@ -94,12 +94,38 @@ describe('POST /api/listings/upload-images', () => {
     ['an empty file', async () => file(new Uint8Array(0), 'empty.png'), /is empty/],
     ['too many pixels (decompression bomb)', async () => file(await makeImage('png', { width: 8000, height: 6000 }), 'huge.png'), /too many pixels/],
     ['a GIF', async () => file(await sharp({ create: { width: 10, height: 10, channels: 3, background: 'red' } }).gif().toBuffer(), 'a.gif', 'image/gif'), /not a JPG, PNG or WebP/],
-  ])('refuses %s with a reason and stores nothing', async (_name, make, reason) => {
-    const good = file(await makeImage('png'), 'good.png')
-    const { status, body } = await upload([good, await make()])
-    expect(status).toBe(400)
-    expect(body.error).toMatch(reason)
+  ])('refuses %s with a reason; alone, nothing is stored; in a batch, the valid images are (issue 14.15)', async (_name, make, reason) => {
+    const bad = await make()
+    const alone = await upload([bad])
+    expect(alone.status).toBe(400)
+    expect(alone.body.error).toMatch(reason)
+    expect(alone.body.rejected).toEqual([{ name: bad.name, error: alone.body.error }])
     expect(storedFiles(uploads)).toEqual([])
+
+    const good = file(await makeImage('png'), 'good.png')
+    const { status, body } = await upload([good, bad, file(await makeImage('jpeg'), 'also-good.jpg', 'image/jpeg')])
+    expect(status).toBe(200)
+    expect(body.images).toHaveLength(2)
+    for (const url of body.images) expect(url).toMatch(/^\/uploads\/[a-f0-9]{32}\/full\.webp$/)
+    expect(body.rejected).toHaveLength(1)
+    expect(body.rejected[0].name).toBe(bad.name)
+    expect(body.rejected[0].error).toMatch(reason)
+    expect(storedFiles(uploads)).toHaveLength(4)
+  })
+
+  it('names every refused file when none of a batch can be stored', async () => {
+    const { status, body } = await upload([file('not an image', 'notes.png'), file(new Uint8Array(0), 'empty.jpg', 'image/jpeg')])
+    expect(status).toBe(400)
+    expect(body.rejected.map((r: { name: string }) => r.name)).toEqual(['notes.png', 'empty.jpg'])
+    expect(body.error).toBe('“notes.png” is not a JPG, PNG or WebP image. “empty.jpg” is empty')
+    expect(storedFiles(uploads)).toEqual([])
+  })
+
+  it('answers a fully valid batch with an empty rejected list (the response stays { images })', async () => {
+    const { status, body } = await upload([file(await makeImage('png'), 'a.png')])
+    expect(status).toBe(200)
+    expect(Object.keys(body).sort()).toEqual(['images', 'rejected'])
+    expect(body.rejected).toEqual([])
   })
 
   it('accepts a file of exactly 5 MB', async () => {

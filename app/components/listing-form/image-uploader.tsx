@@ -27,18 +27,30 @@ export function removeImage(images: readonly string[], main: string | null, url:
   return { images: rest, main: main === url ? (rest[0] ?? null) : main }
 }
 
-async function uploadFiles(files: File[]): Promise<string[]> {
+type Rejected = { name: string; error: string }
+
+class UploadError extends Error {
+  constructor(
+    message: string,
+    readonly rejected: Rejected[] = [],
+  ) {
+    super(message)
+  }
+}
+
+/** The stored URLs, and the files the server refused (the valid ones of a batch are kept). */
+async function uploadFiles(files: File[]): Promise<{ images: string[]; rejected: Rejected[] }> {
   const body = new FormData()
   for (const file of files) body.append('images', file)
   let response: Response
   try {
     response = await fetch(UPLOAD_URL, { method: 'POST', body, credentials: 'same-origin' })
   } catch {
-    throw new Error('Failed to upload images')
+    throw new UploadError('Failed to upload images')
   }
-  const json = (await response.json().catch(() => null)) as { images?: string[]; error?: string } | null
-  if (!response.ok || !json?.images) throw new Error(json?.error || 'Failed to upload images')
-  return json.images
+  const json = (await response.json().catch(() => null)) as { images?: string[]; rejected?: Rejected[]; error?: string } | null
+  if (!response.ok || !json?.images) throw new UploadError(json?.error || 'Failed to upload images', json?.rejected)
+  return { images: json.images, rejected: json.rejected ?? [] }
 }
 
 /**
@@ -54,6 +66,8 @@ export function ImageUploader({ defaultScreenshots, defaultThumbnail, errors, er
   const [main, setMain] = React.useState<string | null>(initial.thumbnailUrl)
   const [uploading, setUploading] = React.useState(false)
   const [dragging, setDragging] = React.useState(false)
+  // Refused files of the last batch, named with the reason; they stay until the next upload.
+  const [refused, setRefused] = React.useState<Rejected[]>([])
   const fileInput = React.useRef<HTMLInputElement>(null)
   const inputId = React.useId()
   const hintId = `${inputId}-hint`
@@ -66,12 +80,15 @@ export function ImageUploader({ defaultScreenshots, defaultThumbnail, errors, er
       return
     }
     setUploading(true)
+    setRefused([])
     try {
-      const urls = await uploadFiles(files)
+      const { images: urls, rejected } = await uploadFiles(files)
       setImages((current) => [...current, ...urls])
       setMain((current) => current ?? urls[0] ?? null)
+      setRefused(rejected)
       showToast({ type: 'success', title: 'Images uploaded', description: `${urls.length} image(s) uploaded successfully` })
     } catch (error) {
+      if (error instanceof UploadError) setRefused(error.rejected)
       showToast({ type: 'error', title: 'Upload failed', description: error instanceof Error ? error.message : 'Failed to upload images' })
     } finally {
       setUploading(false)
@@ -161,6 +178,18 @@ export function ImageUploader({ defaultScreenshots, defaultThumbnail, errors, er
         {IMAGE_HINT} · {images.length} of {MAX_IMAGES} images
       </p>
       <ErrorList id={errorId} errors={errors} />
+      {refused.length > 0 ? (
+        <div role="alert" className="rounded-md border border-destructive/50 px-3 py-2 text-sm text-destructive">
+          <p className="font-medium">
+            {refused.length === 1 ? '1 file was not uploaded:' : `${refused.length} files were not uploaded:`}
+          </p>
+          <ul className="mt-1 list-disc ps-5">
+            {refused.map((file, index) => (
+              <li key={`${index}-${file.name}`}>{file.error}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
 
       {images.length > 0 ? (
         <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3" aria-label="Listing images">

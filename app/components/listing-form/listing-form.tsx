@@ -12,7 +12,17 @@ import { Switch } from '~/components/ui/switch'
 import { Textarea } from '~/components/ui/textarea'
 import { showToast } from '~/components/ui/toaster'
 import { useHydrated } from '~/components/ui/use-hydrated'
-import { ListingFormSchema, MAX_PRICE_DOLLARS, MAX_TECH_ITEMS, type ListingFormDefaults, type ListingFormValue } from '~/lib/listing-schema'
+import {
+  cleanList,
+  ListingFormSchema,
+  MAX_PRICE_CENTS,
+  MAX_TECH_ITEMS,
+  MIN_CARD_PRICE_CENTS,
+  TEXT_LIMITS,
+  type ListingFormDefaults,
+  type ListingFormValue,
+} from '~/lib/listing-schema'
+import { formatCents, PLATFORM_FEE_RATE } from '~/lib/money'
 import {
   DELIVERY_TIMEFRAME_LABELS,
   DELIVERY_TIMEFRAMES,
@@ -26,6 +36,7 @@ import {
   LISTING_TYPE_LABELS,
   LISTING_TYPES,
 } from '~/lib/options'
+import { CharacterCount } from './character-count'
 import { ImageUploader } from './image-uploader'
 import { MultiSelectPicker } from './multi-select-picker'
 
@@ -63,6 +74,15 @@ function FormSection({ title, description, children }: { title: string; descript
       </CardHeader>
       <CardContent className="grid gap-6">{children}</CardContent>
     </Card>
+  )
+}
+
+/** A field's help text with its counter at the end of the line. */
+function Hint({ text, children }: { text: string; children: React.ReactNode }) {
+  return (
+    <span className="flex flex-wrap justify-between gap-x-4">
+      <span>{text}</span> {children}
+    </span>
   )
 }
 
@@ -136,17 +156,36 @@ export function ListingForm({ mode, defaults, actionData }: ListingFormProps) {
       </p>
 
       <Form method="post" encType="multipart/form-data" className="mt-8 grid gap-6" {...getFormProps(form)}>
+        {/*
+          Without JavaScript, Enter in a text field "clicks" the form's first submit button: make
+          that a plain save, not a picker's "Add" button further down.
+        */}
+        {hydrated ? null : <button type="submit" hidden tabIndex={-1} aria-hidden="true" />}
         <FormErrors meta={form} />
 
         <FormSection title="Basic Information">
-          <Field meta={fields.title} label="Title">
-            {(props) => <Input {...props} required maxLength={120} placeholder="e.g. LaunchKit SaaS Starter" />}
+          {/* No maxLength on limited fields: a long paste is shown whole, counted and refused with a message, never cut silently. */}
+          <Field meta={fields.title} label="Title" description={<CharacterCount value={fields.title.value} max={TEXT_LIMITS.title} />}>
+            {(props) => <Input {...props} required placeholder="e.g. LaunchKit SaaS Starter" />}
           </Field>
-          <Field meta={fields.shortDescription} label="Short description" description="One or two sentences shown on marketplace cards.">
-            {(props) => <Input {...props} required maxLength={300} />}
+          <Field
+            meta={fields.shortDescription}
+            label="Short description"
+            description={
+              <Hint text="One or two sentences shown on marketplace cards.">
+                <CharacterCount value={fields.shortDescription.value} max={TEXT_LIMITS.shortDescription} />
+              </Hint>
+            }
+          >
+            {(props) => <Input {...props} required />}
           </Field>
-          <Field meta={fields.longDescription} label="Long description" control="textarea">
-            {(props) => <Textarea {...props} rows={8} maxLength={20000} />}
+          <Field
+            meta={fields.longDescription}
+            label="Long description"
+            control="textarea"
+            description={<CharacterCount value={fields.longDescription.value} max={TEXT_LIMITS.longDescription} />}
+          >
+            {(props) => <Textarea {...props} rows={8} />}
           </Field>
           <Field meta={fields.type} label="Type" control="select">
             {(props) => (
@@ -165,9 +204,14 @@ export function ListingForm({ mode, defaults, actionData }: ListingFormProps) {
         </FormSection>
 
         <FormSection title="Pricing & License">
-          <Field meta={fields.price} label="Price (USD)" type="number" description="What the buyer pays, in dollars. The platform fee is 15%.">
+          <Field
+            meta={fields.price}
+            label="Price (USD)"
+            type="number"
+            description={`What the buyer pays, in dollars: card payments can be from ${formatCents(MIN_CARD_PRICE_CENTS)} to ${formatCents(MAX_PRICE_CENTS)}. The platform fee is ${PLATFORM_FEE_RATE * 100}%.`}
+          >
             {(props) => (
-              <Input {...props} required min={0.01} max={MAX_PRICE_DOLLARS} step={0.01} inputMode="decimal" placeholder="49.00" />
+              <Input {...props} required min={0.01} max={MAX_PRICE_CENTS / 100} step={0.01} inputMode="decimal" placeholder="49.00" />
             )}
           </Field>
           <Field meta={fields.licence} label="Licence" control="select">
@@ -188,10 +232,12 @@ export function ListingForm({ mode, defaults, actionData }: ListingFormProps) {
             <MultiSelectPicker
               key={picker.name}
               {...picker}
-              defaultValue={asList(fields[picker.name].initialValue)}
+              // A no-JS "Add" round trip echoes the raw text ("  Zig "): shown as the server will store it.
+              defaultValue={cleanList(asList(fields[picker.name].initialValue))}
               errors={fields[picker.name].errors}
               errorId={fields[picker.name].errorId}
               max={MAX_TECH_ITEMS}
+              addIntent={form.validate.getButtonProps({ name: picker.name }).value}
             />
           ))}
         </FormSection>
@@ -216,8 +262,13 @@ export function ListingForm({ mode, defaults, actionData }: ListingFormProps) {
             {(props) => <Switch {...props} onChange={(event) => setSetupCall(event.target.checked)} />}
           </Field>
           <div hidden={!show(setupCall)}>
-            <Field meta={fields.setupCallDetails} label="Setup call details" control="textarea">
-              {(props) => <Textarea {...props} rows={3} maxLength={1000} placeholder="e.g. A 30-minute video call to walk through deployment." />}
+            <Field
+              meta={fields.setupCallDetails}
+              label="Setup call details"
+              control="textarea"
+              description={<CharacterCount value={fields.setupCallDetails.value} max={TEXT_LIMITS.setupCallDetails} />}
+            >
+              {(props) => <Textarea {...props} rows={3} placeholder="e.g. A 30-minute video call to walk through deployment." />}
             </Field>
           </div>
 
@@ -271,8 +322,13 @@ export function ListingForm({ mode, defaults, actionData }: ListingFormProps) {
             </Field>
           </div>
 
-          <Field meta={fields.additionalNotes} label="Additional notes" control="textarea">
-            {(props) => <Textarea {...props} rows={3} maxLength={2000} />}
+          <Field
+            meta={fields.additionalNotes}
+            label="Additional notes"
+            control="textarea"
+            description={<CharacterCount value={fields.additionalNotes.value} max={TEXT_LIMITS.additionalNotes} />}
+          >
+            {(props) => <Textarea {...props} rows={3} />}
           </Field>
         </FormSection>
 

@@ -7,6 +7,7 @@ import { ErrorList } from '~/components/ui/field'
 import { Input } from '~/components/ui/input'
 import { useHydrated } from '~/components/ui/use-hydrated'
 import { TechIcon } from '~/components/tech-icon'
+import { MAX_TECH_VALUE_LENGTH } from '~/lib/listing-schema'
 
 export type MultiSelectPickerProps = {
   /** Form field name; every selected value is submitted under it. */
@@ -20,12 +21,19 @@ export type MultiSelectPickerProps = {
   errors?: string[]
   errorId?: string
   max?: number
+  /**
+   * The form's "validate this field" intent (Conform's `__intent__` value): without
+   * JavaScript, Add posts the form with it, and the server answers with the
+   * same form, the custom value now a ticked option, and nothing saved.
+   */
+  addIntent?: string
 }
 
 /** Why a custom value cannot be added, or null when it can (spec §5: trimmed, non-empty, no duplicate). */
 export function customValueProblem(value: string, selected: readonly string[], noun: string): string | null {
   const trimmed = value.trim()
   if (!trimmed) return `Enter a ${noun}`
+  if (trimmed.length > MAX_TECH_VALUE_LENGTH) return `A ${noun} must be at most ${MAX_TECH_VALUE_LENGTH} characters`
   if (selected.some((s) => s.toLowerCase() === trimmed.toLowerCase())) return `${trimmed} is already selected`
   return null
 }
@@ -34,9 +42,11 @@ export function customValueProblem(value: string, selected: readonly string[], n
  * Multi-select with search, the list of selected items, and a custom value
  * entry (Add / Cancel). The options are real checkboxes named `name`, so the
  * selection submits without JavaScript; without it the custom entry is a
- * plain text input under the same name (blank values are ignored).
+ * plain text input under the same name (blank values are ignored) with an
+ * Add button that round-trips the form (see `addIntent`), so any number of
+ * custom values can be added one after another.
  */
-export function MultiSelectPicker({ name, label, noun, options, defaultValue = [], errors, errorId, max = 20 }: MultiSelectPickerProps) {
+export function MultiSelectPicker({ name, label, noun, options, defaultValue = [], errors, errorId, max = 20, addIntent }: MultiSelectPickerProps) {
   const hydrated = useHydrated()
   const [selected, setSelected] = React.useState<string[]>(() => [...new Set(defaultValue)])
   const [query, setQuery] = React.useState('')
@@ -180,7 +190,6 @@ export function MultiSelectPicker({ name, label, noun, options, defaultValue = [
                     closeCustom()
                   }
                 }}
-                maxLength={50}
                 aria-label={`Custom ${noun}`}
                 aria-invalid={customError ? true : undefined}
                 aria-describedby={customError ? `${id}-custom-error` : undefined}
@@ -215,7 +224,15 @@ export function MultiSelectPicker({ name, label, noun, options, defaultValue = [
           <label htmlFor={`${id}-other`} className="text-sm text-muted-foreground">
             Other {noun} (not in the list)
           </label>
-          <Input id={`${id}-other`} name={name} maxLength={50} className="max-w-xs" />
+          <div className="flex flex-wrap items-center gap-2">
+            <Input id={`${id}-other`} name={name} className="max-w-xs" />
+            {addIntent ? (
+              <Button type="submit" size="sm" variant="outline" name="__intent__" value={addIntent} formNoValidate aria-label={`Add custom ${noun}`}>
+                <Plus aria-hidden="true" />
+                Add
+              </Button>
+            ) : null}
+          </div>
         </div>
       )}
 

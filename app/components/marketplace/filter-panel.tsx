@@ -8,6 +8,7 @@ import {
   LICENCE_FILTER_OPTIONS,
   TYPE_FILTERS,
   TYPE_FILTER_LABELS,
+  type FilterError,
   type FilterInputs,
   type LicenceFilter,
 } from '~/lib/filters'
@@ -28,7 +29,10 @@ const SUPPORT_FLAGS = [
  * values follow the URL (the route passes the pending one while navigating),
  * so Back/Forward and shared links always show what the results are for.
  */
-export function FilterPanel({ inputs, priceError }: { inputs: FilterInputs; priceError: string | null }) {
+export function FilterPanel({ inputs, priceError }: { inputs: FilterInputs; priceError: FilterError | null }) {
+  // Only the field the message is about is marked invalid (`minPrice=abc` leaves Max price alone).
+  const invalid = (field: 'minPrice' | 'maxPrice') =>
+    priceError?.field === field ? { 'aria-invalid': true, 'aria-describedby': PRICE_ERROR_ID } : {}
   // A link may carry licence=unlimited (the API allows it); keep it selectable then.
   const licences: readonly LicenceFilter[] =
     inputs.licence === 'unlimited' ? [...LICENCE_FILTER_OPTIONS, 'unlimited'] : LICENCE_FILTER_OPTIONS
@@ -72,8 +76,7 @@ export function FilterPanel({ inputs, priceError }: { inputs: FilterInputs; pric
               step={0.01}
               placeholder="0"
               value={inputs.minPrice}
-              aria-invalid={priceError ? true : undefined}
-              aria-describedby={priceError ? PRICE_ERROR_ID : undefined}
+              {...invalid('minPrice')}
             />
           </div>
           <div className="grid gap-1.5">
@@ -89,12 +92,11 @@ export function FilterPanel({ inputs, priceError }: { inputs: FilterInputs; pric
               step={0.01}
               placeholder="Any"
               value={inputs.maxPrice}
-              aria-invalid={priceError ? true : undefined}
-              aria-describedby={priceError ? PRICE_ERROR_ID : undefined}
+              {...invalid('maxPrice')}
             />
           </div>
         </div>
-        <ErrorList id={PRICE_ERROR_ID} errors={priceError ? [priceError] : null} />
+        <ErrorList id={PRICE_ERROR_ID} errors={priceError ? [priceError.message] : null} />
       </fieldset>
 
       <div className="grid gap-2">
