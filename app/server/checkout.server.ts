@@ -1,3 +1,4 @@
+import { isUuid } from '~/lib/ids'
 import { sellerCanTakePayments } from '~/lib/seller-eligibility'
 import { sql } from 'kysely'
 import type Stripe from 'stripe'
@@ -30,10 +31,6 @@ export type CheckoutResult =
   | { kind: 'requiresOnboarding'; summary: CheckoutSummary }
   /** The open attempt's payment already went through; the webhook has not landed yet. */
   | { kind: 'processing'; paymentIntentId: string; summary: CheckoutSummary }
-
-function isUuid(value: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
-}
 
 async function getCheckoutListing(listingId: string) {
   if (!isUuid(listingId)) return undefined
@@ -91,6 +88,13 @@ export async function startCheckout(input: { listingId: string; buyerId: string 
 
   for (let round = 0; round < 3; round++) {
     const attempt = await openAttempt(listing.id, listing.sellerId, input.buyerId, summary.fee)
+    if (attempt.amountCents !== listing.priceCents) {
+      // Opened before the seller changed the price: its intent is for the old amount. Close it, open the next.
+      const closed = await closeAttempt(attempt, PRICE_CHANGED)
+      if (closed === 'paid') return { kind: 'processing', paymentIntentId: attempt.stripePaymentIntentId!, summary }
+      if (closed === 'unreachable') throw new AppError(502, PAYMENT_INTENT_FAILED)
+      continue
+    }
     const intent = await intentFor(attempt, listing.title)
     if (intent.status === 'succeeded' || intent.status === 'processing') {
       return { kind: 'processing', paymentIntentId: intent.id, summary }
@@ -185,8 +189,7 @@ async function intentFor(attempt: Transaction, title: string): Promise<Stripe.Pa
   const stripe = getStripe()
   try {
     if (attempt.stripePaymentIntentId) {
-      const intent = await stripe.paymentIntents.retrieve(attempt.stripePaymentIntentId)
-      return await keepAmountCurrent(attempt, intent)
+      return await stripe.paymentIntents.retrieve(attempt.stripePaymentIntentId)
     }
     const intent = await stripe.paymentIntents.create(
       {
@@ -222,30 +225,85 @@ async function intentFor(attempt: Transaction, title: string): Promise<Stripe.Pa
   }
 }
 
-const UPDATABLE_INTENT = new Set(['requires_payment_method', 'requires_confirmation', 'requires_action'])
+// --- Open checkouts that can no longer be paid as shown ---------------------------------
 
-/** The seller changed the price while this attempt was open: charge the current price. */
-async function keepAmountCurrent(attempt: Transaction, intent: Stripe.PaymentIntent): Promise<Stripe.PaymentIntent> {
-  const listing = await db
-    .selectFrom('listings')
-    .select('priceCents')
-    .where('id', '=', attempt.listingId)
-    .executeTakeFirstOrThrow()
-  if (listing.priceCents === attempt.amountCents || !UPDATABLE_INTENT.has(intent.status)) return intent
-  const fee = splitFee(listing.priceCents)
-  const updated = await getStripe().paymentIntents.update(intent.id, {
-    amount: fee.amountCents,
-    metadata: { applicationFeeCents: String(fee.applicationFeeCents) },
-  })
-  await db
-    .updateTable('transactions')
-    .set({ amountCents: fee.amountCents, applicationFeeCents: fee.applicationFeeCents, updatedAt: new Date() })
-    .where('id', '=', attempt.id)
-    .where('status', '=', 'pending_payment')
-    .execute()
-  attempt.amountCents = fee.amountCents
-  attempt.applicationFeeCents = fee.applicationFeeCents
-  return updated
+const NO_LONGER_AVAILABLE = 'This listing is no longer available'
+const PRICE_CHANGED = 'The price of this listing changed'
+
+/**
+ * Issue 14.5: a buyer is never charged an amount other than the one their
+ * checkout showed, and never pays for a listing that stopped being for sale.
+ * Called after every change of a listing (app/server/listings.server.ts: the
+ * form, the API and the dashboard go through it): every open checkout of the
+ * listing whose amount is no longer the price, or whose listing is hidden,
+ * archived or gone, has its PaymentIntent canceled at Stripe and is closed
+ * (checkout_canceled). Never throws: a failure is logged, and the attempt is
+ * closed on the buyer's next visit (startCheckout checks the amount again).
+ */
+export async function cancelStaleCheckouts(listingId: string): Promise<void> {
+  try {
+    const listing = await db
+      .selectFrom('listings')
+      .select(['priceCents', 'visible', 'archivedAt'])
+      .where('id', '=', listingId)
+      .executeTakeFirst()
+    const open = await db
+      .selectFrom('transactions')
+      .select(['id', 'amountCents', 'stripePaymentIntentId'])
+      .where('listingId', '=', listingId)
+      .where('status', '=', 'pending_payment')
+      .execute()
+    for (const attempt of open) {
+      const reason =
+        !listing || !listing.visible || listing.archivedAt
+          ? NO_LONGER_AVAILABLE
+          : listing.priceCents !== attempt.amountCents
+            ? PRICE_CHANGED
+            : null
+      if (reason) await closeAttempt(attempt, reason)
+    }
+  } catch (error) {
+    logEvent('error', 'checkout_cancel_failed', { listingId, message: error instanceof Error ? error.message : String(error) })
+  }
+}
+
+/**
+ * Cancels the attempt's PaymentIntent, then closes the attempt. 'paid' when
+ * the payment already went through (the buyer paid what they were shown; the
+ * webhook fulfils it), 'unreachable' when Stripe could not be asked (the
+ * attempt stays open).
+ */
+async function closeAttempt(
+  attempt: Pick<Transaction, 'id' | 'stripePaymentIntentId'>,
+  reason: string,
+): Promise<'closed' | 'paid' | 'unreachable'> {
+  const intentId = attempt.stripePaymentIntentId
+  if (intentId) {
+    const stripe = getStripe()
+    try {
+      await stripe.paymentIntents.cancel(intentId, { cancellation_reason: 'abandoned' })
+    } catch (error) {
+      const status = await stripe.paymentIntents.retrieve(intentId).then(
+        (intent) => intent.status,
+        () => null,
+      )
+      if (status !== 'canceled') {
+        logEvent(status ? 'warn' : 'error', 'checkout_cancel_failed', {
+          transactionId: attempt.id,
+          paymentIntentStatus: status,
+          message: error instanceof Error ? error.message : String(error),
+        })
+        return status === 'succeeded' || status === 'processing' || status === 'requires_capture' ? 'paid' : 'unreachable'
+      }
+    }
+  }
+  await fire({ saleId: attempt.id, event: 'checkout_canceled', by: { id: null, role: 'system' }, failureReason: reason, reason }).catch(
+    (error: unknown) => {
+      // The webhook's payment_intent.canceled may have closed it first.
+      if (!(error instanceof AppError && error.status === 409)) throw error
+    },
+  )
+  return 'closed'
 }
 
 // --- After the browser returns ----------------------------------------------------

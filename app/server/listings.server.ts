@@ -3,6 +3,7 @@ import type { BankDetailsStatus, Listing, User } from '../../db/schema.ts'
 import type { ListingInput } from '~/lib/listing-schema'
 import { sellerCanTakePayments } from '~/lib/seller-eligibility'
 import { slugify } from '~/lib/slug'
+import { cancelStaleCheckouts } from './checkout.server.ts'
 import { db } from './db.server.ts'
 import { logEvent } from './log.server.ts'
 import { deleteStoredImages } from './images.server.ts'
@@ -171,6 +172,7 @@ export async function setListingVisibility(input: { listingId: string; sellerId:
     .returning(LISTING_COLUMNS)
     .executeTakeFirst()
   if (!row) notFound()
+  await cancelStaleCheckouts(row.id)
   return row
 }
 
@@ -332,6 +334,7 @@ export async function updateListing(listingId: string, sellerId: string, input: 
     .returning('id')
     .executeTakeFirst()
   if (!row) return undefined
+  await cancelStaleCheckouts(listingId)
   const kept = new Set([input.thumbnailUrl, ...input.screenshots])
   await removeImages([before.thumbnailUrl, ...before.screenshots].filter((u): u is string => !!u && !kept.has(u)))
   logEvent('info', 'listing_updated', { listingId, sellerId })
@@ -368,6 +371,7 @@ export async function deleteListing(listingId: string, sellerId: string): Promis
     return { outcome: 'deleted' as const, listing }
   })
   if (!result) return { outcome: 'not_found' }
+  if (result.outcome === 'archived') await cancelStaleCheckouts(listingId)
   if (result.outcome === 'deleted') {
     await removeImages([result.listing.thumbnailUrl, ...result.listing.screenshots].filter((u): u is string => !!u))
   }

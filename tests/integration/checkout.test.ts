@@ -1,10 +1,12 @@
 import { stripeEmulator, webhooksDelivered } from '../support/stripe.ts'
 import { describe, expect, it } from 'vitest'
+import * as listingApi from '../../app/routes/api/listing.ts'
 import * as purchaseApi from '../../app/routes/api/listing-purchase.ts'
 import * as purchasesApi from '../../app/routes/api/purchases.ts'
 import * as checkoutPage from '../../app/routes/checkout.tsx'
 import * as purchaseSuccessPage from '../../app/routes/purchase-success.tsx'
 import { db } from '../../app/server/db.server.ts'
+import { setListingVisibility } from '../../app/server/listings.server.ts'
 import { securityHeaders } from '../../app/server/security-headers.server.ts'
 import { APP, apiRequest, callRoute } from '../support/call-route.ts'
 import { setEnv } from '../support/config.ts'
@@ -242,5 +244,80 @@ describe('/purchase-success and GET /api/purchases', () => {
       deliveryProof: null,
     })
     expect(await saleStatus(item.id)).toBe('paid')
+  })
+})
+
+describe('open checkouts when the listing changes (issue 14.5)', () => {
+  /** A buyer with an open checkout (client secret) for a fresh listing at $49.00. */
+  async function openCheckout() {
+    const { seller, listing } = await sellerWithListing({ priceCents: 4900 })
+    const buyer = await signUp('buyer')
+    const { clientSecret } = await (await purchase(listing.id, buyer.token)).json()
+    return { seller, listing, buyer, clientSecret: clientSecret as string }
+  }
+  const editListing = (id: string, token: string, json: unknown) =>
+    callRoute(listingApi, apiRequest(`/api/listings/${id}`, { method: 'PATCH', token, json }), { slugOrId: id })
+  const deleteListing = (id: string, token: string) =>
+    callRoute(listingApi, apiRequest(`/api/listings/${id}`, { method: 'DELETE', token }), { slugOrId: id })
+
+  async function expectClosed(buyerId: string, listingId: string, clientSecret: string) {
+    // The old card form cannot pay: its intent is canceled at Stripe, and the attempt is closed.
+    const intentId = clientSecret.split('_secret_')[0]!
+    expect((await stripe.paymentIntents.retrieve(intentId)).status).toBe('canceled')
+    await expect(payIntent(clientSecret)).rejects.toMatchObject({ type: 'StripeInvalidRequestError' })
+    await webhooksDelivered()
+    const sales = await salesFor(buyerId, listingId)
+    expect(sales.map((s) => s.status)).toEqual(['failed'])
+    const audit = await db.selectFrom('auditLog').select(['action', 'actorRole', 'fromState', 'toState']).where('entityId', '=', sales[0]!.id).execute()
+    expect(audit).toContainEqual({ action: expect.stringMatching(/^(checkout_canceled|payment_canceled)$/), actorRole: expect.any(String), fromState: 'pending_payment', toState: 'failed' })
+  }
+
+  it('a price change (PATCH /api/listings/:id) cancels the open checkout; the next one charges the new price', async () => {
+    const { seller, listing, buyer, clientSecret } = await openCheckout()
+    expect((await editListing(listing.id, seller.token, { priceCents: 9900 })).status).toBe(200)
+    await expectClosed(buyer.id, listing.id, clientSecret)
+
+    const next = await (await purchase(listing.id, buyer.token)).json()
+    expect(next.clientSecret).not.toBe(clientSecret)
+    expect((await stripe.paymentIntents.retrieve(next.clientSecret.split('_secret_')[0])).amount).toBe(9900)
+    await payIntent(next.clientSecret)
+    await webhooksDelivered()
+    expect((await salesFor(buyer.id, listing.id)).map((s) => [s.status, s.amountCents])).toEqual([
+      ['failed', 4900],
+      ['paid', 9900],
+    ])
+  })
+
+  it('a page opened at the old price never pays the new one, even when the buyer reopened checkout meanwhile', async () => {
+    const { seller, listing, buyer, clientSecret } = await openCheckout()
+    // The price changes in the database without the listing surfaces (as a direct edit would):
+    // the buyer's next visit still closes the stale attempt instead of re-pricing its intent.
+    await db.updateTable('listings').set({ priceCents: 9900 }).where('id', '=', listing.id).execute()
+    const reopened = await (await purchase(listing.id, buyer.token)).json()
+    expect(reopened.clientSecret).not.toBe(clientSecret)
+    const oldIntent = await stripe.paymentIntents.retrieve(clientSecret.split('_secret_')[0]!)
+    expect(oldIntent).toMatchObject({ status: 'canceled', amount: 4900 })
+    await expect(payIntent(clientSecret)).rejects.toMatchObject({ type: 'StripeInvalidRequestError' })
+    expect(seller.id).not.toBe(buyer.id)
+  })
+
+  it('hiding the listing (seller dashboard) cancels its open checkouts; unchanged listings keep theirs', async () => {
+    const { seller, listing, buyer, clientSecret } = await openCheckout()
+    const other = await openCheckout()
+    await setListingVisibility({ listingId: listing.id, sellerId: seller.id, visible: false })
+    await expectClosed(buyer.id, listing.id, clientSecret)
+    // A save that changes neither price nor visibility leaves an open checkout as it is.
+    expect((await editListing(other.listing.id, other.seller.token, { title: 'Renamed kit' })).status).toBe(200)
+    expect((await salesFor(other.buyer.id, other.listing.id)).map((s) => s.status)).toEqual(['pending_payment'])
+    await payIntent(other.clientSecret)
+    await webhooksDelivered()
+    expect((await salesFor(other.buyer.id, other.listing.id)).map((s) => s.status)).toEqual(['paid'])
+  })
+
+  it('deleting the listing (archived, DELETE /api/listings/:id) cancels its open checkouts', async () => {
+    const { seller, listing, buyer, clientSecret } = await openCheckout()
+    const response = await deleteListing(listing.id, seller.token)
+    expect(await response.json()).toMatchObject({ archived: true })
+    await expectClosed(buyer.id, listing.id, clientSecret)
   })
 })
