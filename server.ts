@@ -3,15 +3,17 @@
  * starts an embedded PostgreSQL under DATA_DIR; without SUPABASE_URL /
  * STRIPE_SECRET_KEY it starts the local emulators. Then it migrates, seeds the
  * demo data once, and serves the production build with Express.
+ * `npm run dev` (--dev) does the same with Vite's dev server (hot reload) instead of the build.
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
-import type { Server } from 'node:http'
+import { createServer, type Server } from 'node:http'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createRequestHandler } from '@react-router/express'
 import express from 'express'
 import type { ServerBuild } from 'react-router'
+import type { ViteDevServer } from 'vite'
 import { createDb } from './db/connection.ts'
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts'
 import { localSecret } from './db/local-secrets.ts'
@@ -26,6 +28,13 @@ import { precompressAssets, precompressedAssets } from './app/server/static-asse
 import { startLocalServices, type LocalServices } from './emulators/local-services.ts'
 
 const ROOT = path.dirname(new URL(import.meta.url).pathname)
+/** `npm run dev` (server.ts --dev): Vite's dev server with hot reload instead of the production build. */
+const DEV = process.argv.includes('--dev')
+
+interface EntryModule {
+  startBackgroundJobs?: () => Promise<{ stop: () => Promise<void> }>
+  closeDatabase?: () => Promise<void>
+}
 
 function log(message: string) {
   console.log(`[forkmarket] ${message}`)
@@ -81,40 +90,55 @@ async function main() {
   }
   await db.destroy()
 
-  const BUILD_DIR = path.resolve(ROOT, config.BUILD_DIR)
-  ensureBuild(config, BUILD_DIR)
-
-  const build = (await import(pathToFileURL(path.join(BUILD_DIR, 'server', 'index.js')).href)) as ServerBuild
-  // Background jobs (escrow auto-confirm) run inside the app bundle so they share its database pool.
-  const entry = build.entry.module as {
-    startBackgroundJobs?: () => Promise<{ stop: () => Promise<void> }>
-    closeDatabase?: () => Promise<void>
-  }
-  const jobs = await entry.startBackgroundJobs?.()
   const app = express()
+  const server: Server = createServer(app)
   app.disable('x-powered-by')
   app.set('trust proxy', trustProxySetting(config.TRUST_PROXY))
-  const assets = path.join(BUILD_DIR, 'client', 'assets')
-  precompressAssets(assets)
-  app.use('/assets', precompressedAssets(assets), express.static(assets, { immutable: true, maxAge: '1y' }))
-  // Only the public/ paths go to the file system; every other request goes straight to the app.
-  app.use('/tech-icons', express.static(path.join(BUILD_DIR, 'client', 'tech-icons'), { maxAge: '1d' }))
-  app.get('/favicon.svg', (_req, res) => res.sendFile(path.join(BUILD_DIR, 'client', 'favicon.svg'), { maxAge: '1d' }))
+
+  let build: ServerBuild | (() => Promise<ServerBuild>)
+  let entryModule: EntryModule
+  let vite: ViteDevServer | undefined
+  if (DEV) {
+    if (config.NODE_ENV === 'production') throw new Error('npm run dev is for development; production runs npm start.')
+    // `npm run dev`: Vite's dev server inside this Express server (the React Router templates' pattern):
+    // modules are compiled on request and reloaded on change (HMR over this server's own port).
+    const { createServer: createViteServer } = await import('vite')
+    vite = await createViteServer({ appType: 'custom', server: { middlewareMode: true, hmr: { server } } })
+    const dev = vite
+    const load = () => dev.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>
+    build = load
+    entryModule = (await load()).entry.module as EntryModule
+    app.use(vite.middlewares)
+  } else {
+    const BUILD_DIR = path.resolve(ROOT, config.BUILD_DIR)
+    ensureBuild(config, BUILD_DIR)
+    build = (await import(pathToFileURL(path.join(BUILD_DIR, 'server', 'index.js')).href)) as ServerBuild
+    entryModule = build.entry.module as EntryModule
+    const assets = path.join(BUILD_DIR, 'client', 'assets')
+    precompressAssets(assets)
+    app.use('/assets', precompressedAssets(assets), express.static(assets, { immutable: true, maxAge: '1y' }))
+    // Only the public/ paths go to the file system; every other request goes straight to the app.
+    app.use('/tech-icons', express.static(path.join(BUILD_DIR, 'client', 'tech-icons'), { maxAge: '1d' }))
+    app.get('/favicon.svg', (_req, res) => res.sendFile(path.join(BUILD_DIR, 'client', 'favicon.svg'), { maxAge: '1d' }))
+  }
+  // Background jobs (escrow auto-confirm) run inside the app bundle so they share its database pool.
+  const entry = entryModule
+  const jobs = await entry.startBackgroundJobs?.()
   app.use(clientIpMiddleware)
   app.use(rejectMalformedHost)
   app.use(htmlCompression())
-  app.use(createRequestHandler({ build, mode: config.NODE_ENV }))
+  app.use(createRequestHandler({ build, mode: DEV ? 'development' : config.NODE_ENV }))
   app.use(plainServerError)
 
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(port, host, () => resolve(s))
-    s.once('error', reject)
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => resolve())
   })
   // Keep idle connections open longer than clients and load balancers do (60 s is common), so a
   // client never reuses a socket at the instant the server closes it (ECONNRESET).
   server.keepAliveTimeout = 65_000
   server.headersTimeout = 66_000
-  log(`Forkmarket is running at http://localhost:${port}`)
+  log(`Forkmarket is running at http://localhost:${port}${DEV ? ' (development: Vite, hot reload)' : ''}`)
 
   let stopping = false
   const stop = async (signal: string) => {
@@ -133,6 +157,8 @@ async function main() {
     })
     await jobs?.stop()
     await entry.closeDatabase?.()
+    // After closeDatabase: it imports through Vite's module runner in development.
+    await vite?.close()
     await services.stop()
     if (embedded) await embedded.stop()
     log('stopped')
