@@ -10,6 +10,7 @@ import {
 } from 'react-router'
 import { PreventFlashOnWrongTheme, Theme, ThemeProvider, useTheme } from 'remix-themes'
 import { AppShell } from '~/components/app-shell/app-shell'
+import { ThemeStorageMirror } from '~/components/app-shell/theme-toggle'
 import { Toaster } from '~/components/ui/toaster'
 import { useNonce } from '~/lib/nonce'
 import { authMiddleware, getOptionalUser } from '~/server/auth.server'
@@ -72,6 +73,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>('root')
   return (
     <ThemeProvider specifiedTheme={rootData?.theme ?? Theme.LIGHT} themeAction="/action/set-theme">
+      <ThemeStorageMirror />
       <Document>
         <AppShell user={rootData?.user ?? null} sidebarOpen={rootData?.sidebarOpen ?? true}>
           {children}

@@ -1,5 +1,5 @@
 import * as React from 'react'
-import { data, Link, redirect, useNavigate } from 'react-router'
+import { data, Link, redirect, useFetcher, useNavigate } from 'react-router'
 import { OrderSummary } from '~/components/checkout/order-summary'
 import { Alert, AlertDescription, AlertTitle } from '~/components/ui/alert'
 import { Button } from '~/components/ui/button'
@@ -11,38 +11,58 @@ import { PAYMENT_INTENT_FAILED, SELLER_SETUP_MESSAGE, SELLER_SETUP_TITLE } from 
 import { formatCents } from '~/lib/money'
 import { useNonce } from '~/lib/nonce'
 import { requireUser } from '~/server/auth.server'
-import { startCheckout } from '~/server/checkout.server'
+import { checkoutSummary, startCheckout } from '~/server/checkout.server'
 import { isAppError } from '~/server/errors.server'
 import { appUrl } from '~/server/env.server'
+import { readFormBody } from '~/server/form-data.server'
 import { stripeBrowserConfig } from '~/server/stripe.server'
 import type { Route } from './+types/checkout'
+
 
 // The card form (and with it Stripe.js) is its own chunk, fetched only here.
 const PaymentForm = React.lazy(() => import('~/components/checkout/payment-form'))
 
-// Opening the page requests the payment intent (spec §4 "Checkout"): the buyer's
-// open attempt for this listing is reused, so reloading never makes a second one.
+// GET shows the order summary and changes nothing (issue 14.6: no state change
+// on a GET, even a cross-site one). The payment attempt and its intent are
+// requested by the page's POST below as soon as the page is up (spec §4 "a
+// payment intent is requested on page load") — at once when the buyer came from
+// this site (Buy Now) or typed the address, after a click when another site
+// linked here. The buyer's open attempt is reused, so a reload never makes a
+// second one.
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser(request, context)
   try {
-    const result = await startCheckout({ listingId: params.id, buyerId: user.id })
-    const { summary } = result
-    if (result.kind === 'processing') {
-      throw redirect(`/purchase-success?${new URLSearchParams({ payment_intent: result.paymentIntentId })}`)
-    }
-    if (result.kind === 'requiresOnboarding') return { state: 'seller-setup' as const, summary }
+    const view = await checkoutSummary({ listingId: params.id, buyerId: user.id })
+    if (view.kind === 'requiresOnboarding') return { state: 'seller-setup' as const, summary: view.summary }
     return {
       state: 'ready' as const,
-      summary,
-      clientSecret: result.clientSecret,
+      summary: view.summary,
       stripe: stripeBrowserConfig(),
       returnUrl: `${appUrl(request)}/purchase-success`,
+      autoStart: ['same-origin', 'none'].includes(request.headers.get('Sec-Fetch-Site') ?? ''),
     }
   } catch (error) {
     if (!isAppError(error)) throw error
     if (error.status === 404) return data({ state: 'not-found' as const }, { status: 404 })
-    if (error.status === 502) return data({ state: 'intent-failed' as const, message: PAYMENT_INTENT_FAILED }, { status: 502 })
     return data({ state: 'refused' as const, message: error.message }, { status: error.status })
+  }
+}
+
+/** The buyer proceeds: open (or reuse) the payment attempt for the amount the page showed. */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const user = await requireUser(request, context)
+  const amount = Number((await readFormBody(request, context)).get('amountCents'))
+  if (!Number.isSafeInteger(amount) || amount < 1) return data({ error: 'The amount to pay is missing' }, { status: 400 })
+  try {
+    const result = await startCheckout({ listingId: params.id, buyerId: user.id, expectedAmountCents: amount })
+    if (result.kind === 'processing') {
+      throw redirect(`/purchase-success?${new URLSearchParams({ payment_intent: result.paymentIntentId })}`)
+    }
+    if (result.kind === 'requiresOnboarding') return data({ error: SELLER_SETUP_MESSAGE }, { status: 409 })
+    return { clientSecret: result.clientSecret, amountCents: result.summary.fee.amountCents }
+  } catch (error) {
+    if (!isAppError(error)) throw error
+    return data({ error: error.message }, { status: error.status })
   }
 }
 
@@ -78,18 +98,6 @@ function CheckoutBody({ data: loaded }: { data: Route.ComponentProps['loaderData
           </Button>
         </Notice>
       )
-    case 'intent-failed':
-      return (
-        <Alert variant="destructive">
-          <AlertTitle>{loaded.message}</AlertTitle>
-          <AlertDescription>
-            <p>We could not reach the payment provider. No money was taken. Please try again in a moment.</p>
-            <Button asChild variant="outline" size="sm" className="mt-2">
-              <Link to=".">Try again</Link>
-            </Button>
-          </AlertDescription>
-        </Alert>
-      )
     case 'seller-setup':
       return <SellerSetupRequired summary={loaded.summary} />
     case 'ready':
@@ -117,8 +125,25 @@ function useCheckoutDocument(): boolean {
 function ReadyCheckout({ data: loaded }: { data: Extract<Route.ComponentProps['loaderData'], { state: 'ready' }> }) {
   const nonce = useNonce()
   const hydrated = useCheckoutDocument()
+  const fetcher = useFetcher<typeof action>()
   const { summary, stripe } = loaded
-  const amountLabel = formatCents(summary.fee.amountCents)
+  const amountCents = summary.fee.amountCents
+  const start = React.useCallback(
+    () => void fetcher.submit({ amountCents: String(amountCents) }, { method: 'post' }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- fetcher.submit is stable
+    [amountCents],
+  )
+  const started = React.useRef(false)
+  React.useEffect(() => {
+    if (!hydrated || !loaded.autoStart || started.current) return
+    started.current = true
+    start()
+  }, [hydrated, loaded.autoStart, start])
+
+  const result = fetcher.state === 'idle' ? fetcher.data : undefined
+  const payment = result && 'clientSecret' in result ? result : null
+  const error = result && 'error' in result ? result.error : null
+  const amountLabel = formatCents(payment?.amountCents ?? amountCents)
   return (
     <div className="grid gap-6 md:grid-cols-[1fr_1.2fr]">
       {/* The local Stripe emulator's stand-in for js.stripe.com (absent in production). */}
@@ -131,17 +156,32 @@ function ReadyCheckout({ data: loaded }: { data: Extract<Route.ComponentProps['l
           </CardTitle>
           <CardDescription>Pay by card. Your payment is held in escrow until you confirm delivery.</CardDescription>
         </CardHeader>
-        <CardContent>
-          {hydrated ? (
+        <CardContent className="grid gap-4">
+          {error ? (
+            <Alert variant="destructive">
+              <AlertTitle>{error === PAYMENT_INTENT_FAILED ? PAYMENT_INTENT_FAILED : 'We could not start your payment'}</AlertTitle>
+              <AlertDescription>
+                {error === PAYMENT_INTENT_FAILED
+                  ? 'We could not reach the payment provider. No money was taken. Please try again in a moment.'
+                  : error}
+              </AlertDescription>
+            </Alert>
+          ) : null}
+          {hydrated && payment ? (
             <React.Suspense fallback={<PaymentFormPlaceholder amountLabel={amountLabel} />}>
               <PaymentForm
+                key={payment.clientSecret}
                 publishableKey={stripe.publishableKey}
                 scriptUrl={stripe.scriptUrl}
-                clientSecret={loaded.clientSecret}
+                clientSecret={payment.clientSecret}
                 amountLabel={amountLabel}
                 returnUrl={loaded.returnUrl}
               />
             </React.Suspense>
+          ) : hydrated && fetcher.state === 'idle' && (error || !loaded.autoStart) ? (
+            <Button type="button" size="lg" className="w-full" onClick={start}>
+              Continue to payment of {amountLabel}
+            </Button>
           ) : (
             <>
               <PaymentFormPlaceholder amountLabel={amountLabel} />

@@ -33,13 +33,30 @@ import { apiError } from './responses.server.ts'
 
 const MAX_JSON_BYTES = 256 * 1024
 
+/** The fields the spec's nested techStack and support objects are built from. */
+type SpecFields = Pick<
+  ListingView,
+  | 'languages'
+  | 'frameworks'
+  | 'dependencies'
+  | 'setupCallAvailable'
+  | 'setupCallDetails'
+  | 'emailSupportAvailable'
+  | 'emailSupportDuration'
+  | 'deliveryTimeframe'
+  | 'bespokeDevelopmentAvailable'
+  | 'bespokeDevelopmentRateCents'
+  | 'additionalNotes'
+>
+
 /**
- * The read view plus the spec's nested techStack/support objects, so clients
- * written against spec §3 find the fields where they expect them.
+ * The spec §3 entity's nested `techStack` and `support` objects, for every
+ * listing the API returns (one listing, a seller's list, search results), so
+ * clients written against the spec find the fields where they expect them.
+ * The flat fields stay beside them for existing clients.
  */
-export function toApiListing(listing: ListingView) {
+export function specObjects(listing: SpecFields) {
   return {
-    ...listing,
     techStack: { languages: listing.languages, frameworks: listing.frameworks, dependencies: listing.dependencies },
     support: {
       setupCallAvailable: listing.setupCallAvailable,
@@ -48,11 +65,16 @@ export function toApiListing(listing: ListingView) {
       emailSupportDuration: listing.emailSupportDuration,
       deliveryTimeframe: listing.deliveryTimeframe,
       bespokeDevelopmentAvailable: listing.bespokeDevelopmentAvailable,
-      bespokeDevelopmentRate:
-        listing.bespokeDevelopmentRateCents === null ? null : listing.bespokeDevelopmentRateCents / 100,
+      // Spec: dollars per hour; the flat field carries cents.
+      bespokeDevelopmentRate: listing.bespokeDevelopmentRateCents === null ? null : listing.bespokeDevelopmentRateCents / 100,
       additionalNotes: listing.additionalNotes,
     },
   }
+}
+
+/** The read view plus the spec's nested objects. */
+export function toApiListing(listing: ListingView) {
+  return { ...listing, ...specObjects(listing) }
 }
 
 async function readJsonBody(request: Request): Promise<Record<string, unknown>> {

@@ -1,13 +1,15 @@
 import type { LoaderFunctionArgs } from 'react-router'
 import { parseFilters } from '~/lib/filters'
+import { specObjects } from './listing-api.server.ts'
 import { apiError } from './responses.server.ts'
 import { MAX_PAGE_SIZE, PAGE_SIZE, searchListings } from './search.server.ts'
 
 /**
  * GET /api/listings — the marketplace query of spec §7 (filter state in the
  * query string, multi-values comma-joined), plus `cursor` and `limit` (1–100,
- * default 24). Answers `{ listings, pagination, searchMatch }`; any bad value
- * answers 400 `{ error, field }`.
+ * default 24). Answers `{ listings, pagination, correctedSearch }`, each listing
+ * with the spec's `techStack` and `support` objects beside its flat fields; any
+ * bad value answers 400 `{ error, field }`.
  */
 export async function listingsApiLoader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams
@@ -22,5 +24,7 @@ export async function listingsApiLoader({ request }: LoaderFunctionArgs) {
     }
     limit = Number(rawLimit)
   }
-  return searchListings(parsed.filters, { cursor: parsed.cursor, limit })
+  const result = await searchListings(parsed.filters, { cursor: parsed.cursor, limit })
+  // The rows are this request's own objects: add the nested objects in place, no copy per row.
+  return { ...result, listings: result.listings.map((listing) => Object.assign(listing, specObjects(listing))) }
 }

@@ -68,9 +68,13 @@ export interface ListingSummary {
   tags: string[]
   thumbnailUrl: string | null
   setupCallAvailable: boolean
+  setupCallDetails: string | null
   emailSupportAvailable: boolean
+  emailSupportDuration: string | null
   bespokeDevelopmentAvailable: boolean
+  bespokeDevelopmentRateCents: number | null
   deliveryTimeframe: string | null
+  additionalNotes: string | null
   createdAt: Date
   updatedAt: Date
   sellerId: string
@@ -113,9 +117,13 @@ const LISTING_COLUMNS = [
   'l.tags',
   'l.thumbnailUrl',
   'l.setupCallAvailable',
+  'l.setupCallDetails',
   'l.emailSupportAvailable',
+  'l.emailSupportDuration',
   'l.bespokeDevelopmentAvailable',
+  'l.bespokeDevelopmentRateCents',
   'l.deliveryTimeframe',
+  'l.additionalNotes',
   'l.createdAt',
   'l.updatedAt',
 ] as const
@@ -313,9 +321,13 @@ function toSummary(row: ResultRow): ListingSummary {
     tags: row.tags,
     thumbnailUrl: row.thumbnailUrl,
     setupCallAvailable: row.setupCallAvailable,
+    setupCallDetails: row.setupCallDetails,
     emailSupportAvailable: row.emailSupportAvailable,
+    emailSupportDuration: row.emailSupportDuration,
     bespokeDevelopmentAvailable: row.bespokeDevelopmentAvailable,
+    bespokeDevelopmentRateCents: row.bespokeDevelopmentRateCents,
     deliveryTimeframe: row.deliveryTimeframe,
+    additionalNotes: row.additionalNotes,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     sellerId: row.sellerId,

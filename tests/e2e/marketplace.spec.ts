@@ -165,3 +165,18 @@ test('the empty state', async ({ page }) => {
   await expect(page).toHaveURL(endsWith('/marketplace'))
   await expect(cardTitles(page)).toHaveCount(24)
 })
+
+test('the theme is also kept in localStorage under "theme", as the spec says (issue 14.17)', async ({ page }) => {
+  await page.goto('/marketplace')
+  const stored = () => page.evaluate(() => localStorage.getItem('theme'))
+  await expect.poll(stored).toBe('light')
+  await page.getByRole('button', { name: 'Switch to dark theme' }).click()
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/)
+  await expect.poll(stored).toBe('dark')
+  // The cookie still decides the first paint; the mirror follows it.
+  await page.reload()
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/)
+  await expect.poll(stored).toBe('dark')
+  await page.getByRole('button', { name: 'Switch to light theme' }).click()
+  await expect.poll(stored).toBe('light')
+})

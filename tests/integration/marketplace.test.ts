@@ -4,6 +4,7 @@ import { db } from '../../app/server/db.server.ts'
 import { buildSearchQuery, compiledSearchQuery, editDistance, RELEVANCE_WINDOW, searchListings } from '../../app/server/search.server.ts'
 import { DEFAULT_FILTERS } from '../../app/lib/filters.ts'
 import * as marketplaceRoute from '../../app/routes/marketplace.tsx'
+import * as listingApi from '../../app/routes/api/listing.ts'
 import { APP, callRoute } from '../support/call-route.ts'
 import {
   getListings,
@@ -93,6 +94,22 @@ describe('GET /api/listings on known data', () => {
     expect(first).not.toHaveProperty('deliveryUrl')
     expect(first).not.toHaveProperty('longDescription')
     expect(first).not.toHaveProperty('searchVector')
+  })
+
+  it("gives each listing the spec entity's techStack and support objects, as the detail endpoint does (issue 14.17)", async () => {
+    const page = await getPage('')
+    expect(page.listings).toHaveLength(7)
+    for (const item of page.listings as unknown as Array<Record<string, unknown> & { slug: string }>) {
+      const detail = await callRoute(listingApi, new Request(`${APP}/api/listings/${item.slug}`), { slugOrId: item.slug })
+      const body = await detail.json()
+      expect(item.techStack, item.slug).toEqual(body.techStack)
+      expect(item.support, item.slug).toEqual(body.support)
+    }
+    const laravel = page.listings.find((l) => l.title === 'Laravel Booking System') as unknown as Record<string, unknown>
+    expect(laravel.techStack).toEqual({ languages: ['PHP'], frameworks: ['Laravel'], dependencies: ['MySQL', 'Stripe'] })
+    expect(laravel.support).toMatchObject({ setupCallAvailable: true, bespokeDevelopmentAvailable: true, bespokeDevelopmentRate: 80, emailSupportAvailable: false })
+    // The flat fields stay for existing clients.
+    expect(laravel).toMatchObject({ languages: ['PHP'], setupCallAvailable: true, bespokeDevelopmentAvailable: true })
   })
 
   it('filters by type and licence (commercial includes unlimited)', async () => {

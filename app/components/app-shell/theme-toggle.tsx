@@ -1,3 +1,4 @@
+import * as React from 'react'
 import { Moon, Sun } from 'lucide-react'
 import { Theme, useTheme } from 'remix-themes'
 
@@ -28,4 +29,25 @@ export function ThemeToggle({ className }: { className?: string }) {
       <Moon aria-hidden="true" className="dark:hidden" />
     </Button>
   )
+}
+
+/** Where the spec keeps the theme in the browser (spec §4: local storage under 'theme'). */
+export const THEME_STORAGE_KEY = 'theme'
+
+/**
+ * Mirrors the theme into `localStorage['theme']` whenever it is known or
+ * changes. The cookie (remix-themes) stays the source of truth, because the
+ * server needs it to render the right theme on the first paint.
+ */
+export function ThemeStorageMirror() {
+  const [theme] = useTheme()
+  React.useEffect(() => {
+    if (!theme) return
+    try {
+      localStorage.setItem(THEME_STORAGE_KEY, theme)
+    } catch {
+      // Storage can be disabled (privacy modes); the cookie still carries the theme.
+    }
+  }, [theme])
+  return null
 }
