@@ -13,7 +13,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/com
 import { Label } from '~/components/ui/label'
 import { NativeSelect } from '~/components/ui/native-select'
 import { useHydrated } from '~/components/ui/use-hydrated'
-import { STATUS_LABELS } from '~/lib/escrow'
+import { SALE_STATUSES, STATUS_LABELS } from '~/lib/escrow'
 import { formatCents } from '~/lib/money'
 import {
   ADMIN_TRANSACTIONS_LIMIT,
@@ -143,9 +143,9 @@ function StatusFilter({ status }: { status: string | null }) {
           onChange={(event) => submit(event.currentTarget.form)}
         >
           <option value="all">All statuses</option>
-          {Object.entries(STATUS_LABELS).map(([value, label]) => (
+          {SALE_STATUSES.map((value) => (
             <option key={value} value={value}>
-              {label}
+              {STATUS_LABELS[value]}
             </option>
           ))}
         </NativeSelect>

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { AuditActorRole, BankDetailsStatus, TransactionStatus } from '../../db/schema.ts'
-import { OWNED_STATUSES, STATUS_LABELS } from '~/lib/escrow'
+import { OWNED_STATUSES, SALE_STATUSES } from '~/lib/escrow'
 import { payoutBlocker } from '~/lib/payouts'
 import { getFullBankDetailsFor, type FullBankDetails } from './bank-details.server.ts'
 import { db } from './db.server.ts'
@@ -106,7 +106,8 @@ function adminTransactionsQuery() {
 }
 
 export async function listAdminTransactions({ status }: { status?: TransactionStatus | null } = {}): Promise<AdminTransaction[]> {
-  let query = adminTransactionsQuery().limit(ADMIN_TRANSACTIONS_LIMIT)
+  // Abandoned and declined payment attempts are not sales (issue 14.6).
+  let query = adminTransactionsQuery().where('transactions.status', 'in', [...SALE_STATUSES]).limit(ADMIN_TRANSACTIONS_LIMIT)
   if (status) query = query.where('transactions.status', '=', status)
   const rows = await query.execute()
   return rows.map(({ deliveryProof, ...row }) => ({ ...row, forkUrl: deliveryProof?.forkUrl ?? null }))
@@ -183,7 +184,7 @@ export async function listAuditLog({ limit = AUDIT_LOG_LIMIT }: { limit?: number
     .execute()
 }
 
-const STATUSES = Object.keys(STATUS_LABELS) as TransactionStatus[]
+const STATUSES: readonly TransactionStatus[] = SALE_STATUSES
 
 /** ?status=… of the admin table and API: a known status, or null for all. Undefined means "not a status". */
 export function parseStatusFilter(value: string | null): TransactionStatus | null | undefined {

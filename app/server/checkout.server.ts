@@ -3,7 +3,7 @@ import { sellerCanTakePayments } from '~/lib/seller-eligibility'
 import { sql } from 'kysely'
 import type Stripe from 'stripe'
 import type { Transaction } from '../../db/schema.ts'
-import { PAYMENT_INTENT_FAILED } from '~/lib/checkout'
+import { PAYMENT_INTENT_FAILED, PRICE_CHANGED_MESSAGE } from '~/lib/checkout'
 import { OWNED_STATUSES } from '~/lib/escrow'
 import { splitFee, type FeeSplit } from '~/lib/money'
 import { db } from './db.server.ts'
@@ -16,6 +16,11 @@ import { getStripe } from './stripe.server.ts'
  * Checkout (design.md §5): one open payment attempt per buyer and listing,
  * the amount always from the database, and fulfilment only from Stripe's
  * verified webhook — never from the browser coming back.
+ *
+ * Reading (the page's GET: `checkoutSummary`) never writes; the payment
+ * attempt and its PaymentIntent are opened by a POST (`startCheckout`: the
+ * page's action, or POST /api/listings/:id/purchase), so no cross-site link
+ * can make one (issue 14.6).
  */
 
 export interface CheckoutSummary {
@@ -25,6 +30,8 @@ export interface CheckoutSummary {
   sellerUsername: string
   fee: FeeSplit
 }
+
+export type CheckoutView = { kind: 'ready' | 'requiresOnboarding'; summary: CheckoutSummary }
 
 export type CheckoutResult =
   | { kind: 'ready'; clientSecret: string; transactionId: string; paymentIntentId: string; summary: CheckoutSummary }
@@ -64,12 +71,8 @@ async function ownedCopy(buyerId: string, listingId: string, exceptId?: string) 
   return query.executeTakeFirst()
 }
 
-/**
- * Everything the checkout page (and POST /api/listings/:id/purchase) needs:
- * refuses what may not be bought, then finds or opens this buyer's attempt
- * and its PaymentIntent.
- */
-export async function startCheckout(input: { listingId: string; buyerId: string }): Promise<CheckoutResult> {
+/** What may be bought, and what the checkout shows: refuses (AppError) what may not; reads only. */
+async function purchasable(input: { listingId: string; buyerId: string }) {
   const listing = await getCheckoutListing(input.listingId)
   if (!listing || listing.archivedAt) throw new AppError(404, 'Listing not found')
   if (listing.sellerId === input.buyerId) throw new AppError(403, 'You cannot buy your own listing')
@@ -84,7 +87,31 @@ export async function startCheckout(input: { listingId: string; buyerId: string 
     fee: splitFee(listing.priceCents),
   }
   // design.md §5: no bank details on file (or rejected ones, which must be resubmitted).
-  if (!sellerCanTakePayments(listing.bankStatus)) return { kind: 'requiresOnboarding', summary }
+  return { listing, summary, canPay: sellerCanTakePayments(listing.bankStatus) }
+}
+
+/** The checkout page's GET: the order summary, or the seller-setup notice. Writes nothing. */
+export async function checkoutSummary(input: { listingId: string; buyerId: string }): Promise<CheckoutView> {
+  const { summary, canPay } = await purchasable(input)
+  return { kind: canPay ? 'ready' : 'requiresOnboarding', summary }
+}
+
+/**
+ * The buyer proceeds to pay (a POST): finds or opens this buyer's attempt and
+ * its PaymentIntent. `expectedAmountCents` is the price the buyer's page
+ * showed; when the price has changed since, nothing is opened (409) and the
+ * page shows the new price first.
+ */
+export async function startCheckout(input: {
+  listingId: string
+  buyerId: string
+  expectedAmountCents?: number
+}): Promise<CheckoutResult> {
+  const { listing, summary, canPay } = await purchasable(input)
+  if (!canPay) return { kind: 'requiresOnboarding', summary }
+  if (input.expectedAmountCents !== undefined && input.expectedAmountCents !== listing.priceCents) {
+    throw new AppError(409, PRICE_CHANGED_MESSAGE)
+  }
 
   for (let round = 0; round < 3; round++) {
     const attempt = await openAttempt(listing.id, listing.sellerId, input.buyerId, summary.fee)

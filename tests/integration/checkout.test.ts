@@ -1,8 +1,10 @@
 import { stripeEmulator, webhooksDelivered } from '../support/stripe.ts'
 import { describe, expect, it } from 'vitest'
+import * as adminTransactionsApi from '../../app/routes/api/admin-transactions.ts'
 import * as listingApi from '../../app/routes/api/listing.ts'
 import * as purchaseApi from '../../app/routes/api/listing-purchase.ts'
 import * as purchasesApi from '../../app/routes/api/purchases.ts'
+import * as adminPage from '../../app/routes/admin.tsx'
 import * as checkoutPage from '../../app/routes/checkout.tsx'
 import * as purchaseSuccessPage from '../../app/routes/purchase-success.tsx'
 import { db } from '../../app/server/db.server.ts'
@@ -16,8 +18,21 @@ async function purchase(listingId: string, token: string | undefined, json: unkn
   return callRoute(purchaseApi, apiRequest(`/api/listings/${listingId}/purchase`, { method: 'POST', token, json }), { id: listingId })
 }
 
-function pageRequest(path: string, token: string) {
-  return new Request(`${APP}${path}`, { headers: { Authorization: `Bearer ${token}` } })
+function pageRequest(path: string, token: string, headers: Record<string, string> = {}) {
+  return new Request(`${APP}${path}`, { headers: { Authorization: `Bearer ${token}`, ...headers } })
+}
+
+/** The checkout page's POST (the buyer proceeds), with the amount the page showed. */
+function proceed(listingId: string, token: string, amountCents: number, origin = APP) {
+  return callRoute(
+    checkoutPage,
+    new Request(`${APP}/checkout/${listingId}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, Origin: origin, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ amountCents: String(amountCents) }),
+    }),
+    { id: listingId },
+  )
 }
 
 async function salesFor(buyerId: string, listingId: string) {
@@ -163,7 +178,7 @@ describe('POST /api/listings/:id/purchase', () => {
 })
 
 describe('/checkout/:id', () => {
-  it('loads the order summary, a client secret and the emulator stand-in script', async () => {
+  it('loads the order summary and the emulator stand-in script; the POST answers the client secret', async () => {
     const { listing } = await sellerWithListing({ priceCents: 4900 })
     const buyer = await signUp('buyer')
     const response = await callRoute(checkoutPage, pageRequest(`/checkout/${listing.id}`, buyer.token), { id: listing.id })
@@ -172,10 +187,14 @@ describe('/checkout/:id', () => {
     expect(body).toMatchObject({
       state: 'ready',
       summary: { title: listing.title, fee: { amountCents: 4900, applicationFeeCents: 735, sellerShareCents: 4165 } },
-      clientSecret: expect.stringMatching(/^pi_/),
       stripe: { publishableKey: stripeEmulator.publishableKey, scriptUrl: stripeEmulator.scriptUrl },
       returnUrl: `${APP}/purchase-success`,
     })
+    expect(body).not.toHaveProperty('clientSecret')
+    const post = await proceed(listing.id, buyer.token, 4900)
+    expect(post.status).toBe(200)
+    expect(await post.json()).toEqual({ clientSecret: expect.stringMatching(/^pi_\w+_secret_\w+$/), amountCents: 4900 })
+    expect((await salesFor(buyer.id, listing.id)).map((s) => [s.status, s.amountCents])).toEqual([['pending_payment', 4900]])
   })
 
   it('shows Seller Setup Required for a seller without bank details', async () => {
@@ -319,5 +338,60 @@ describe('open checkouts when the listing changes (issue 14.5)', () => {
     const response = await deleteListing(listing.id, seller.token)
     expect(await response.json()).toMatchObject({ archived: true })
     await expectClosed(buyer.id, listing.id, clientSecret)
+  })
+})
+
+describe('no payment on a GET (issue 14.6)', () => {
+  it('opening /checkout/:id — from this site, typed, or linked from another site — creates no sale and no payment intent', async () => {
+    const { listing } = await sellerWithListing({ priceCents: 4900 })
+    const buyer = await signUp('buyer')
+    for (const site of ['same-origin', 'none', 'cross-site', 'same-site']) {
+      const response = await callRoute(checkoutPage, pageRequest(`/checkout/${listing.id}`, buyer.token, { 'Sec-Fetch-Site': site }), {
+        id: listing.id,
+      })
+      expect(response.status, site).toBe(200)
+      // The page asks for the payment by itself only when the buyer came from this site or typed the address.
+      expect((await response.json()).autoStart, site).toBe(site === 'same-origin' || site === 'none')
+    }
+    expect(await salesFor(buyer.id, listing.id)).toEqual([])
+    expect(intentsCreatedFor(listing.id)).toEqual([])
+  })
+
+  it('the POST opens the attempt for the amount the page showed; a price changed since is a 409 that opens nothing', async () => {
+    const { listing } = await sellerWithListing({ priceCents: 4900 })
+    const buyer = await signUp('buyer')
+    const stale = await proceed(listing.id, buyer.token, 3900)
+    expect(stale.status).toBe(409)
+    expect(await stale.json()).toEqual({ error: 'The price of this listing has changed. Please check the new price before you pay.' })
+    expect(await salesFor(buyer.id, listing.id)).toEqual([])
+    expect((await proceed(listing.id, buyer.token, 0)).status).toBe(400)
+    // From another site the POST is refused before anything happens.
+    expect((await proceed(listing.id, buyer.token, 4900, 'https://evil.example')).status).toBe(403)
+    expect(await salesFor(buyer.id, listing.id)).toEqual([])
+    expect(intentsCreatedFor(listing.id)).toEqual([])
+  })
+
+  it('abandoned and declined attempts are not sales on the admin list (GET /api/admin/transactions, /admin)', async () => {
+    const admin = await signUp('admin', { admin: true })
+    const { listing } = await sellerWithListing({ priceCents: 4900 })
+    const [abandoning, declined, paying] = [await signUp('buyer'), await signUp('buyer'), await signUp('buyer')]
+    await (await proceed(listing.id, abandoning.token, 4900)).json()
+    const { clientSecret: declinedSecret } = await (await proceed(listing.id, declined.token, 4900)).json()
+    await expect(payIntent(declinedSecret, '4000000000000002')).rejects.toMatchObject({ type: 'StripeCardError' })
+    const { clientSecret } = await (await proceed(listing.id, paying.token, 4900)).json()
+    await payIntent(clientSecret)
+    await webhooksDelivered()
+    const [paid] = await salesFor(paying.id, listing.id)
+    expect((await salesFor(declined.id, listing.id)).map((s) => s.status)).toEqual(['failed'])
+
+    const api = await (await callRoute(adminTransactionsApi, apiRequest('/api/admin/transactions', { token: admin.token }))).json()
+    expect(api.map((t: { id: string }) => t.id)).toEqual([paid!.id])
+    const page = await (await callRoute(adminPage, pageRequest('/admin', admin.token))).json()
+    expect(page.transactions.map((t: { id: string }) => t.id)).toEqual([paid!.id])
+    // Asking for attempts by status is not a sales filter.
+    for (const status of ['pending_payment', 'failed']) {
+      const response = await callRoute(adminTransactionsApi, apiRequest(`/api/admin/transactions?status=${status}`, { token: admin.token }))
+      expect(response.status, status).toBe(400)
+    }
   })
 })
