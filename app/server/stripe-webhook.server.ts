@@ -7,6 +7,7 @@ import { db } from './db.server.ts'
 import { applyEvent, prepareEscrow, type Actor } from './escrow.server.ts'
 import { getDeliveryUrl } from './listings.server.ts'
 import { logEvent } from './log.server.ts'
+import { recordMoneyException } from './money-exceptions.server.ts'
 import { getStripe } from './stripe.server.ts'
 
 /**
@@ -183,7 +184,15 @@ async function chargeRefunded(trx: Executor, charge: Stripe.Charge, now: Date) {
     now,
   })
   if (!refunded.applied && refunded.sale && refunded.sale.status !== 'refunded') {
-    logEvent('error', 'refund_after_payout', { transactionId: sale.id, status: refunded.sale.status })
+    // Issue 14.9: the money went back after the seller was paid: admins are alerted and see it on /admin.
+    await recordMoneyException(trx, {
+      transactionId: sale.id,
+      kind: 'refund_after_payout',
+      amountCents: charge.amount_refunded,
+      currency: charge.currency,
+      details: `Refunded at the payment provider after the seller was paid out (payout reference ${refunded.sale.paymentReference ?? 'unknown'})`,
+      providerRef: charge.id,
+    })
     await recordAudit(trx, {
       actorId: null,
       actorRole: 'provider',

@@ -7,7 +7,8 @@ import * as purchaseApi from '../../app/routes/api/listing-purchase.ts'
 import * as adminPage from '../../app/routes/admin.tsx'
 import * as webhook from '../../app/routes/api/stripe-webhook.ts'
 import { db } from '../../app/server/db.server.ts'
-import { refundSale } from '../../app/server/escrow.server.ts'
+import { confirmReceipt, deliverSale, refundSale } from '../../app/server/escrow.server.ts'
+import { markPaid } from '../../app/server/payouts.server.ts'
 import { APP, apiRequest, callRoute } from '../support/call-route.ts'
 import { payIntent, saleStatus, sellerWithListing, signedEvent, signUp, stripe } from '../support/payment-fixtures.ts'
 
@@ -308,5 +309,39 @@ describe('POST /api/stripe/webhook: amount and currency (issue 14.4)', () => {
     expect((await deliver(misleading)).status).toBe(200)
     expect(await saleStatus(sale.id)).toBe('paid')
     expect(await saleStatus(victim.sale.id)).toBe('pending_payment')
+  })
+})
+
+describe('charge.refunded after the seller was paid out (issue 14.9)', () => {
+  it('alerts the admins and lists a money exception; the sale stays as it was', async () => {
+    const admin = await signUp('admin', { admin: true })
+    const { sale, seller, buyer, clientSecret } = await openSale({ priceCents: 4321 })
+    await payIntent(clientSecret)
+    await webhooksDelivered()
+    await deliverSale({ transactionId: sale.id, sellerId: seller.id, forkUrl: 'https://github.com/b/kit' })
+    await confirmReceipt({ transactionId: sale.id, buyerId: buyer.id })
+    await markPaid({ transactionId: sale.id, adminId: admin.id, paymentReference: 'BACS-77' })
+
+    const errors: string[] = []
+    const spy = vi.spyOn(console, 'error').mockImplementation((line: unknown) => void errors.push(String(line)))
+    try {
+      // Refunded in Stripe's dashboard, after the payout.
+      await stripe.refunds.create({ payment_intent: sale.stripePaymentIntentId! })
+      await webhooksDelivered()
+    } finally {
+      spy.mockRestore()
+    }
+    const row = await db.selectFrom('transactions').selectAll().where('id', '=', sale.id).executeTakeFirstOrThrow()
+    expect(row).toMatchObject({ status: 'completed', paymentReference: 'BACS-77', refundedAt: null })
+    expect((await auditFor(sale.id)).map((a) => a.action)).toContain('refund_unapplied')
+    const exceptions = await db.selectFrom('moneyExceptions').selectAll().where('transactionId', '=', sale.id).execute()
+    expect(exceptions).toEqual([
+      expect.objectContaining({ kind: 'refund_after_payout', amountCents: 4321, currency: 'USD', providerRef: expect.stringMatching(/^ch_/), resolvedAt: null }),
+    ])
+    expect(errors.map((line) => JSON.parse(line))).toContainEqual(
+      expect.objectContaining({ event: 'money_exception', alert: true, kind: 'refund_after_payout', transactionId: sale.id }),
+    )
+    const page = await (await callRoute(adminPage, new Request(`${APP}/admin`, { headers: { Authorization: `Bearer ${admin.token}` } }))).json()
+    expect(page.moneyExceptions).toContainEqual(expect.objectContaining({ transactionId: sale.id, kind: 'refund_after_payout', amountCents: 4321 }))
   })
 })
