@@ -1,0 +1,39 @@
+/**
+ * Dependency rules, checked by `npm run lint` (dependency-cruiser). Only runtime
+ * imports count: `import type` is erased by the compiler and may cross any line.
+ * A cycle counts when it is made of static imports: those decide the order in
+ * which modules are evaluated (half-initialised modules, TDZ errors). A lazy
+ * `import()` back into its importer runs after both are evaluated.
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+export default {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Modules that import each other (directly or through others) at runtime: move the shared part to a module both import.',
+      from: {},
+      to: {
+        circular: true,
+        dependencyTypesNot: ['type-only', 'dynamic-import'],
+        viaOnly: { dependencyTypesNot: ['type-only', 'dynamic-import'] },
+      },
+    },
+    {
+      name: 'client-code-imports-no-server-code',
+      severity: 'error',
+      comment:
+        'app/lib and app/components run in the browser too: they never import app/server or db/ at runtime (a type-only import is fine). Pass data in from a loader, or move the rule to app/lib.',
+      from: { path: '^app/(lib|components)/', pathNot: '\\.test\\.tsx?$' },
+      to: { path: '^(app/server/|db/)', dependencyTypesNot: ['type-only'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|build|build-[^/]*|\\.react-router|\\.data[^/]*|test-results[^/]*)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+}
