@@ -9,9 +9,9 @@ import { getOptionalUser } from '~/server/auth.server'
 import { purchaseOutcome } from '~/server/checkout.server'
 import type { Route } from './+types/purchase-success'
 
-// Stripe returns here (?payment_intent=…). What the page says comes from the
-// server's record of the sale, which only the verified webhook moves; the
-// browser's redirect_status is never taken as proof of payment.
+// Stripe returns here (?payment_intent=…). What the page says is the payment's
+// real outcome (purchaseOutcome: our record, or Stripe when the record has not
+// caught up); the browser's redirect_status is never taken as proof of payment.
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getOptionalUser(context)
   const paymentIntentId = new URL(request.url).searchParams.get('payment_intent')
@@ -39,7 +39,7 @@ export default function PurchaseSuccess({ loaderData }: Route.ComponentProps) {
   }, [outcome, polls, revalidator])
 
   React.useEffect(() => {
-    if (outcome === 'failed' || !paymentIntentId) return
+    if (outcome === 'failed' || outcome === 'held' || !paymentIntentId) return
     showToast({
       id: `thanks-${paymentIntentId}`,
       type: 'success',
@@ -56,7 +56,7 @@ export default function PurchaseSuccess({ loaderData }: Route.ComponentProps) {
         <CardHeader className="items-center text-center">
           <Icon aria-hidden="true" className={`size-12 ${status.iconClass}`} />
           <CardTitle asChild>
-            <h1 className="text-2xl">{outcome === 'failed' ? 'Payment Failed' : 'Purchase Successful'}</h1>
+            <h1 className="text-2xl">{TITLES[outcome]}</h1>
           </CardTitle>
           <CardDescription role="status" aria-live="polite">
             {status.text}
@@ -101,6 +101,14 @@ export default function PurchaseSuccess({ loaderData }: Route.ComponentProps) {
   )
 }
 
+const TITLES = {
+  confirmed: 'Purchase Successful',
+  processing: 'Purchase Successful',
+  unknown: 'Purchase Successful',
+  failed: 'Payment Failed',
+  held: 'Payment Under Review',
+} as const
+
 const STATUS_COPY = {
   confirmed: {
     label: 'Confirmed',
@@ -120,6 +128,12 @@ const STATUS_COPY = {
     icon: CircleAlert,
     iconClass: 'text-destructive',
   },
+  held: {
+    label: 'Under review',
+    text: 'We received a payment that does not match this order, so the purchase is on hold. Our team will review it and refund you if needed.',
+    icon: Clock,
+    iconClass: 'text-muted-foreground',
+  },
   unknown: {
     label: 'Processing',
     text: 'Your purchase appears in My Purchases as soon as the payment provider confirms it.',
@@ -129,6 +143,5 @@ const STATUS_COPY = {
 } as const
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  const failed = loaderData?.outcome === 'failed'
-  return [{ title: `${failed ? 'Payment Failed' : 'Purchase Successful'} · Forkmarket` }, { name: 'robots', content: 'noindex' }]
+  return [{ title: `${TITLES[loaderData?.outcome ?? 'unknown']} · Forkmarket` }, { name: 'robots', content: 'noindex' }]
 }

@@ -335,11 +335,15 @@ async function closeAttempt(
 
 // --- After the browser returns ----------------------------------------------------
 
-export type PurchaseOutcome = 'confirmed' | 'processing' | 'failed' | 'unknown'
+export type PurchaseOutcome = 'confirmed' | 'processing' | 'failed' | 'held' | 'unknown'
 
 /**
- * What /purchase-success shows: the server's state of the buyer's sale for
- * this PaymentIntent (the browser's redirect_status is never trusted).
+ * What /purchase-success shows: the real outcome of the buyer's payment (issue
+ * 14.10). The browser's redirect_status is never trusted. When our record has
+ * not caught up yet (the webhook is late) or still shows an earlier declined
+ * try on the same card form, Stripe is asked for the PaymentIntent: a read
+ * only — the verified webhook still does the fulfilment. If Stripe cannot be
+ * asked, the page says "processing" and asks again, never a stale failure.
  */
 export async function purchaseOutcome(buyerId: string, paymentIntentId: string | null) {
   if (!paymentIntentId) return { outcome: 'unknown' as PurchaseOutcome, sale: null }
@@ -357,7 +361,28 @@ export async function purchaseOutcome(buyerId: string, paymentIntentId: string |
     .where('transactions.stripePaymentIntentId', '=', paymentIntentId)
     .executeTakeFirst()
   if (!sale) return { outcome: 'unknown' as PurchaseOutcome, sale: null }
-  const outcome: PurchaseOutcome =
-    sale.status === 'pending_payment' ? 'processing' : sale.status === 'failed' ? 'failed' : 'confirmed'
-  return { outcome, sale }
+  if (sale.status === 'held') return { outcome: 'held' as PurchaseOutcome, sale }
+  if (sale.status !== 'pending_payment' && sale.status !== 'failed') return { outcome: 'confirmed' as PurchaseOutcome, sale }
+
+  const intent = await getStripe()
+    .paymentIntents.retrieve(paymentIntentId)
+    .catch((error: unknown) => {
+      logEvent('warn', 'purchase_outcome_unavailable', { transactionId: sale.id, message: error instanceof Error ? error.message : String(error) })
+      return null
+    })
+  switch (intent?.status) {
+    case 'succeeded':
+      return { outcome: 'confirmed' as PurchaseOutcome, sale }
+    case 'canceled':
+      return { outcome: 'failed' as PurchaseOutcome, sale: { ...sale, failureReason: sale.failureReason ?? 'Payment canceled' } }
+    case 'requires_payment_method':
+      // Failed only when a try was made and refused (nothing tried yet: still waiting).
+      if (intent.last_payment_error) {
+        return { outcome: 'failed' as PurchaseOutcome, sale: { ...sale, failureReason: intent.last_payment_error.message ?? sale.failureReason } }
+      }
+      return { outcome: 'processing' as PurchaseOutcome, sale }
+    default:
+      // processing, an action still required, or Stripe could not be asked.
+      return { outcome: 'processing' as PurchaseOutcome, sale }
+  }
 }

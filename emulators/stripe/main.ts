@@ -2,6 +2,8 @@
  * Runs the Stripe emulator as its own process:
  *   STRIPE_WEBHOOK_SECRET=whsec_… STRIPE_WEBHOOK_URL=http://localhost:3000/api/stripe/webhook \
  *   STRIPE_EMULATOR_PORT=12111 tsx emulators/stripe/main.ts
+ * STRIPE_WEBHOOK_DELAY_MS=3000 holds back every webhook delivery (a late webhook);
+ * POST /_emulator/webhook-delay { ms, metadata? } changes it while running.
  */
 
 import { DEFAULT_PORT, startStripeEmulator } from './server.ts'
@@ -23,6 +25,7 @@ const emulator = await startStripeEmulator({
   host: process.env.STRIPE_EMULATOR_HOST || undefined,
   webhookSecret,
   webhookUrl: process.env.STRIPE_WEBHOOK_URL || undefined,
+  webhookDelayMs: Number(process.env.STRIPE_WEBHOOK_DELAY_MS || 0),
 })
 console.log(`Stripe emulator listening on ${emulator.url}`)
 

@@ -562,6 +562,48 @@ describe('Stripe emulator webhooks', () => {
   })
 })
 
+describe('Stripe emulator: late webhooks', () => {
+  const idOf = (d: Received) => ((JSON.parse(d.raw) as StripeEvent).data.object as { id: string }).id
+
+  it('holds back deliveries by webhookDelayMs; the API answers at once', async () => {
+    const receiver = await startReceiver()
+    const emulator = await startStripeEmulator({ port: 0, webhookSecret: WEBHOOK_SECRET, webhookUrl: receiver.url, webhookDelayMs: 400 })
+    try {
+      const started = Date.now()
+      const intent = await sdkFor(emulator).paymentIntents.create({ amount: 100, currency: 'usd' })
+      await new Promise((resolve) => setTimeout(resolve, 150))
+      expect(receiver.received).toHaveLength(0)
+      await emulator.idle()
+      expect(receiver.received.map(idOf)).toEqual([intent.id])
+      expect(Date.now() - started).toBeGreaterThanOrEqual(400)
+    } finally {
+      await emulator.close()
+      await receiver.close()
+    }
+  })
+
+  it('POST /_emulator/webhook-delay delays only the events whose metadata matches, until set back to 0', async () => {
+    const receiver = await startReceiver()
+    const emulator = await startStripeEmulator({ port: 0, webhookSecret: WEBHOOK_SECRET, webhookUrl: receiver.url })
+    try {
+      const control = (body: string) => fetch(`${emulator.url}/_emulator/webhook-delay`, { method: 'POST', body })
+      expect((await control('{"ms": 10000, "metadata": {"listingId": "slow"}}')).status).toBe(200)
+      expect((await control('not json')).status).toBe(400)
+      expect((await control('{"ms": -1}')).status).toBe(400)
+      const stripe = sdkFor(emulator)
+      const slow = await stripe.paymentIntents.create({ amount: 100, currency: 'usd', metadata: { listingId: 'slow' } })
+      const fast = await stripe.paymentIntents.create({ amount: 100, currency: 'usd', metadata: { listingId: 'fast' } })
+      await expect.poll(() => receiver.received.map(idOf)).toEqual([fast.id])
+      expect((await control('{"ms": 0}')).status).toBe(200)
+      await stripe.paymentIntents.cancel(slow.id)
+      await expect.poll(() => receiver.received.map(idOf)).toEqual([fast.id, slow.id])
+    } finally {
+      await emulator.close()
+      await receiver.close()
+    }
+  })
+})
+
 describe('Stripe emulator lifecycle', () => {
   it('gives up after 3 attempts when the endpoint is unreachable', async () => {
     const unreachable = await startReceiver()

@@ -19,9 +19,9 @@ import { IdempotencyStore, requestFingerprint } from './idempotency.ts'
 import type { StoredResponse } from './idempotency.ts'
 import { newId } from './objects.ts'
 import { WebhookDispatcher } from './webhooks.ts'
-import type { Delivery, StripeEvent } from './webhooks.ts'
+import type { Delivery, StripeEvent, WebhookDelay } from './webhooks.ts'
 
-export type { Delivery, StripeEvent } from './webhooks.ts'
+export type { Delivery, StripeEvent, WebhookDelay } from './webhooks.ts'
 
 export interface StripeEmulatorOptions {
   /** Default 12111; 0 picks a free port. */
@@ -34,6 +34,8 @@ export interface StripeEmulatorOptions {
   webhookSecret: string
   /** Millisecond clock for `created` timestamps and signatures. */
   now?: () => number
+  /** Hold back each webhook delivery this long (a late webhook, as happens with Stripe); default 0. */
+  webhookDelayMs?: number
 }
 
 export interface StripeEmulator {
@@ -47,6 +49,8 @@ export interface StripeEmulator {
   /** The stand-in for https://js.stripe.com/v3 that pages load instead. */
   scriptUrl: string
   setWebhookUrl(url: string): void
+  /** Delays later webhook deliveries (all, or those whose object's metadata matches); `{ ms: 0 }` ends it. */
+  setWebhookDelay(delay: WebhookDelay): void
   /** Every event created, in order. */
   events: StripeEvent[]
   deliveries: Delivery[]
@@ -71,6 +75,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions): Promise<
   if (!opts.webhookSecret) throw new Error('The Stripe emulator needs a webhookSecret (whsec_…).')
   const now = opts.now ?? Date.now
   const webhooks = new WebhookDispatcher(opts.webhookUrl, opts.webhookSecret, now)
+  if (opts.webhookDelayMs) webhooks.setDelay({ ms: opts.webhookDelayMs })
   const api = new StripeApi({
     now,
     apiVersion: Stripe.API_VERSION,
@@ -97,6 +102,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions): Promise<
     publishableKey: PUBLISHABLE_KEY,
     scriptUrl: `${url}/v3/stripe.js`,
     setWebhookUrl: (webhookUrl) => webhooks.setUrl(webhookUrl),
+    setWebhookDelay: (delay) => webhooks.setDelay(delay),
     events: api.events,
     deliveries: webhooks.deliveries,
     resend: (eventId) => {
@@ -133,7 +139,7 @@ async function handleRequest(app: App, req: IncomingMessage, res: ServerResponse
     const url = new URL(req.url ?? '/', 'http://emulator.invalid')
     if (method === 'OPTIONS') return void res.writeHead(204).end()
     if (method === 'GET' && SCRIPT_PATHS.has(url.pathname)) return sendScript(app, req, res)
-    if (url.pathname.startsWith('/_emulator/')) return await handleControl(app, method, url.pathname, res)
+    if (url.pathname.startsWith('/_emulator/')) return await handleControl(app, method, url.pathname, res, req)
 
     const params: Params = { ...parseForm(url.search.slice(1)), ...parseForm(await readBody(req)) }
     const credential = authenticate(req, params)
@@ -190,8 +196,23 @@ function sendScript(app: App, req: IncomingMessage, res: ServerResponse): void {
 }
 
 /** Test hooks for when the emulator runs in another process (see main.ts). */
-async function handleControl(app: App, method: string, path: string, res: ServerResponse): Promise<void> {
+async function handleControl(app: App, method: string, path: string, res: ServerResponse, req: IncomingMessage): Promise<void> {
   const resend = /^\/_emulator\/events\/(evt_\w+)\/resend$/.exec(path)
+  if (method === 'POST' && path === '/_emulator/webhook-delay') {
+    // JSON { ms, metadata? }: delay later deliveries (of events whose object's metadata matches).
+    let body: { ms?: unknown; metadata?: unknown }
+    try {
+      body = JSON.parse((await readBody(req)) || '{}') as typeof body
+    } catch {
+      throw invalidRequest('The body must be JSON: { "ms": 3000, "metadata": { … } }', { status: 400 })
+    }
+    const ms = Number(body.ms)
+    if (!Number.isFinite(ms) || ms < 0) throw invalidRequest('ms must be a number of milliseconds ≥ 0', { status: 400 })
+    const metadata =
+      body.metadata && typeof body.metadata === 'object' ? (body.metadata as Record<string, string>) : undefined
+    app.webhooks.setDelay({ ms, metadata })
+    return sendStored(res, { status: 200, body: { ms, metadata: metadata ?? null } })
+  }
   if (method === 'GET' && path === '/_emulator/events') {
     return sendStored(res, { status: 200, body: { object: 'list', data: app.api.events } })
   }

@@ -23,6 +23,12 @@ const ATTEMPT_TIMEOUT_MS = 10_000
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
+/** Which events a delay applies to: all, or those whose object's metadata has these values. */
+export interface WebhookDelay {
+  ms: number
+  metadata?: Record<string, string>
+}
+
 /**
  * POSTs events to the webhook endpoint the way Stripe does: asynchronously,
  * signed, and retried with backoff on a non-2xx answer or a network error.
@@ -31,6 +37,7 @@ export class WebhookDispatcher {
   readonly deliveries: Delivery[] = []
   private readonly inFlight = new Set<Promise<unknown>>()
   private readonly shutdown = new AbortController()
+  private delay: WebhookDelay = { ms: 0 }
 
   constructor(
     private url: string | undefined,
@@ -49,13 +56,34 @@ export class WebhookDispatcher {
   }
 
   /**
+   * Holds back the first delivery of later events by `ms` (Stripe delivers
+   * asynchronously and late webhooks happen: the browser may come back first).
+   * `{ ms: 0 }` turns it off.
+   */
+  setDelay(delay: WebhookDelay): void {
+    this.delay = { ms: Math.max(0, delay.ms), metadata: delay.metadata }
+  }
+
+  private delayFor(event: StripeEvent): number {
+    const { ms, metadata } = this.delay
+    if (ms === 0 || !metadata) return ms
+    const actual = (event.data.object as { metadata?: Record<string, string> | null }).metadata ?? {}
+    return Object.entries(metadata).every(([key, value]) => actual[key] === value) ? ms : 0
+  }
+
+  /**
    * Delivers in the background, starting after the current API response is
    * written (as Stripe answers first); `idle()` already counts it as in flight.
    */
   dispatch(event: StripeEvent): void {
     const url = this.url
     if (!url || this.shutdown.signal.aborted) return
-    this.track(nextTurn().then(() => this.deliverWithRetries(url, event)))
+    const delay = this.delayFor(event)
+    this.track(
+      nextTurn()
+        .then(() => (delay > 0 ? this.wait(delay) : true))
+        .then((open) => (open ? this.deliverWithRetries(url, event) : undefined)),
+    )
   }
 
   async resend(event: StripeEvent): Promise<number> {

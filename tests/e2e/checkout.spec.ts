@@ -1,5 +1,5 @@
 import { DEMO, signIn, uniqueEmail } from './support'
-import { expect, listingId, payWithCard, purchaseOf, test } from './payment-helpers'
+import { delayWebhooks, expect, listingId, payWithCard, purchaseOf, test, webhooksLanded } from './payment-helpers'
 
 // Demo data (db/demo-data.ts): ada@ has approved bank details, mateo@ pending ones,
 // sara@ rejected ones, noah@ none.
@@ -103,4 +103,31 @@ test('Buy Now on the listing page leads to a working card form; Stripe sources a
 
   const checkout = await page.request.get(page.url().replace(/\/purchase-success.*/, '/purchases'))
   expect(allowsStripe(checkout.headers()['content-security-policy'])).toBe(false)
+})
+
+// ada@'s "Team Chat with Realtime Presence" ($249.00): bought by no other spec, so its webhooks can be delayed alone.
+const LATE_LISTING = { slug: 'team-chat-with-realtime-presence', title: 'Team Chat with Realtime Presence' }
+
+test('declined, then 4242 on the same checkout with the webhook late: Purchase Successful, never a stale failure', async ({ page }) => {
+  await signIn(page, { email: uniqueEmail('late'), fullName: 'Lee Late' })
+  const id = await listingId(page.request, LATE_LISTING.slug)
+  await page.goto(`/checkout/${id}`)
+  await payWithCard(page, '4000 0000 0000 0002')
+  await expect(page.getByText('Your card was declined.').first()).toBeVisible()
+  await webhooksLanded(page.request, id, 'payment_intent.payment_failed') // our record now says failed
+
+  await delayWebhooks(page.request, id, 8_000)
+  try {
+    await payWithCard(page)
+    await expect(page).toHaveURL(/\/purchase-success\?payment_intent=pi_/)
+    await expect(page.getByRole('heading', { name: 'Purchase Successful' })).toBeVisible()
+    await expect(page.getByText('Your payment is confirmed.')).toBeVisible()
+    await expect(page.getByText('Thank you for your purchase!', { exact: true })).toBeVisible()
+    await expect(page.getByText('Payment Failed')).toHaveCount(0)
+    await expect(page.getByText(/declined/)).toHaveCount(0)
+  } finally {
+    await delayWebhooks(page.request, id, 0)
+  }
+  // When the late webhook lands, My Purchases shows the sale as paid.
+  await expect.poll(async () => (await purchaseOf(page, LATE_LISTING.title))?.status, { timeout: 20_000 }).toBe('paid')
 })

@@ -1,4 +1,5 @@
 import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test'
+import { E2E_ENV } from '../../playwright.config'
 
 /**
  * Checkout and escrow specs run against the local Stripe emulator only: any
@@ -42,4 +43,33 @@ export async function purchaseOf(page: Page, title: string) {
   expect(response.status()).toBe(200)
   const purchases = (await response.json()) as Array<{ id: string; status: string; listing: { title: string } }>
   return purchases.find((p) => p.listing.title === title)
+}
+
+/** The e2e server's Stripe emulator (its control endpoints are test hooks). */
+const EMULATOR = `http://127.0.0.1:${E2E_ENV.STRIPE_EMULATOR_PORT}`
+
+/**
+ * Holds back the emulator's webhooks for one listing's payments (a late
+ * webhook, as Stripe sometimes sends them); `ms: 0` ends it. Scoped by the
+ * listing so tests running in parallel are not slowed.
+ */
+export async function delayWebhooks(request: APIRequestContext, listingId: string, ms: number) {
+  const response = await request.post(`${EMULATOR}/_emulator/webhook-delay`, { data: { ms, metadata: { listingId } } })
+  expect(response.status()).toBe(200)
+}
+
+/** Waits until every webhook of `type` for this listing's payments has been answered 2xx by the app. */
+export async function webhooksLanded(request: APIRequestContext, listingId: string, type: string) {
+  await expect
+    .poll(async () => {
+      const events = (await (await request.get(`${EMULATOR}/_emulator/events`)).json()).data as Array<{
+        id: string
+        type: string
+        data: { object: { metadata?: Record<string, string> } }
+      }>
+      const deliveries = (await (await request.get(`${EMULATOR}/_emulator/deliveries`)).json()).data as Array<{ eventId: string; status: number }>
+      const mine = events.filter((e) => e.type === type && e.data.object.metadata?.listingId === listingId)
+      return mine.length > 0 && mine.every((e) => deliveries.some((d) => d.eventId === e.id && d.status >= 200 && d.status < 300))
+    })
+    .toBe(true)
 }

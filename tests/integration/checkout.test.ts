@@ -1,4 +1,4 @@
-import { stripeEmulator, webhooksDelivered } from '../support/stripe.ts'
+import { stripeEmulator, webhooksDelivered, withWebhooksWithheld } from '../support/stripe.ts'
 import { describe, expect, it } from 'vitest'
 import * as adminTransactionsApi from '../../app/routes/api/admin-transactions.ts'
 import * as listingApi from '../../app/routes/api/listing.ts'
@@ -392,6 +392,50 @@ describe('no payment on a GET (issue 14.6)', () => {
     for (const status of ['pending_payment', 'failed']) {
       const response = await callRoute(adminTransactionsApi, apiRequest(`/api/admin/transactions?status=${status}`, { token: admin.token }))
       expect(response.status, status).toBe(400)
+    }
+  })
+})
+
+describe('/purchase-success shows the real outcome (issue 14.10)', () => {
+  async function declinedThenPaid() {
+    const { listing } = await sellerWithListing({ priceCents: 4900 })
+    const buyer = await signUp('buyer')
+    const { clientSecret } = await (await purchase(listing.id, buyer.token)).json()
+    const intentId = clientSecret.split('_secret_')[0] as string
+    await expect(payIntent(clientSecret, '4000000000000002')).rejects.toMatchObject({ type: 'StripeCardError' })
+    await webhooksDelivered()
+    const [sale] = await salesFor(buyer.id, listing.id)
+    expect(sale!.status).toBe('failed')
+    const success = async () =>
+      (await callRoute(purchaseSuccessPage, pageRequest(`/purchase-success?payment_intent=${intentId}&redirect_status=succeeded`, buyer.token))).json()
+    return { listing, buyer, clientSecret, intentId, sale: sale!, success }
+  }
+
+  it('declined, then 4242 on the same card form, with the succeeded webhook late: confirmed, never a stale failure', async () => {
+    const { listing, clientSecret, intentId, sale, success } = await declinedThenPaid()
+    expect(await success()).toMatchObject({ outcome: 'failed', sale: { failureReason: 'Your card was declined.' } })
+
+    await withWebhooksWithheld(() => payIntent(clientSecret))
+    expect(await saleStatus(sale.id)).toBe('failed') // our record has not caught up…
+    expect(await success()).toMatchObject({ outcome: 'confirmed', sale: { title: listing.title, amountCents: 4900 } })
+    expect(await saleStatus(sale.id)).toBe('failed') // …and the page wrote nothing
+
+    const succeeded = stripeEmulator.events.find(
+      (e) => e.type === 'payment_intent.succeeded' && (e.data.object as { id: string }).id === intentId,
+    )!
+    expect(await stripeEmulator.resend(succeeded.id)).toBe(200)
+    expect(await saleStatus(sale.id)).toBe('paid')
+    expect(await success()).toMatchObject({ outcome: 'confirmed' })
+  })
+
+  it("says 'processing' (not failed) while the payment provider cannot be asked", async () => {
+    const { success } = await declinedThenPaid()
+    const base = process.env.STRIPE_API_BASE
+    setEnv({ STRIPE_API_BASE: 'http://127.0.0.1:9' })
+    try {
+      expect(await success()).toMatchObject({ outcome: 'processing' })
+    } finally {
+      setEnv({ STRIPE_API_BASE: base })
     }
   })
 })
