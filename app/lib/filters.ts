@@ -8,6 +8,7 @@
  * public marketplace bundle, and the JavaScript budget of public pages (issue 10)
  * has no room for a validation library.
  */
+import { isUuid } from './ids.ts'
 import { DEFAULT_SORT, SORT_OPTIONS, type SortOption } from './options'
 
 export const TYPE_FILTERS = ['all', 'template', 'full_site'] as const
@@ -302,7 +303,6 @@ export function encodeCursor(cursor: PageCursor): string {
   return toBase64Url(JSON.stringify({ d: cursor.direction, o: cursor.order, k: cursor.key, c: cursor.correctedSearch }))
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?Z$/
 const MAX_INT4 = 2_147_483_647
 
@@ -326,7 +326,7 @@ function isTimestamp(value: unknown): boolean {
 
 function isValidKey(order: ResultOrder, key: unknown[]): boolean {
   const id = key[key.length - 1]
-  if (typeof id !== 'string' || !UUID.test(id)) return false
+  if (typeof id !== 'string' || !isUuid(id)) return false
   switch (order) {
     case 'newest':
     case 'oldest':

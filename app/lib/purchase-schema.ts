@@ -1,14 +1,17 @@
+import { isUuid } from '~/lib/ids'
 import { z } from '~/lib/zod'
+
+const TransactionId = z.string().refine(isUuid, 'Purchase not found')
 
 /** The buyer's actions on a delivered purchase (My Purchases), told apart by `intent`. */
 export const ConfirmReceiptSchema = z.object({
   intent: z.literal('confirm-receipt'),
-  transactionId: z.uuid(),
+  transactionId: TransactionId,
 })
 
 export const ReportProblemSchema = z.object({
   intent: z.literal('report-problem'),
-  transactionId: z.uuid(),
+  transactionId: TransactionId,
   reason: z
     .string({ error: 'Please describe the problem' })
     .trim()

@@ -1,17 +1,26 @@
 import { data, isRouteErrorResponse } from 'react-router'
-import { ListingError, ListingNotFound } from '~/components/listing-detail/listing-not-found'
+import { ListingError, ListingNotFound, NotYourListing } from '~/components/listing-detail/listing-not-found'
 import { ListingForm } from '~/components/listing-form/listing-form'
 import { listingFormDefaults } from '~/lib/listing-schema'
 import { requireUser } from '~/server/auth.server'
 import { submitListingForm } from '~/server/listing-form.server'
-import { getOwnedListing } from '~/server/listings.server'
+import { checkListingOwner, getOwnedListing } from '~/server/listings.server'
+import { logSecurityEvent } from '~/server/log.server'
+import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/route-policy.server'
 import type { Route } from './+types/listing-edit'
 
-// /seller/edit/:id: only the listing's seller; anyone else gets the same 404
-// as for a missing listing (no hint that the id exists).
+export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.upload, rateLimit: RATE_LIMITS.listingWrite })]
+
+// /seller/edit/:id: only the listing's seller (checkListingOwner, the rule every surface uses):
+// 403 for someone else's visible listing, 404 for a missing, archived or someone else's hidden one.
 async function requireOwnListing({ request, context, params }: Route.LoaderArgs | Route.ActionArgs) {
   const user = await requireUser(request, context)
-  const listing = await getOwnedListing(params.id, user.id)
+  const outcome = await checkListingOwner(params.id, user.id)
+  if (outcome === 'forbidden') {
+    logSecurityEvent('forbidden', request, { userId: user.id, listingId: params.id, reason: 'not the listing owner' })
+    throw data('You can only edit your own listings', { status: 403 })
+  }
+  const listing = outcome === 'ok' ? await getOwnedListing(params.id, user.id) : undefined
   if (!listing) throw data('Listing not found', { status: 404 })
   return { user, listing }
 }
@@ -23,7 +32,7 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const { user, listing } = await requireOwnListing(args)
-  return submitListingForm(args.request, { sellerId: user.id, listingId: listing.id })
+  return submitListingForm(args.request, args.context, { sellerId: user.id, listingId: listing.id })
 }
 
 export default function EditListing({ loaderData, actionData }: Route.ComponentProps) {
@@ -36,5 +45,6 @@ export function meta({ loaderData }: Route.MetaArgs) {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (isRouteErrorResponse(error) && error.status === 404) return <ListingNotFound />
+  if (isRouteErrorResponse(error) && error.status === 403) return <NotYourListing />
   return <ListingError />
 }

@@ -15,11 +15,14 @@ import { showToast } from '~/components/ui/toaster'
 import { formatCents } from '~/lib/money'
 import { isOneOf, LICENCE_LABELS, LICENCES, LISTING_TYPE_LABELS, LISTING_TYPES } from '~/lib/options'
 import { getOptionalUser, requireUser } from '~/server/auth.server'
-import { readFormData } from '~/server/form-data.server'
-import { canViewListing, deleteListing, getListingBySlug, getListingPageBySlug } from '~/server/listings.server'
+import { readFormBody } from '~/server/form-data.server'
+import { canViewListing, checkListingOwner, deleteListing, getListingBySlug, getListingPageBySlug } from '~/server/listings.server'
 import { logSecurityEvent } from '~/server/log.server'
 import { redirectWithToast } from '~/server/responses.server'
+import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/route-policy.server'
 import type { Route } from './+types/listing'
+
+export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.form, rateLimit: RATE_LIMITS.listingWrite })]
 
 const ListingPageActionSchema = z.discriminatedUnion('intent', [z.object({ intent: z.literal('delete') })])
 
@@ -41,11 +44,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireUser(request, context)
-  const parsed = ListingPageActionSchema.safeParse(Object.fromEntries(await readFormData(request, 64 * 1024)))
+  const parsed = ListingPageActionSchema.safeParse(Object.fromEntries(await readFormBody(request, context)))
   if (!parsed.success) return data({ error: 'Unknown action' }, { status: 400 })
   const listing = await getListingBySlug(params.slug)
-  if (!listing || !canViewListing(listing, user.id)) throw data('Listing not found', { status: 404 })
-  if (listing.sellerId !== user.id) {
+  const outcome = listing ? await checkListingOwner(listing.id, user.id) : 'not_found'
+  if (!listing || outcome === 'not_found') throw data('Listing not found', { status: 404 })
+  if (outcome === 'forbidden') {
     logSecurityEvent('forbidden', request, { userId: user.id, listingId: listing.id, reason: 'not the listing owner' })
     return data({ error: 'You can only delete your own listings' }, { status: 403 })
   }

@@ -1,3 +1,4 @@
+import { isUuid } from '~/lib/ids'
 import type { Kysely, Transaction as DbTransaction } from 'kysely'
 import type { BankDetailsRow, BankDetailsStatus, DB } from '../../db/schema.ts'
 import { isMaskedValue, maskLast4, type BankDetailsInput } from '~/lib/bank-details-schema'
@@ -42,8 +43,6 @@ export type FullBankDetails = MaskedBankDetails
 
 type Executor = Kysely<DB> | DbTransaction<DB>
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 function base(row: BankDetailsRow) {
   return {
     country: row.country as Country,
@@ -76,7 +75,7 @@ export function toFullBankDetails(row: BankDetailsRow): FullBankDetails {
 }
 
 export async function getBankDetailsRow(userId: string, executor: Executor = db): Promise<BankDetailsRow | undefined> {
-  if (!UUID.test(userId)) return undefined
+  if (!isUuid(userId)) return undefined
   return executor.selectFrom('bankDetails').selectAll().where('userId', '=', userId).executeTakeFirst()
 }
 
@@ -253,7 +252,7 @@ export async function approveBankDetails(input: {
   now?: Date
 }): Promise<MaskedBankDetails> {
   const now = input.now ?? new Date()
-  if (!UUID.test(input.userId)) throw new AppError(404, 'This user has no bank details on file')
+  if (!isUuid(input.userId)) throw new AppError(404, 'This user has no bank details on file')
   const updated = await db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('bankDetails')
@@ -293,7 +292,7 @@ export async function rejectBankDetails(input: {
   const now = input.now ?? new Date()
   const reason = input.reason.trim()
   if (!reason) throw new AppError(400, 'Please provide a rejection reason')
-  if (!UUID.test(input.userId)) throw new AppError(404, 'This user has no bank details on file')
+  if (!isUuid(input.userId)) throw new AppError(404, 'This user has no bank details on file')
   const updated = await db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('bankDetails')

@@ -1,3 +1,4 @@
+import { isUuid } from '~/lib/ids'
 import { data } from 'react-router'
 import type { BankDetailsStatus, Listing, User } from '../../db/schema.ts'
 import type { ListingInput } from '~/lib/listing-schema'
@@ -56,12 +57,6 @@ const LISTING_COLUMNS = [
   'listings.updatedAt',
 ] as const
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-/** A string Postgres accepts as a uuid (anything else would make the query throw). */
-export function isUuid(value: unknown): value is string {
-  return typeof value === 'string' && UUID.test(value)
-}
 
 function listingViewQuery() {
   return db
@@ -283,16 +278,23 @@ export async function getOwnedListing(listingId: string, sellerId: string): Prom
 
 export type WriteOutcome = 'ok' | 'not_found' | 'forbidden'
 
-/** Who may write: 'not_found' (missing or archived), 'forbidden' (another seller's) or 'ok'. */
+/**
+ * The one ownership rule for writing to a listing, on every surface (the edit
+ * and listing screens, the API): 'ok' for the seller's own live listing;
+ * 'forbidden' (403) for a listing the caller can see but is not theirs;
+ * 'not_found' (404) for a missing or archived listing or someone else's hidden
+ * one (no hint that it exists).
+ */
 export async function checkListingOwner(listingId: string, userId: string): Promise<WriteOutcome> {
   if (!isUuid(listingId)) return 'not_found'
   const row = await db
     .selectFrom('listings')
-    .select(['sellerId', 'archivedAt'])
+    .select(['sellerId', 'archivedAt', 'visible'])
     .where('id', '=', listingId)
     .executeTakeFirst()
   if (!row || row.archivedAt) return 'not_found'
-  return row.sellerId === userId ? 'ok' : 'forbidden'
+  if (row.sellerId === userId) return 'ok'
+  return row.visible ? 'forbidden' : 'not_found'
 }
 
 /** Images no listing refers to any more (a listing's own URLs, minus those still in use). */

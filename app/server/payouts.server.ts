@@ -1,3 +1,4 @@
+import { isUuid } from '~/lib/ids'
 import { sql } from 'kysely'
 import type { BankDetailsStatus, Transaction } from '../../db/schema.ts'
 import { payoutBlocker } from '~/lib/payouts'
@@ -13,8 +14,6 @@ import { logEvent } from './log.server.ts'
  * sale whose seller's bank details are approved; recording it sets paidAt and
  * the transfer's reference, once.
  */
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /**
  * The payout-due rule in SQL (completed, not yet paid out): the one fragment
@@ -33,7 +32,7 @@ export async function markPaid(input: {
   const reference = input.paymentReference.trim()
   if (!reference) throw new AppError(400, 'Payment reference is required')
   if (reference.length > 140) throw new AppError(400, 'Payment reference must be at most 140 characters')
-  if (!UUID.test(input.transactionId)) throw new AppError(404, 'Sale not found')
+  if (!isUuid(input.transactionId)) throw new AppError(404, 'Sale not found')
 
   const result = await db.transaction().execute(async (trx) => {
     // One guarded UPDATE: the sale is still completed and unpaid, and the

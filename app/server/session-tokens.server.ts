@@ -1,3 +1,4 @@
+import { isUuid } from '~/lib/ids'
 import { isAuthSessionMissingError } from '@supabase/supabase-js'
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose'
 import { db } from './db.server.ts'
@@ -25,8 +26,6 @@ const ALGORITHMS = ['ES256', 'RS256']
 const CLOCK_TOLERANCE_SECONDS = 30
 /** How long a session the provider confirmed is trusted before asking again. */
 export const SESSION_RECHECK_MS = 60_000
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 let jwks: { url: string; set: ReturnType<typeof createRemoteJWKSet> } | undefined
 function keySet() {
   const url = `${config().SUPABASE_URL}/auth/v1/.well-known/jwks.json`
@@ -59,7 +58,7 @@ export async function verifyAccessToken(token: string, now = Date.now()): Promis
   if (typeof claims.sub !== 'string' || !claims.sub) return { ok: false, reason: 'no subject' }
 
   const sessionId = claims.session_id
-  if (typeof sessionId !== 'string' || !UUID.test(sessionId)) return { ok: false, reason: 'no session' }
+  if (typeof sessionId !== 'string' || !isUuid(sessionId)) return { ok: false, reason: 'no session' }
   if (await isRevoked(sessionId)) return { ok: false, reason: 'session revoked' }
   if (!(await stillLiveAtProvider(token, claims, now))) return { ok: false, reason: 'session ended at the provider' }
   return { ok: true, claims }
@@ -98,13 +97,13 @@ async function stillLiveAtProvider(token: string, claims: VerifiedClaims, now: n
 /** Refuses every token of this session from now on, on every instance, until the token could have expired. */
 export async function revokeSession(claims: Pick<VerifiedClaims, 'session_id' | 'sub' | 'exp'>, reason: 'logout' | 'provider') {
   const sessionId = claims.session_id
-  if (typeof sessionId !== 'string' || !UUID.test(sessionId)) return
+  if (typeof sessionId !== 'string' || !isUuid(sessionId)) return
   confirmedAt.delete(sessionId)
   // A refreshed token of the same session can outlive this one: keep the row a day past this token's expiry.
   const expiresAt = new Date(((claims.exp ?? Math.floor(Date.now() / 1000)) + 86_400) * 1000)
   await db
     .insertInto('revokedSessions')
-    .values({ sessionId, userId: UUID.test(claims.sub ?? '') ? claims.sub! : null, reason, expiresAt })
+    .values({ sessionId, userId: isUuid(claims.sub ?? '') ? claims.sub! : null, reason, expiresAt })
     .onConflict((oc) => oc.column('sessionId').doNothing())
     .execute()
 }

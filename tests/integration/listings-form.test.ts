@@ -265,16 +265,20 @@ describe('create screen (multipart form, works without JavaScript)', () => {
 })
 
 describe('edit screen', () => {
-  it('404 for anyone but the owner, on the page and on the post', async () => {
+  it('403 for anyone but the owner on a visible listing, 404 on a hidden or missing one, on the page and on the post', async () => {
     const seller = await signUp('edit-owner@example.com')
     const other = await signUp('edit-other@example.com')
     const listing = await createViaForm(seller.token)
-    const page = (token: string) => callRoute(editRoute, apiRequest(`/seller/edit/${listing.id}`, { token }), { id: listing.id })
+    const page = (token: string, id = listing.id) => callRoute(editRoute, apiRequest(`/seller/edit/${id}`, { token }), { id })
     expect((await page(seller.token)).status).toBe(200)
-    expect((await page(other.token)).status).toBe(404)
+    expect((await page(other.token)).status).toBe(403)
     expect((await callRoute(editRoute, apiRequest('/seller/edit/nope', { token: seller.token }), { id: 'nope' })).status).toBe(404)
-    expect((await postEdit(listing.id, formFields({ title: 'Hijacked' }), other.token)).status).toBe(404)
+    expect((await postEdit(listing.id, formFields({ title: 'Hijacked' }), other.token)).status).toBe(403)
     expect((await getListingById(listing.id))?.title).toBe('Invoice Tracker')
+    // Someone else's hidden listing: no hint that it exists.
+    const hidden = await createViaForm(seller.token, { visible: null })
+    expect((await page(other.token, hidden.id)).status).toBe(404)
+    expect((await postEdit(hidden.id, formFields({ title: 'Hijacked' }), other.token)).status).toBe(404)
   })
 
   it('loads the private delivery link for the owner only in the form defaults', async () => {

@@ -22,6 +22,23 @@ export function ListingNotFound() {
   )
 }
 
+/** Someone else's listing (403): only its seller may edit it. */
+export function NotYourListing() {
+  return (
+    <div className="mx-auto flex w-full max-w-xl flex-col items-center px-4 py-20 text-center sm:py-28">
+      <title>Not your listing · Forkmarket</title>
+      <h1 className="text-3xl font-bold tracking-tight">Not your listing</h1>
+      <p className="mt-4 text-muted-foreground">You can only edit your own listings.</p>
+      <Button asChild className="mt-8">
+        <Link to="/seller/dashboard">
+          <ArrowLeft aria-hidden="true" />
+          Back to your dashboard
+        </Link>
+      </Button>
+    </div>
+  )
+}
+
 /** Anything but a 404 on a listing screen: say so plainly, without internals. */
 export function ListingError() {
   return (
