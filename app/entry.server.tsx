@@ -3,8 +3,9 @@ import { PassThrough } from 'node:stream'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
-import { ServerRouter, type EntryContext } from 'react-router'
+import { ServerRouter, type EntryContext, type RouterContextProvider } from 'react-router'
 import { NonceProvider } from '~/lib/nonce'
+import { routePolicyContext } from '~/server/route-policy.server'
 import { securityHeaders } from '~/server/security-headers.server'
 
 export const streamTimeout = 5_000
@@ -14,10 +15,12 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
+  loadContext: RouterContextProvider,
 ) {
   const nonce = randomBytes(16).toString('base64')
-  const url = new URL(request.url)
-  for (const [name, value] of Object.entries(securityHeaders(url.pathname, nonce))) responseHeaders.set(name, value)
+  // The CSP variant the page's route declares (route-policy.server.ts).
+  const { csp } = loadContext.get(routePolicyContext)
+  for (const [name, value] of Object.entries(securityHeaders(csp, nonce))) responseHeaders.set(name, value)
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
@@ -65,7 +68,8 @@ export default function handleRequest(
 export async function startBackgroundJobs(): Promise<{ stop(): Promise<void> }> {
   const { startJobWorker } = await import('~/server/jobs.server')
   const { ESCROW_JOBS } = await import('~/server/escrow.server')
-  return startJobWorker(ESCROW_JOBS)
+  const { SESSION_JOBS } = await import('~/server/session-tokens.server')
+  return startJobWorker([...ESCROW_JOBS, ...SESSION_JOBS])
 }
 
 /** Called by server.ts last on shutdown, after in-flight requests and jobs have finished. */

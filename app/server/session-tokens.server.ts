@@ -3,6 +3,7 @@ import { isAuthSessionMissingError } from '@supabase/supabase-js'
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose'
 import { db } from './db.server.ts'
 import { config } from './env.server.ts'
+import type { JobDefinition } from './jobs.server.ts'
 import { logEvent } from './log.server.ts'
 import { createSupabaseTokenClient } from './supabase.server.ts'
 
@@ -113,3 +114,15 @@ export async function purgeExpiredRevocations(now = new Date()): Promise<number>
   const result = await db.deleteFrom('revokedSessions').where('expiresAt', '<', now).executeTakeFirst()
   return Number(result.numDeletedRows)
 }
+
+/** The housekeeping job for the worker: hourly, any instance, idempotent. */
+export const SESSION_JOBS: readonly JobDefinition[] = [
+  {
+    name: 'purge_revoked_sessions',
+    task: async () => {
+      const purged = await purgeExpiredRevocations()
+      if (purged) logEvent('info', 'revoked_sessions_purged', { purged })
+    },
+    sweep: '17 * * * *',
+  },
+]
