@@ -16,7 +16,10 @@ import { useNonce } from '~/lib/nonce'
 import { authMiddleware, getOptionalUser } from '~/server/auth.server'
 import { csrfMiddleware } from '~/server/csrf.server'
 import { dbOutageMiddleware } from '~/server/db-outage.server'
-import { rateLimitMiddleware } from '~/server/rate-limit.server'
+import { invalidTextMiddleware } from '~/server/invalid-text.server'
+import { retryAfterMiddleware } from '~/server/rate-limit.server'
+import { bodyLimitMiddleware } from '~/server/route-policy.server'
+import { privateCacheMiddleware } from '~/server/security-headers.server'
 import { readSidebarOpen, readToast, themeSessionResolver } from '~/server/cookies.server'
 import type { Route } from './+types/root'
 import stylesheet from './app.css?url'
@@ -26,7 +29,17 @@ export const links: Route.LinksFunction = () => [
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ]
 
-export const middleware: Route.MiddlewareFunction[] = [dbOutageMiddleware, csrfMiddleware, rateLimitMiddleware, authMiddleware]
+// Every request, outermost first. Each route adds its own policy (body limit, rate limit, CSP
+// variant, compression) as its middleware: app/server/route-policy.server.ts.
+export const middleware: Route.MiddlewareFunction[] = [
+  dbOutageMiddleware,
+  privateCacheMiddleware,
+  retryAfterMiddleware,
+  bodyLimitMiddleware,
+  invalidTextMiddleware,
+  csrfMiddleware,
+  authMiddleware,
+]
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const [{ getTheme }, { toast, setCookie }, user] = await Promise.all([

@@ -36,8 +36,11 @@ import { listOpenMoneyExceptions } from '~/server/money-exceptions.server'
 import { markPaid } from '~/server/payouts.server'
 import { AppError } from '~/server/errors.server'
 import { redirectWithToast } from '~/server/responses.server'
+import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/route-policy.server'
 import type { Route } from './+types/admin'
-import { readSmallFormData } from '~/server/form-data.server'
+import { readFormBody } from '~/server/form-data.server'
+
+export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.form, rateLimit: RATE_LIMITS.admin, compress: false })]
 
 function currentTab(url: URL): AdminTab {
   const tab = url.searchParams.get('tab')
@@ -85,7 +88,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(request, context)
   const url = new URL(request.url)
   const back = `${url.pathname}${url.search}`
-  const formData = await readSmallFormData(request)
+  const formData = await readFormBody(request, context)
   const submission = parseWithZod(formData, { schema: AdminActionSchema })
   if (submission.status !== 'success') {
     const intent = String(formData.get('intent') ?? '') as AdminIntent

@@ -16,8 +16,10 @@ import { isAppError } from '~/server/errors.server'
 import { appUrl } from '~/server/env.server'
 import { readFormBody } from '~/server/form-data.server'
 import { stripeBrowserConfig } from '~/server/stripe.server'
+import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/route-policy.server'
 import type { Route } from './+types/checkout'
 
+export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.form, rateLimit: RATE_LIMITS.purchase, csp: 'checkout' })]
 
 // The card form (and with it Stripe.js) is its own chunk, fetched only here.
 const PaymentForm = React.lazy(() => import('~/components/checkout/payment-form'))

@@ -5,7 +5,10 @@ import { sellerCanTakePayments } from '~/lib/seller-eligibility'
 import { requireUser } from '~/server/auth.server'
 import { getBankDetailsStatus } from '~/server/bank-details.server'
 import { submitListingForm } from '~/server/listing-form.server'
+import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/route-policy.server'
 import type { Route } from './+types/listing-create'
+
+export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.upload, rateLimit: RATE_LIMITS.listingWrite })]
 
 // /seller/create and /create-listing (two route ids, one module). Any signed-in user can sell.
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -15,7 +18,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context)
-  return submitListingForm(request, { sellerId: user.id })
+  return submitListingForm(request, context, { sellerId: user.id })
 }
 
 export default function CreateListing({ loaderData, actionData }: Route.ComponentProps) {

@@ -5,8 +5,11 @@ import { Button } from '~/components/ui/button'
 import { appUrl } from '~/server/env.server'
 import { authContext, getOptionalUser, safeRedirectPath } from '~/server/auth.server'
 import { logSecurityEvent } from '~/server/log.server'
+import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/route-policy.server'
 import type { Route } from './+types/login'
-import { readSmallFormData } from '~/server/form-data.server'
+import { readFormBody } from '~/server/form-data.server'
+
+export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.form, rateLimit: RATE_LIMITS.signIn, csp: 'sign-in' })]
 
 const SignInSchema = z.object({
   provider: z.enum(['google', 'github']),
@@ -23,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const parsed = SignInSchema.safeParse(Object.fromEntries(await readSmallFormData(request)))
+  const parsed = SignInSchema.safeParse(Object.fromEntries(await readFormBody(request, context)))
   if (!parsed.success) return data({ error: 'Choose Google or GitHub to sign in.' }, { status: 400 })
   const next = safeRedirectPath(parsed.data.redirectTo, '/')
   const callback = `${appUrl(request)}/auth/callback?${new URLSearchParams({ next })}`

@@ -11,8 +11,11 @@ import { getMaskedBankDetails, saveBankDetails } from '~/server/bank-details.ser
 import { AppError } from '~/server/errors.server'
 import { logEvent } from '~/server/log.server'
 import { redirectWithToast } from '~/server/responses.server'
+import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/route-policy.server'
 import type { Route } from './+types/profile'
-import { readSmallFormData } from '~/server/form-data.server'
+import { readFormBody } from '~/server/form-data.server'
+
+export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.form, rateLimit: RATE_LIMITS.bankDetails, compress: false })]
 
 const SAVE_FAILED = 'Failed to save bank details'
 
@@ -23,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context)
-  const submission = parseWithZod(await readSmallFormData(request), { schema: BankDetailsSchema })
+  const submission = parseWithZod(await readFormBody(request, context), { schema: BankDetailsSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
     const { message, changed } = await saveBankDetails(user.id, submission.value)

@@ -9,8 +9,11 @@ import { requireUser } from '~/server/auth.server'
 import { confirmReceipt, disputeSale, listPurchases } from '~/server/escrow.server'
 import { isAppError } from '~/server/errors.server'
 import { redirectWithToast } from '~/server/responses.server'
+import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/route-policy.server'
 import type { Route } from './+types/purchases'
-import { readSmallFormData } from '~/server/form-data.server'
+import { readFormBody } from '~/server/form-data.server'
+
+export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.form, rateLimit: RATE_LIMITS.saleAction })]
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context)
@@ -20,7 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context)
-  const formData = await readSmallFormData(request)
+  const formData = await readFormBody(request, context)
   const submission = parseWithZod(formData, { schema: PurchaseActionSchema })
   if (submission.status !== 'success') {
     const intent = formData.get('intent') === 'report-problem' ? 'report-problem' : 'confirm-receipt'

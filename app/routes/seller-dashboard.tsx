@@ -16,8 +16,11 @@ import { isAppError } from '~/server/errors.server'
 import { setListingVisibility } from '~/server/listings.server'
 import { redirectWithToast } from '~/server/responses.server'
 import { getSellerDashboard } from '~/server/seller-dashboard.server'
+import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/route-policy.server'
 import type { Route } from './+types/seller-dashboard'
-import { readSmallFormData } from '~/server/form-data.server'
+import { readFormBody } from '~/server/form-data.server'
+
+export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.form, rateLimit: RATE_LIMITS.saleAction })]
 
 const SetVisibilitySchema = z.object({
   intent: z.literal('set-visibility'),
@@ -36,7 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context)
   const here = new URL(request.url).pathname
-  const formData = await readSmallFormData(request)
+  const formData = await readFormBody(request, context)
   const submission = parseWithZod(formData, { schema: SellerDashboardActionSchema })
   if (submission.status !== 'success') {
     // The row's form shows its own errors (several deliver forms share this action).

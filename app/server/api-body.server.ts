@@ -1,26 +1,40 @@
-import { data } from 'react-router'
-import { readBodyText, readSmallFormData } from './form-data.server.ts'
+import type { RouterContextProvider } from 'react-router'
+import { readFormBody, readTextBody } from './form-data.server.ts'
+import { containsInvalidText, INVALID_TEXT_MESSAGE } from './invalid-text.server.ts'
+import { apiError } from './responses.server.ts'
+
+/** 'json': only application/json (415 otherwise); 'json-or-form' (default): JSON, or a form post. */
+export type ApiBodyFormat = 'json' | 'json-or-form'
+
+const isForm = (type: string) => /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type)
 
 /**
  * The body of a write to /api/*: JSON (what the spec's client sends) or a
- * form post. Unreadable JSON is the client's mistake: a 400 `{ error }`, never
- * a 500. Returns a plain object (never an array or a primitive).
+ * form post, read within the route's declared body limit. Unreadable JSON and
+ * invalid text are the client's mistake: a 400 `{ error }`, never a 500.
+ * Returns a plain object (never an array or a primitive).
  */
-export async function readApiBody(request: Request): Promise<Record<string, unknown>> {
+export async function readApiBody(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  accepts: ApiBodyFormat = 'json-or-form',
+): Promise<Record<string, unknown>> {
   const type = request.headers.get('Content-Type') ?? ''
-  if (type.includes('application/x-www-form-urlencoded') || type.includes('multipart/form-data')) {
-    return Object.fromEntries(await readSmallFormData(request))
+  if (accepts === 'json' && !/^application\/json\b/i.test(type)) {
+    throw apiError(415, 'Send the body as JSON (Content-Type: application/json)')
   }
-  const text = await readBodyText(request, 256 * 1024)
+  if (isForm(type)) {
+    return Object.fromEntries(await readFormBody(request, context))
+  }
+  const text = await readTextBody(request, context)
   if (!text.trim()) return {}
   let body: unknown
   try {
     body = JSON.parse(text)
   } catch {
-    throw data({ error: 'The request body is not valid JSON' }, { status: 400 })
+    throw apiError(400, 'The request body is not valid JSON')
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw data({ error: 'The request body must be a JSON object' }, { status: 400 })
-  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw apiError(400, 'The request body must be a JSON object')
+  if (containsInvalidText(body)) throw apiError(400, INVALID_TEXT_MESSAGE)
   return body as Record<string, unknown>
 }

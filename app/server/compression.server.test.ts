@@ -12,7 +12,8 @@ beforeAll(async () => {
   const app = express()
   app.use(htmlCompression())
   app.get('/marketplace', (_req, res) => res.type('html').send(page))
-  app.get(['/admin', '/admin/payouts', '/profile'], (_req, res) => res.type('html').send(page))
+  // What a route that declares `compress: false` (admin, profile) sends.
+  app.get(['/admin', '/admin/payouts', '/profile'], (_req, res) => res.set('Cache-Control', 'private, no-store, no-transform').type('html').send(page))
   app.get('/__manifest', (_req, res) => res.json({ routes: Array.from({ length: 200 }, (_, i) => ({ id: `route-${i}` })) }))
   app.get('/api/listings', (_req, res) => res.json({ listings: Array.from({ length: 200 }, (_, i) => ({ id: i, title: 'A listing' })) }))
   // Written the way React Router writes a rendered page: many chunks, each followed by flush() when there is one.
@@ -61,7 +62,7 @@ describe('htmlCompression', () => {
     expect((await encodingOf('/__manifest', 'br')).encoding).toBe('br')
   })
 
-  it('leaves JSON, tiny pages and pages with secrets (admin, profile) uncompressed', async () => {
+  it('leaves JSON, tiny pages and pages with secrets (marked no-transform by their route: admin, profile) uncompressed', async () => {
     for (const path of ['/api/listings', '/tiny', '/admin', '/admin/payouts', '/profile']) {
       expect((await encodingOf(path, 'gzip, deflate, br')).encoding, path).toBeNull()
     }

@@ -1,18 +1,19 @@
 import type { Request, RequestHandler, Response } from 'express'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 
-/**
- * Pages whose HTML can carry a secret next to text the visitor controls: left
- * uncompressed so response sizes reveal nothing about the secret (BREACH).
- * Admins see decrypted bank details; the profile shows the seller's own.
- */
-const UNCOMPRESSED_PREFIXES = ['/admin', '/profile']
 /** Smaller bodies gain less than the header costs. */
 const THRESHOLD_BYTES = 1024
 
-/** Compress HTML documents (and React Router's manifest): assets are precompressed; /api JSON and images are not compressed here. */
+/**
+ * Compress HTML documents (and React Router's manifest): assets are
+ * precompressed; /api JSON and images are not compressed here. A page whose
+ * route declares `compress: false` (route-policy.server.ts) — it shows secrets
+ * next to text the visitor controls, so response sizes must reveal nothing
+ * about them (BREACH): the admin desk, the profile — arrives marked
+ * `Cache-Control: no-transform` and is sent as it is.
+ */
 export function shouldCompress(req: Pick<Request, 'path'>, res: Pick<Response, 'getHeader'>): boolean {
-  if (UNCOMPRESSED_PREFIXES.some((prefix) => req.path === prefix || req.path.startsWith(`${prefix}/`))) return false
+  if (/\bno-transform\b/i.test(String(res.getHeader('Cache-Control') ?? ''))) return false
   const type = String(res.getHeader('Content-Type') ?? '')
   // HTML documents, and the route manifest the browser fetches for the links on a page.
   return /^text\/html\b/.test(type) || (req.path === '/__manifest' && /^application\/json\b/.test(type))

@@ -1,26 +1,31 @@
 import { data, type MiddlewareFunction } from 'react-router'
 import { appUrl } from './env.server.ts'
 import { logSecurityEvent } from './log.server.ts'
+import { hasAuthCookie } from './supabase.server.ts'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
-// Stripe signs its webhook; it sends no Origin and is verified by signature instead.
-const EXEMPT_PATHS = new Set(['/api/stripe/webhook'])
 
 /**
  * Refuses state-changing requests that a browser sent from another site
- * (Origin / Sec-Fetch-Site), on top of SameSite=Lax cookies. Non-browser API
- * clients send neither header and authenticate with a bearer token.
+ * (Origin / Sec-Fetch-Site), on top of SameSite=Lax cookies. A write that
+ * signs in with the session cookie must say where it comes from: browsers send
+ * Origin (and Sec-Fetch-Site) on every POST, so a cookie-authenticated write
+ * with neither is refused too (issue 14.8). Non-browser clients — API clients
+ * with a bearer token, Stripe's signed webhook — send no cookie and neither
+ * header, and pass.
  */
 export const csrfMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
   const url = new URL(request.url)
-  if (SAFE_METHODS.has(request.method) || EXEMPT_PATHS.has(url.pathname)) return next()
+  if (SAFE_METHODS.has(request.method)) return next()
   const origin = request.headers.get('Origin')
   const fetchSite = request.headers.get('Sec-Fetch-Site')
   const allowed = new Set([url.origin, new URL(appUrl(request)).origin])
   const foreignOrigin = origin !== null && !allowed.has(origin)
   const crossSite = fetchSite === 'cross-site' || fetchSite === 'same-site'
-  if (foreignOrigin || crossSite) {
-    logSecurityEvent('csrf_refused', request, { origin, fetchSite })
+  const cookieAuthenticated = hasAuthCookie(request) && !request.headers.has('Authorization')
+  const unattributed = origin === null && fetchSite === null && cookieAuthenticated
+  if (foreignOrigin || crossSite || unattributed) {
+    logSecurityEvent('csrf_refused', request, { origin, fetchSite, reason: unattributed ? 'cookie session without Origin or Sec-Fetch-Site' : 'cross-site' })
     throw data({ error: 'Cross-site request refused' }, { status: 403 })
   }
   return next()

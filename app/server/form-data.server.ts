@@ -1,60 +1,72 @@
-import { data } from 'react-router'
-import { MAX_IMAGE_BYTES, MAX_IMAGES } from '~/lib/listing-schema'
+import type { RouterContextProvider } from 'react-router'
+import { formContainsInvalidText, INVALID_TEXT_MESSAGE } from './invalid-text.server.ts'
+import { clientError } from './responses.server.ts'
+import { bodyTooLarge, DEFAULT_BODY_LIMIT, refuseDeclaredOversize, routePolicyContext } from './route-policy.server.ts'
 
-/** A listing post may carry up to MAX_IMAGES images of 5 MB each, plus the text fields. */
-export const MAX_LISTING_BODY_BYTES = MAX_IMAGES * MAX_IMAGE_BYTES + 1024 * 1024
+type Context = Readonly<RouterContextProvider>
 
-const UPLOAD_TOO_LARGE = 'The upload is too large (5MB each, at most 10 images)'
+/** The body limit the serving route declared (route-policy.server.ts). */
+export function bodyLimitOf(context: Context): number {
+  return context.get(routePolicyContext).bodyLimit ?? DEFAULT_BODY_LIMIT
+}
 
 /**
- * Reads a body with a hard cap. A declared Content-Length over the cap is
- * refused before reading; a chunked body is counted as it streams and the
- * read fails at the cap, so a client can never make the server buffer more
- * than `maxBytes`.
+ * The one way the app reads a request body: at most `limit` bytes. A declared
+ * Content-Length over the limit is refused before reading; a chunked body is
+ * counted as it streams and reading stops at the limit — the rest is left
+ * unread in the socket (not cancelled, which would reset the connection before
+ * the 413 is sent), so a client can never make the server hold more than the
+ * limit.
  */
-async function readCapped<T>(request: Request, maxBytes: number, read: (r: Request) => Promise<T>, what: string, tooLargeMessage: string): Promise<T> {
-  const tooLarge = (): never => {
-    throw data({ error: tooLargeMessage }, { status: 413 })
-  }
-  const declared = Number(request.headers.get('Content-Length'))
-  if (Number.isFinite(declared) && declared > maxBytes) tooLarge()
-  if (!request.body) return read(request)
-
+async function readBytes(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+  refuseDeclaredOversize(request, limit)
+  if (!request.body) return new Uint8Array(0)
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
   let received = 0
-  let overflow = false
-  const counted = request.body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        received += chunk.byteLength
-        if (received > maxBytes) {
-          overflow = true
-          controller.error(new Error('body too large'))
-        } else {
-          controller.enqueue(chunk)
-        }
-      },
-    }),
-  )
-  const limited = new Request(request.url, { method: request.method, headers: request.headers, body: counted, duplex: 'half' } as RequestInit)
-  try {
-    return await read(limited)
-  } catch {
-    if (overflow) tooLarge()
-    throw data({ error: `The ${what} could not be read` }, { status: 400 })
+  for (;;) {
+    let chunk: ReadableStreamReadResult<Uint8Array>
+    try {
+      chunk = await reader.read()
+    } catch {
+      throw clientError(request, 400, 'The request body could not be read')
+    }
+    if (chunk.done) break
+    received += chunk.value.byteLength
+    if (received > limit) {
+      reader.releaseLock()
+      throw bodyTooLarge(request, limit)
+    }
+    chunks.push(chunk.value)
   }
+  const bytes = new Uint8Array(received)
+  let offset = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return bytes
 }
 
-/** `request.formData()` (multipart or urlencoded) reading at most `maxBytes`. */
-export function readFormData(request: Request, maxBytes = MAX_LISTING_BODY_BYTES): Promise<FormData> {
-  return readCapped(request, maxBytes, (r) => r.formData(), 'form', UPLOAD_TOO_LARGE)
+/** The body as text, within the route's limit. */
+export async function readTextBody(request: Request, context: Context): Promise<string> {
+  return new TextDecoder().decode(await readBytes(request, bodyLimitOf(context)))
 }
 
-/** Every other form of the app (no files): at most 64 KB; a body that is not a form is a 400, not a 500. */
-export function readSmallFormData(request: Request): Promise<FormData> {
-  return readCapped(request, 64 * 1024, (r) => r.formData(), 'form', 'The form is too large')
+/**
+ * The body as a form (multipart or urlencoded), within the route's limit. A
+ * body that is not a form is a 400, and so is a field with invalid text
+ * (invalid-text.server.ts), never a 500 further on.
+ */
+export async function readFormBody(request: Request, context: Context): Promise<FormData> {
+  const bytes = await readBytes(request, bodyLimitOf(context))
+  let form: FormData
+  try {
+    form = await new Response(bytes, { headers: { 'Content-Type': request.headers.get('Content-Type') ?? '' } }).formData()
+  } catch {
+    throw clientError(request, 400, 'The form could not be read')
+  }
+  if (formContainsInvalidText(form)) throw clientError(request, 400, INVALID_TEXT_MESSAGE)
+  return form
 }
 
-/** The body as text, reading at most `maxBytes` (JSON API bodies). */
-export function readBodyText(request: Request, maxBytes: number): Promise<string> {
-  return readCapped(request, maxBytes, (r) => r.text(), 'request body', 'The request body is too large')
-}

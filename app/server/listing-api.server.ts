@@ -1,14 +1,5 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router'
-import {
-  fieldErrors,
-  flattenListingBody,
-  ListingApiSchema,
-  listingInputFromApi,
-  MAX_IMAGES,
-  TOO_MANY_IMAGES_MESSAGE,
-} from '~/lib/listing-schema'
-import { getOptionalUser, requireUser } from './auth.server.ts'
-import { readBodyText, readFormData } from './form-data.server.ts'
+import { fieldErrors, flattenListingBody, ListingApiSchema, listingInputFromApi, MAX_IMAGES, TOO_MANY_IMAGES_MESSAGE } from '~/lib/listing-schema'
+import { AppError } from './errors.server.ts'
 import { chosenFiles, ImageRejectedError, uploadImages } from './images.server.ts'
 import {
   canViewListing,
@@ -24,14 +15,13 @@ import {
   type OwnedListing,
 } from './listings.server.ts'
 import { logSecurityEvent } from './log.server.ts'
-import { apiError } from './responses.server.ts'
+import type { PublicUser } from './users.server.ts'
 
 /**
- * The listings JSON API of spec §7 on top of listings.server.ts. Every error
- * is `{ error }` JSON with a 4xx (400 adds `fields`), never HTML or a 500.
+ * The listings JSON API of spec §7 on top of listings.server.ts, for the
+ * resource routes under app/routes/api/listing*.ts (api-route.server.ts reads
+ * the body and maps the AppErrors thrown here: `{ error }`, 400 adds `fields`).
  */
-
-const MAX_JSON_BYTES = 256 * 1024
 
 /** The fields the spec's nested techStack and support objects are built from. */
 type SpecFields = Pick<
@@ -77,24 +67,9 @@ export function toApiListing(listing: ListingView) {
   return { ...listing, ...specObjects(listing) }
 }
 
-async function readJsonBody(request: Request): Promise<Record<string, unknown>> {
-  if (!/^application\/json\b/i.test(request.headers.get('Content-Type') ?? '')) {
-    throw apiError(415, 'Send the listing as JSON (Content-Type: application/json)')
-  }
-  const text = await readBodyText(request, MAX_JSON_BYTES)
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch {
-    throw apiError(400, 'The request body is not valid JSON')
-  }
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw apiError(400, 'Expected a JSON object')
-  return flattenListingBody(body)
-}
-
 function parseListingBody(body: Record<string, unknown>) {
   const parsed = ListingApiSchema.safeParse(body)
-  if (!parsed.success) throw apiError(400, 'Invalid listing', { fields: fieldErrors(parsed.error) })
+  if (!parsed.success) throw new AppError(400, 'Invalid listing', { fieldErrors: fieldErrors(parsed.error) })
   return listingInputFromApi(parsed.data)
 }
 
@@ -104,73 +79,54 @@ function asApiBody(listing: OwnedListing): Record<string, unknown> {
   return fields
 }
 
-/** POST /api/listings: create a listing for the signed-in user. */
-export async function createListingApiAction({ request, context }: ActionFunctionArgs) {
-  if (request.method !== 'POST') return apiError(405, 'Method not allowed')
-  const user = await requireUser(request, context)
-  const body = await readJsonBody(request)
-  // A new listing is visible unless the client says otherwise.
-  const input = parseListingBody({ visible: true, ...body })
-  const listing = await createListing(user.id, input)
-  return data(toApiListing(listing), { status: 201 })
+/** POST /api/listings: a new listing for the signed-in user (visible unless the body says otherwise). */
+export async function createApiListing(userId: string, body: Record<string, unknown>) {
+  const listing = await createListing(userId, parseListingBody({ visible: true, ...flattenListingBody(body) }))
+  return toApiListing(listing)
 }
 
 async function requireOwnListing(request: Request, userId: string, listingId: string) {
   const outcome = await checkListingOwner(listingId, userId)
-  if (outcome === 'not_found') throw apiError(404, 'Listing not found')
+  if (outcome === 'not_found') throw new AppError(404, 'Listing not found')
   if (outcome === 'forbidden') {
     logSecurityEvent('forbidden', request, { userId, listingId, reason: 'not the listing owner' })
-    throw apiError(403, 'You can only change your own listings')
+    throw new AppError(403, 'You can only change your own listings')
   }
 }
 
-/** GET /api/listings/:slug: a public listing (hidden ones only for their seller). */
-export async function listingBySlugApiLoader({ params, context }: LoaderFunctionArgs) {
-  const slugOrId = params.slugOrId ?? ''
-  // The path is shared with PATCH/DELETE by id, so a GET by id is answered too.
-  const listing = (await getListingBySlug(slugOrId)) ?? (await getListingById(slugOrId))
-  const viewer = await getOptionalUser(context)
-  if (!listing || !canViewListing(listing, viewer?.id)) return apiError(404, 'Listing not found')
-  return data(toApiListing(listing))
+/**
+ * GET /api/listings/:slug (the path is shared with PATCH/DELETE by id, so a GET
+ * by id is answered too) and GET /api/listings/id/:id: a public listing,
+ * hidden ones only for their seller.
+ */
+export async function getApiListing(slugOrId: string, viewer: PublicUser | null, { bySlug }: { bySlug: boolean }) {
+  const listing = (bySlug ? await getListingBySlug(slugOrId) : undefined) ?? (await getListingById(slugOrId))
+  if (!listing || !canViewListing(listing, viewer?.id)) throw new AppError(404, 'Listing not found')
+  return toApiListing(listing)
 }
 
-/** GET /api/listings/id/:id (edit mode, checkout). */
-export async function listingByIdApiLoader({ params, context }: LoaderFunctionArgs) {
-  const listing = await getListingById(params.id ?? '')
-  const viewer = await getOptionalUser(context)
-  if (!listing || !canViewListing(listing, viewer?.id)) return apiError(404, 'Listing not found')
-  return data(toApiListing(listing))
-}
-
-/** PATCH /api/listings/:id (fields not sent keep their value) and DELETE /api/listings/:id. */
-export async function listingApiAction({ request, params, context }: ActionFunctionArgs) {
-  if (request.method !== 'PATCH' && request.method !== 'DELETE') return apiError(405, 'Method not allowed')
-  const user = await requireUser(request, context)
-  const listingId = params.slugOrId ?? params.id ?? ''
-  await requireOwnListing(request, user.id, listingId)
-
-  if (request.method === 'DELETE') {
-    const result = await deleteListing(listingId, user.id)
-    if (result.outcome === 'not_found') return apiError(404, 'Listing not found')
-    return data({
-      message: 'Your listing has been deleted successfully.',
-      // A listing with sales is archived instead (buyers keep their purchases).
-      archived: result.outcome === 'archived',
-    })
-  }
-
-  const body = await readJsonBody(request)
-  const current = await getOwnedListing(listingId, user.id)
-  if (!current) return apiError(404, 'Listing not found')
+/** PATCH /api/listings/:id: fields not sent keep their value. */
+export async function patchApiListing(request: Request, userId: string, listingId: string, patch: Record<string, unknown>) {
+  await requireOwnListing(request, userId, listingId)
+  const body = flattenListingBody(patch)
+  const current = await getOwnedListing(listingId, userId)
+  if (!current) throw new AppError(404, 'Listing not found')
   const base = asApiBody(current)
   // A rate in dollars replaces the stored one in cents.
   if (body.bespokeDevelopmentRate !== undefined && body.bespokeDevelopmentRateCents === undefined) {
     delete base.bespokeDevelopmentRateCents
   }
-  const input = parseListingBody({ ...base, ...body })
-  const updated = await updateListing(listingId, user.id, input)
-  if (!updated) return apiError(404, 'Listing not found')
-  return data(toApiListing(updated))
+  const updated = await updateListing(listingId, userId, parseListingBody({ ...base, ...body }))
+  if (!updated) throw new AppError(404, 'Listing not found')
+  return toApiListing(updated)
+}
+
+/** DELETE /api/listings/:id: a listing with sales is archived instead (buyers keep their purchases). */
+export async function deleteApiListing(request: Request, userId: string, listingId: string) {
+  await requireOwnListing(request, userId, listingId)
+  const result = await deleteListing(listingId, userId)
+  if (result.outcome === 'not_found') throw new AppError(404, 'Listing not found')
+  return { message: 'Your listing has been deleted successfully.', archived: result.outcome === 'archived' }
 }
 
 /**
@@ -178,29 +134,21 @@ export async function listingApiAction({ request, params, context }: ActionFunct
  * `{ images: [urls], rejected: [{ name, error }] }`: the valid files are stored
  * even when others are refused; 400 when none could be stored.
  */
-export async function uploadImagesApiAction({ request, context }: ActionFunctionArgs) {
-  if (request.method !== 'POST') return apiError(405, 'Method not allowed')
-  await requireUser(request, context)
-  if (!/^multipart\/form-data\b/i.test(request.headers.get('Content-Type') ?? '')) {
-    return apiError(400, 'Send the images as multipart/form-data in the field "images"')
-  }
-  const form = await readFormData(request)
+export async function uploadApiImages(form: FormData) {
   const files = chosenFiles(form.getAll('images'))
-  if (files.length === 0) return apiError(400, 'No images were uploaded')
-  if (files.length > MAX_IMAGES) return apiError(400, TOO_MANY_IMAGES_MESSAGE)
+  if (files.length === 0) throw new AppError(400, 'No images were uploaded')
+  if (files.length > MAX_IMAGES) throw new AppError(400, TOO_MANY_IMAGES_MESSAGE)
   try {
     const { images, rejected } = await uploadImages(files)
-    if (images.length === 0) return apiError(400, rejected.map((r) => r.error).join('. '), { rejected })
-    return data({ images, rejected })
+    if (images.length === 0) throw new AppError(400, rejected.map((r) => r.error).join('. '), { extra: { rejected } })
+    return { images, rejected }
   } catch (error) {
-    if (error instanceof ImageRejectedError) return apiError(400, error.message)
+    if (error instanceof ImageRejectedError) throw new AppError(400, error.message)
     throw error
   }
 }
 
 /** GET /api/seller/listings: the signed-in seller's listings (archived ones excluded), newest first. */
-export async function sellerListingsApiLoader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireUser(request, context)
-  const listings = await listSellerListingViews(user.id)
-  return data(listings.map(toApiListing))
+export async function sellerApiListings(userId: string) {
+  return (await listSellerListingViews(userId)).map(toApiListing)
 }

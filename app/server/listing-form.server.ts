@@ -1,9 +1,9 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { data } from 'react-router'
+import { data, type RouterContextProvider } from 'react-router'
 import { ListingFormSchema, listingInputFromForm, MAX_IMAGES, TOO_MANY_IMAGES_MESSAGE } from '~/lib/listing-schema'
 import { sellerCanTakePayments } from '~/lib/seller-eligibility'
 import { getBankDetailsStatus } from './bank-details.server.ts'
-import { readFormData } from './form-data.server.ts'
+import { readFormBody } from './form-data.server.ts'
 import { chosenFiles, uploadImages } from './images.server.ts'
 import { createListing, updateListing } from './listings.server.ts'
 import { redirectWithToast } from './responses.server.ts'
@@ -20,8 +20,12 @@ function keptImageCount(formData: FormData): number {
  * and stored in the same request; with JavaScript they were uploaded before
  * and only their URLs arrive. Callers check the seller owns the listing.
  */
-export async function submitListingForm(request: Request, target: { sellerId: string; listingId?: string }) {
-  const formData = await readFormData(request)
+export async function submitListingForm(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  target: { sellerId: string; listingId?: string },
+) {
+  const formData = await readFormBody(request, context)
   const files = chosenFiles(formData.getAll('images'))
   formData.delete('images')
   const submission = parseWithZod(formData, { schema: ListingFormSchema, disableAutoCoercion: true })

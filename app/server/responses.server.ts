@@ -17,3 +17,21 @@ export async function redirectWithToast(
 export function apiError(status: number, error: string, extra: Record<string, unknown> = {}, init: ResponseInit = {}) {
   return data({ error, ...extra }, { ...init, status })
 }
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  403: 'Forbidden',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+}
+
+/**
+ * A refusal thrown by the HTTP layer (body limits, rate limits, invalid text)
+ * where any route may be serving the request: `{ error }` JSON on /api/*, the
+ * message as the error page's text on screens.
+ */
+export function clientError(request: Request, status: number, message: string, headers: HeadersInit = {}) {
+  if (new URL(request.url).pathname.startsWith('/api/')) return data({ error: message }, { status, headers })
+  return data(message, { status, statusText: STATUS_TEXT[status] ?? 'Bad Request', headers })
+}

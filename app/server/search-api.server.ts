@@ -1,7 +1,6 @@
-import type { LoaderFunctionArgs } from 'react-router'
 import { parseFilters } from '~/lib/filters'
+import { AppError } from './errors.server.ts'
 import { specObjects } from './listing-api.server.ts'
-import { apiError } from './responses.server.ts'
 import { MAX_PAGE_SIZE, PAGE_SIZE, searchListings } from './search.server.ts'
 
 /**
@@ -11,16 +10,15 @@ import { MAX_PAGE_SIZE, PAGE_SIZE, searchListings } from './search.server.ts'
  * with the spec's `techStack` and `support` objects beside its flat fields; any
  * bad value answers 400 `{ error, field }`.
  */
-export async function listingsApiLoader({ request }: LoaderFunctionArgs) {
-  const params = new URL(request.url).searchParams
+export async function searchListingsApi(params: URLSearchParams) {
   const parsed = parseFilters(params)
-  if (!parsed.ok) return apiError(400, parsed.error.message, { field: parsed.error.field })
+  if (!parsed.ok) throw new AppError(400, parsed.error.message, { extra: { field: parsed.error.field } })
 
   const rawLimit = params.get('limit')?.trim() || ''
   let limit = PAGE_SIZE
   if (rawLimit) {
     if (!/^\d{1,3}$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > MAX_PAGE_SIZE) {
-      return apiError(400, `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`, { field: 'limit' })
+      throw new AppError(400, `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`, { extra: { field: 'limit' } })
     }
     limit = Number(rawLimit)
   }

@@ -1,8 +1,12 @@
+import type { MiddlewareFunction } from 'react-router'
 import { config, isProduction } from './env.server.ts'
+import type { CspVariant } from './route-policy.server.ts'
+import { hasAuthCookie } from './supabase.server.ts'
 
 /**
- * Where Stripe.js may load from and talk to, added to the CSP of /checkout/*
- * only (design.md §7: Stripe.js is loaded only on checkout). With the local
+ * Where Stripe.js may load from and talk to, added to the CSP of the routes
+ * that declare the 'checkout' variant only (design.md §7: Stripe.js is loaded
+ * only on checkout). With the local
  * emulator its origin (from STRIPE_JS_URL) stands in for Stripe's.
  */
 function stripeSources(): { script: string[]; connect: string[]; frame: string[] } {
@@ -23,8 +27,7 @@ function stripeSources(): { script: string[]; connect: string[]; frame: string[]
  * The sign-in form posts to /login, which redirects to the identity provider
  * and on to Google or GitHub; browsers check form-action on every hop.
  */
-function signInFormTargets(pathname: string): string[] {
-  if (pathname !== '/login') return []
+function signInFormTargets(): string[] {
   return [new URL(config().SUPABASE_URL).origin, 'https://accounts.google.com', 'https://github.com']
 }
 
@@ -34,13 +37,12 @@ function avatarSources(): string[] {
   return [...sources, new URL(config().SUPABASE_URL).origin]
 }
 
-export function isCheckoutPath(pathname: string): boolean {
-  return pathname.startsWith('/checkout/')
-}
-
-/** Headers for every HTML document (the CSP gets its per-request nonce). */
-export function securityHeaders(pathname: string, nonce: string): Record<string, string> {
-  const stripe = isCheckoutPath(pathname) ? stripeSources() : { script: [], connect: [], frame: [] }
+/**
+ * Headers for every HTML document: the CSP gets its per-request nonce and the
+ * extra sources of the variant its route declares (route-policy.server.ts).
+ */
+export function securityHeaders(variant: CspVariant | undefined, nonce: string): Record<string, string> {
+  const stripe = variant === 'checkout' ? stripeSources() : { script: [], connect: [], frame: [] }
   const list = (base: string[], extra: string[]) => [...base, ...extra].join(' ')
   const csp = [
     `default-src 'self'`,
@@ -52,7 +54,7 @@ export function securityHeaders(pathname: string, nonce: string): Record<string,
     `frame-src ${stripe.frame.length ? stripe.frame.join(' ') : "'none'"}`,
     `object-src 'none'`,
     `base-uri 'self'`,
-    `form-action ${list(["'self'"], signInFormTargets(pathname))}`,
+    `form-action ${list(["'self'"], variant === 'sign-in' ? signInFormTargets() : [])}`,
     `frame-ancestors 'none'`,
   ]
   const headers: Record<string, string> = {
@@ -65,4 +67,21 @@ export function securityHeaders(pathname: string, nonce: string): Record<string,
   }
   if (isProduction()) headers['Strict-Transport-Security'] = 'max-age=63072000; includeSubDomains'
   return headers
+}
+
+/**
+ * Root middleware: an answer to a signed-in request (auth cookie or bearer
+ * token) is the user's own — their e-mail in the page's header, their
+ * purchases, a payment form — so no cache may keep it (issue 14.8) unless the
+ * route said otherwise (public, immutable uploads).
+ */
+export const privateCacheMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
+  const response = await next()
+  const signedIn = request.headers.has('Authorization') || hasAuthCookie(request)
+  const cacheControl = response.headers.get('Cache-Control')
+  // A route's own choice of who may store it (public, private, no-store) stands; other directives are kept.
+  if (signedIn && !/\b(public|private|no-store)\b/i.test(cacheControl ?? '')) {
+    response.headers.set('Cache-Control', cacheControl ? `private, no-store, ${cacheControl}` : 'private, no-store')
+  }
+  return response
 }

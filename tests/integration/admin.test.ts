@@ -155,7 +155,7 @@ describe('bank details approval', () => {
     for (const reason of [undefined, '', '   ', 42]) {
       const response = await reject(reason)
       expect(response.status).toBe(400)
-      expect(await response.json()).toEqual({ error: 'Please provide a rejection reason' })
+      expect(await response.json()).toEqual({ error: 'Please provide a rejection reason', field: 'reason' })
     }
     const ok = await reject('  Name does not match the account  ')
     expect(ok.status).toBe(200)
@@ -261,7 +261,7 @@ describe('mark paid', () => {
     for (const json of [{}, { paymentReference: '' }, { paymentReference: '   ' }]) {
       const response = await markPaid(admin.token, done.id, json)
       expect(response.status).toBe(400)
-      expect(await response.json()).toEqual({ error: 'Payment reference is required' })
+      expect(await response.json()).toEqual({ error: 'Payment reference is required', field: 'paymentReference' })
     }
   })
 

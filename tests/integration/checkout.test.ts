@@ -9,6 +9,7 @@ import * as checkoutPage from '../../app/routes/checkout.tsx'
 import * as purchaseSuccessPage from '../../app/routes/purchase-success.tsx'
 import { db } from '../../app/server/db.server.ts'
 import { setListingVisibility } from '../../app/server/listings.server.ts'
+import { declaredPolicy } from '../../app/server/route-policy.server.ts'
 import { securityHeaders } from '../../app/server/security-headers.server.ts'
 import { APP, apiRequest, callRoute } from '../support/call-route.ts'
 import { setEnv } from '../support/config.ts'
@@ -211,13 +212,22 @@ describe('/checkout/:id', () => {
     expect(response.headers.get('Location')).toMatch(/^\/login\?redirectTo=%2Fcheckout%2F/)
   })
 
-  it('allows Stripe sources in the CSP of checkout pages only', () => {
+  it('allows Stripe sources in the CSP of checkout pages only', async () => {
     const origin = new URL(stripeEmulator.scriptUrl).origin
-    const checkout = securityHeaders('/checkout/abc', 'n0nce')['Content-Security-Policy']!
+    // The CSP variant each route declares (app/server/route-policy.server.ts).
+    const cspOf = (mod: object) => securityHeaders(declaredPolicy(mod)?.csp, 'n0nce')['Content-Security-Policy']!
+    const checkout = cspOf(checkoutPage)
     expect(checkout).toContain(`script-src 'self' 'nonce-n0nce' 'strict-dynamic' ${origin}`)
     expect(checkout).toContain(`connect-src 'self' ${origin}`)
-    for (const path of ['/', '/marketplace', '/purchases', '/purchase-success', '/checkout']) {
-      const csp = securityHeaders(path, 'n0nce')['Content-Security-Policy']!
+    const others = {
+      '/': await import('../../app/routes/home.tsx'),
+      '/marketplace': await import('../../app/routes/marketplace.tsx'),
+      '/purchases': await import('../../app/routes/purchases.tsx'),
+      '/purchase-success': purchaseSuccessPage,
+      '/checkout': await import('../../app/routes/not-found.tsx'),
+    }
+    for (const [path, mod] of Object.entries(others)) {
+      const csp = cspOf(mod)
       expect(csp, path).not.toContain(origin)
       expect(csp, path).not.toContain('stripe.com')
       expect(csp, path).toContain(`connect-src 'self';`)
@@ -225,7 +235,7 @@ describe('/checkout/:id', () => {
     const saved = process.env.STRIPE_JS_URL
     setEnv({ STRIPE_JS_URL: undefined })
     try {
-      const production = securityHeaders('/checkout/abc', 'n0nce')['Content-Security-Policy']!
+      const production = cspOf(checkoutPage)
       expect(production).toContain('https://js.stripe.com')
       expect(production).toContain(`connect-src 'self' https://api.stripe.com`)
       expect(production).toContain('frame-src https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com')

@@ -88,11 +88,11 @@ describe('security events are logged, secrets are not', () => {
     // Bank details saved with a full account number, then approved; another rejected.
     expect((await callRoute(await mod.bank(), buildRequest('POST', '/api/profile/bank-details', w.users.buyer.token, { json: VALID_BANK_DETAILS }))).status).toBe(200)
     expect(
-      (await callRoute(await mod.approve(), buildRequest('POST', `/api/admin/bank-details/${w.users.buyer.id}/approve`, w.users.admin.token, { json: {} }), { userId: w.users.buyer.id })).status,
+      (await callRoute(await mod.approve(), buildRequest('POST', `/api/admin/bank-details/${w.users.buyer.id}/approve`, w.users.admin.token, { json: { version: 1 } }), { userId: w.users.buyer.id })).status,
     ).toBe(200)
     expect(
       (
-        await callRoute(await mod.reject(), buildRequest('POST', `/api/admin/bank-details/${w.users.other.id}/reject`, w.users.admin.token, { json: { reason: 'Name mismatch' } }), {
+        await callRoute(await mod.reject(), buildRequest('POST', `/api/admin/bank-details/${w.users.other.id}/reject`, w.users.admin.token, { json: { reason: 'Name mismatch', version: 1 } }), {
           userId: w.users.other.id,
         })
       ).status,

@@ -1,4 +1,5 @@
 import type { SubmissionResult } from '@conform-to/react'
+import { PaymentReferenceSchema, RefundReasonSchema, RejectReasonSchema, ReleaseNoteSchema } from '~/lib/admin-schemas'
 import { BankDetailsVersionSchema } from '~/lib/bank-details-schema'
 import { z } from '~/lib/zod'
 
@@ -10,11 +11,7 @@ import { z } from '~/lib/zod'
 export const MarkPaidSchema = z.object({
   intent: z.literal('mark-paid'),
   transactionId: z.string(),
-  paymentReference: z
-    .string({ error: 'Payment reference is required' })
-    .trim()
-    .min(1, 'Payment reference is required')
-    .max(140, 'Payment reference must be at most 140 characters'),
+  paymentReference: PaymentReferenceSchema,
 })
 
 export const ApproveBankSchema = z.object({
@@ -27,27 +24,19 @@ export const RejectBankSchema = z.object({
   intent: z.literal('reject-bank'),
   userId: z.string(),
   version: BankDetailsVersionSchema,
-  reason: z
-    .string({ error: 'Please provide a rejection reason' })
-    .trim()
-    .min(1, 'Please provide a rejection reason')
-    .max(500, 'Please keep the reason under 500 characters'),
+  reason: RejectReasonSchema,
 })
 
 export const ReleaseSchema = z.object({
   intent: z.literal('release'),
   transactionId: z.string(),
-  reason: z.string().trim().max(500, 'Please keep the note under 500 characters').optional(),
+  reason: ReleaseNoteSchema,
 })
 
 export const RefundSchema = z.object({
   intent: z.literal('refund'),
   transactionId: z.string(),
-  reason: z
-    .string({ error: 'Please provide a reason for the refund' })
-    .trim()
-    .min(1, 'Please provide a reason for the refund')
-    .max(500, 'Please keep the reason under 500 characters'),
+  reason: RefundReasonSchema,
 })
 
 export const AdminActionSchema = z.discriminatedUnion('intent', [

@@ -7,16 +7,13 @@ import { Button } from '~/components/ui/button'
 import { Field, FormErrors } from '~/components/ui/field'
 import { Input } from '~/components/ui/input'
 import { showToast } from '~/components/ui/toaster'
-import { isValidForkUrl } from '~/lib/escrow'
+import { ForkUrlSchema } from '~/lib/escrow-schemas'
 
 /** The seller hands over the buyer's fork (design.md §5: paid → delivered). */
 export const DeliverSchema = z.object({
   intent: z.literal('deliver'),
   transactionId: z.string(),
-  forkUrl: z
-    .string({ error: 'Fork URL is required' })
-    .trim()
-    .refine(isValidForkUrl, 'Enter the https:// link to the buyer’s fork'),
+  forkUrl: ForkUrlSchema,
 })
 
 export interface DashboardActionResult {

@@ -1,27 +1,21 @@
-import { requireAdmin } from '~/server/auth.server'
 import { BankDetailsVersionSchema } from '~/lib/bank-details-schema'
-import { readApiBody } from '~/server/api-body.server'
+import { z } from '~/lib/zod'
+import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api-route.server'
 import { approveBankDetails } from '~/server/bank-details.server'
-import { AppError } from '~/server/errors.server'
-import { apiError } from '~/server/responses.server'
-import type { Route } from './+types/admin-bank-approve'
 
 // POST /api/admin/bank-details/:userId/approve `{ version }`: pending → approved (409 from any other state,
 // or when the details changed since the version the admin reviewed).
-export async function loader() {
-  return apiError(405, 'Method not allowed')
-}
-
-export async function action({ request, context, params }: Route.ActionArgs) {
-  if (request.method !== 'POST') return apiError(405, 'Method not allowed')
-  const admin = await requireAdmin(request, context)
-  const version = BankDetailsVersionSchema.safeParse((await readApiBody(request)).version)
-  if (!version.success) return apiError(400, version.error.issues[0]?.message ?? 'Invalid version', { field: 'version' })
-  try {
-    const bankDetails = await approveBankDetails({ userId: params.userId, adminId: admin.id, version: version.data })
-    return { message: 'Bank details approved', bankDetails }
-  } catch (error) {
-    if (error instanceof AppError) return apiError(error.status, error.message)
-    throw error
-  }
-}
+const api = apiRoute({
+  policy: { bodyLimit: BODY_LIMITS.json, rateLimit: RATE_LIMITS.admin },
+  POST: {
+    access: 'admin',
+    body: z.object({ version: BankDetailsVersionSchema }),
+    handler: async ({ user, params, body }) => ({
+      message: 'Bank details approved',
+      bankDetails: await approveBankDetails({ userId: params.userId!, adminId: user.id, version: body.version }),
+    }),
+  },
+})
+export const middleware = api.middleware
+export const loader = api.loader
+export const action = api.action

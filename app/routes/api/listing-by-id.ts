@@ -1,8 +1,7 @@
-import { apiError } from '~/server/responses.server'
+import { apiRoute } from '~/server/api-route.server'
+import { getApiListing } from '~/server/listing-api.server'
 
 // GET /api/listings/id/:id (edit mode, checkout). Writes go to /api/listings/:id.
-export { listingByIdApiLoader as loader } from '~/server/listing-api.server'
-
-export function action() {
-  return apiError(405, 'Method not allowed')
-}
+const api = apiRoute({ GET: { access: 'public', handler: ({ user, params }) => getApiListing(params.id!, user, { bySlug: false }) } })
+export const loader = api.loader
+export const action = api.action

@@ -1,8 +1,21 @@
-import { apiError } from '~/server/responses.server'
+import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api-route.server'
+import { AppError } from '~/server/errors.server'
+import { readFormBody } from '~/server/form-data.server'
+import { uploadApiImages } from '~/server/listing-api.server'
 
-// POST /api/listings/upload-images (multipart, repeated `images`) → { images: [urls] }.
-export { uploadImagesApiAction as action } from '~/server/listing-api.server'
-
-export function loader() {
-  return apiError(405, 'Method not allowed')
-}
+// POST /api/listings/upload-images (multipart, repeated `images`) → { images: [urls], rejected }.
+const api = apiRoute({
+  policy: { bodyLimit: BODY_LIMITS.upload, rateLimit: RATE_LIMITS.upload },
+  POST: {
+    access: 'user',
+    handler: async ({ request, context }) => {
+      if (!/^multipart\/form-data\b/i.test(request.headers.get('Content-Type') ?? '')) {
+        throw new AppError(400, 'Send the images as multipart/form-data in the field "images"')
+      }
+      return uploadApiImages(await readFormBody(request, context))
+    },
+  },
+})
+export const middleware = api.middleware
+export const loader = api.loader
+export const action = api.action

@@ -1,3 +1,20 @@
-// GET /api/listings (marketplace search) and POST /api/listings (create).
-export { listingsApiLoader as loader } from '~/server/search-api.server'
-export { createListingApiAction as action } from '~/server/listing-api.server'
+import { data } from 'react-router'
+import { z } from '~/lib/zod'
+import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api-route.server'
+import { createApiListing } from '~/server/listing-api.server'
+import { searchListingsApi } from '~/server/search-api.server'
+
+// GET /api/listings (marketplace search) and POST /api/listings (create, price in cents).
+const api = apiRoute({
+  policy: { bodyLimit: BODY_LIMITS.listing, rateLimit: RATE_LIMITS.listingWrite },
+  GET: { access: 'public', handler: ({ request }) => searchListingsApi(new URL(request.url).searchParams) },
+  POST: {
+    access: 'user',
+    accepts: 'json',
+    body: z.record(z.string(), z.unknown()),
+    handler: async ({ user, body }) => data(await createApiListing(user.id, body), { status: 201 }),
+  },
+})
+export const middleware = api.middleware
+export const loader = api.loader
+export const action = api.action

@@ -1,22 +1,14 @@
-import { apiError } from '~/server/responses.server'
-import { requireUser } from '~/server/auth.server'
+import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api-route.server'
 import { confirmReceipt, saleJson } from '~/server/escrow.server'
-import { isAppError } from '~/server/errors.server'
-import type { Route } from './+types/purchase-confirm'
 
 // POST /api/purchases/:id/confirm: the buyer confirms receipt (delivered → completed).
-export function loader() {
-  return apiError(405, 'Method not allowed')
-}
-
-export async function action({ request, context, params }: Route.ActionArgs) {
-  if (request.method !== 'POST') return apiError(405, 'Method not allowed')
-  const user = await requireUser(request, context)
-  try {
-    const sale = await confirmReceipt({ transactionId: params.id, buyerId: user.id })
-    return { transaction: saleJson(sale) }
-  } catch (error) {
-    if (isAppError(error)) return apiError(error.status, error.message)
-    throw error
-  }
-}
+const api = apiRoute({
+  policy: { bodyLimit: BODY_LIMITS.json, rateLimit: RATE_LIMITS.saleAction },
+  POST: {
+    access: 'user',
+    handler: async ({ user, params }) => ({ transaction: saleJson(await confirmReceipt({ transactionId: params.id!, buyerId: user.id })) }),
+  },
+})
+export const middleware = api.middleware
+export const loader = api.loader
+export const action = api.action

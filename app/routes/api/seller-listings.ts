@@ -1,8 +1,7 @@
-import { apiError } from '~/server/responses.server'
+import { apiRoute } from '~/server/api-route.server'
+import { sellerApiListings } from '~/server/listing-api.server'
 
 // GET /api/seller/listings: the signed-in seller's listings.
-export { sellerListingsApiLoader as loader } from '~/server/listing-api.server'
-
-export function action() {
-  return apiError(405, 'Method not allowed')
-}
+const api = apiRoute({ GET: { access: 'user', handler: ({ user }) => sellerApiListings(user.id) } })
+export const loader = api.loader
+export const action = api.action
