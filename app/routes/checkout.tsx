@@ -215,7 +215,11 @@ function PaymentFormPlaceholder({ amountLabel }: { amountLabel: string }) {
 
 const SELLER_SETUP_REDIRECT_MS = 4000
 
-/** Spec §4: the notice is shown and the buyer goes to / (a link without JavaScript). */
+/**
+ * Spec §4: the notice is shown and the buyer goes to / — with JavaScript after
+ * the toast, without it by a refresh (issue 14.11). The rule behind it is
+ * sellerCanTakePayments (app/lib/seller-eligibility.ts), as on the listing page.
+ */
 function SellerSetupRequired({ summary }: { summary: { title: string; sellerUsername: string } }) {
   const navigate = useNavigate()
   React.useEffect(() => {
@@ -225,6 +229,9 @@ function SellerSetupRequired({ summary }: { summary: { title: string; sellerUser
   }, [navigate, summary.title])
   return (
     <Notice title={SELLER_SETUP_TITLE} description={SELLER_SETUP_MESSAGE}>
+      <noscript>
+        <meta httpEquiv="refresh" content={`${SELLER_SETUP_REDIRECT_MS / 1000};url=/`} />
+      </noscript>
       <p className="text-sm text-muted-foreground">
         &ldquo;{summary.title}&rdquo; by @{summary.sellerUsername} can be bought once the seller has added their bank
         details.

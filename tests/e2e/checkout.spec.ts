@@ -131,3 +131,24 @@ test('declined, then 4242 on the same checkout with the webhook late: Purchase S
   // When the late webhook lands, My Purchases shows the sale as paid.
   await expect.poll(async () => (await purchaseOf(page, LATE_LISTING.title))?.status, { timeout: 20_000 }).toBe('paid')
 })
+
+test('without JavaScript, Seller Setup Required shows the notice and then goes to / (issue 14.11)', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false })
+  const page = await context.newPage()
+  try {
+    const id = await listingId(page.request, 'go-rest-api-boilerplate') // noah@: no bank details
+    // Sign in with JavaScript, then look at checkout without it (the session cookie is the same).
+    const jsContext = await browser.newContext()
+    const jsPage = await jsContext.newPage()
+    await signIn(jsPage, { email: uniqueEmail('nojs'), fullName: 'Nora Nojs' })
+    await context.addCookies(await jsContext.cookies())
+    await jsContext.close()
+
+    await page.goto(`/checkout/${id}`)
+    await expect(page.getByRole('heading', { name: 'Seller Setup Required' })).toBeVisible()
+    await expect(page.getByText('This seller needs to complete their account setup before you can purchase.')).toBeVisible()
+    await expect(page).toHaveURL(/\/$/, { timeout: 10_000 })
+  } finally {
+    await context.close()
+  }
+})
