@@ -151,7 +151,7 @@ function ReadyCheckout({ data: loaded }: { data: Extract<Route.ComponentProps['l
       {/* The local Stripe emulator's stand-in for js.stripe.com (absent in production). */}
       {stripe.scriptUrl ? <script async src={stripe.scriptUrl} nonce={nonce} /> : null}
       <OrderSummary title={summary.title} sellerUsername={summary.sellerUsername} fee={summary.fee} />
-      <Card>
+      <Card className="min-w-0">
         <CardHeader>
           <CardTitle asChild>
             <h2>Payment</h2>

@@ -1,3 +1,5 @@
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
 import { DEMO, signIn, uniqueEmail } from './support'
 import { delayWebhooks, expect, listingId, payWithCard, purchaseOf, test, webhooksLanded } from './payment-helpers'
 
@@ -150,5 +152,92 @@ test('without JavaScript, Seller Setup Required shows the notice and then goes t
     await expect(page).toHaveURL(/\/$/, { timeout: 10_000 })
   } finally {
     await context.close()
+  }
+})
+
+/** WCAG contrast of two CSS colours (rgb/rgba as the browser computes them). */
+async function contrasts(page: Page) {
+  return page.evaluate(() => {
+    // Any CSS colour (the app's tokens are oklch) as sRGB bytes, through a canvas.
+    const canvas = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!
+    const parse = (c: string) => {
+      canvas.clearRect(0, 0, 1, 1)
+      canvas.fillStyle = c
+      canvas.fillRect(0, 0, 1, 1)
+      const [r, g, b, a] = canvas.getImageData(0, 0, 1, 1).data
+      return [r!, g!, b!, a! / 255]
+    }
+    const luminance = (c: string) => {
+      const [r, g, b] = parse(c).slice(0, 3).map((v) => {
+        const x = v / 255
+        return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4
+      })
+      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!
+    }
+    const ratio = (a: string, b: string) => {
+      const [x, y] = [luminance(a), luminance(b)].sort((m, n) => n - m)
+      return (x! + 0.05) / (y! + 0.05)
+    }
+    /** The first opaque background behind an element. */
+    const backdrop = (el: Element | null): string => {
+      for (let node = el; node; node = node.parentElement) {
+        const bg = getComputedStyle(node).backgroundColor
+        if (bg !== 'transparent' && parse(bg)[3]! > 0.9) return bg
+      }
+      return 'rgb(255, 255, 255)'
+    }
+    const form = document.querySelector('[data-stripe-emulator-element]')!
+    const labels = [...form.querySelectorAll('label')].map((label) => ({
+      text: label.textContent,
+      ratio: ratio(getComputedStyle(label).color, backdrop(label)),
+    }))
+    const inputs = [...form.querySelectorAll('input')].map((input) => {
+      const style = getComputedStyle(input)
+      return {
+        name: input.name,
+        background: style.backgroundColor,
+        backgroundLuminance: luminance(style.backgroundColor),
+        text: ratio(style.color, style.backgroundColor),
+        border: ratio(style.borderTopColor, backdrop(input.parentElement)),
+      }
+    })
+    return { labels, inputs, pageBackground: backdrop(form) }
+  })
+}
+
+async function setTheme(page: Page, theme: 'light' | 'dark') {
+  const response = await page.request.post('/action/set-theme', { data: { theme }, headers: { Origin: new URL(page.url()).origin } })
+  expect(response.ok()).toBe(true)
+}
+
+test.describe('the checkout page at 390 px and in both themes (issues 14.12, 14.13)', () => {
+  for (const theme of ['light', 'dark'] as const) {
+    test(`${theme}: no sideways scroll at 390 px, card form labels ≥ 4.5:1, inputs themed, valid markup (axe)`, async ({ page }) => {
+      await signIn(page, { email: uniqueEmail(`narrow-${theme}`), fullName: 'Nia Narrow' })
+      await setTheme(page, theme)
+      await page.setViewportSize({ width: 390, height: 844 })
+      await page.goto(`/checkout/${await listingId(page.request, ADA_LISTING.slug)}`)
+      await expect(page.locator('html')).toHaveClass(new RegExp(`\\b${theme}\\b`))
+      await expect(page.getByLabel('Card number')).toBeVisible()
+      await expect(page.getByRole('button', { name: 'Pay $199.00' })).toBeEnabled()
+
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+      const { labels, inputs } = await contrasts(page)
+      expect(labels.map((l) => l.text)).toEqual(['Card number', 'Expiry', 'CVC'])
+      for (const label of labels) expect(label.ratio, `${label.text} label`).toBeGreaterThanOrEqual(4.5)
+      for (const input of inputs) {
+        expect(input.text, `${input.name} text`).toBeGreaterThanOrEqual(4.5)
+        expect(input.border, `${input.name} border`).toBeGreaterThanOrEqual(3)
+        // Dark theme: dark inputs (not white boxes); light theme: light ones.
+        if (theme === 'dark') expect(input.backgroundLuminance, `${input.name} background ${input.background}`).toBeLessThan(0.05)
+        else expect(input.backgroundLuminance, `${input.name} background`).toBeGreaterThan(0.9)
+      }
+      // Focus is visible on the card inputs.
+      await page.getByLabel('Card number').focus()
+      expect(await page.getByLabel('Card number').evaluate((el) => getComputedStyle(el).outlineStyle)).not.toBe('none')
+
+      const { violations } = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze()
+      expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+    })
   }
 })

@@ -1,5 +1,6 @@
 import { Card, CardContent, CardHeader, CardTitle } from '~/components/ui/card'
-import { Separator } from '~/components/ui/separator'
+import { cn } from '~/components/ui/cn'
+import { DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
 import { formatCents, PLATFORM_FEE_RATE, type FeeSplit } from '~/lib/money'
 
 export interface OrderSummaryProps {
@@ -8,45 +9,58 @@ export interface OrderSummaryProps {
   fee: FeeSplit
 }
 
-/** Spec "Checkout": title, seller username, price, platform fee 15 %, seller receives, total. */
+/**
+ * Spec "Checkout": title, seller username, price, platform fee 15 %, seller
+ * receives, total. The figures are one valid definition list (each row a
+ * <div> holding one <dt> and its <dd>); the title and seller are plain text
+ * above it, and long titles wrap instead of widening the page.
+ */
 export function OrderSummary({ title, sellerUsername, fee }: OrderSummaryProps) {
   const rate = Math.round(PLATFORM_FEE_RATE * 100)
   return (
-    <Card>
+    <Card className="min-w-0">
       <CardHeader>
         <CardTitle asChild>
           <h2>Order Summary</h2>
         </CardTitle>
       </CardHeader>
-      <CardContent>
-        <dl className="grid gap-3 text-sm">
-          <div className="grid gap-1">
-            <dt className="sr-only">Listing</dt>
-            <dd className="text-base font-medium">{title}</dd>
-            <dt className="sr-only">Seller</dt>
-            <dd className="text-muted-foreground">by @{sellerUsername}</dd>
-          </div>
-          <Separator />
+      <CardContent className="grid gap-4">
+        <div className="grid min-w-0 gap-1">
+          <p className="text-base font-medium break-words">{title}</p>
+          <p className="text-sm break-words text-muted-foreground">by @{sellerUsername}</p>
+        </div>
+        <dl className="grid gap-3 border-t pt-4 text-sm">
           <Row label="Price" value={formatCents(fee.amountCents)} />
           <Row label={`Platform fee (${rate}%)`} value={formatCents(fee.applicationFeeCents)} muted />
           <Row label="Seller receives" value={formatCents(fee.sellerShareCents)} muted />
-          <Separator />
-          <Row label="Total" value={formatCents(fee.amountCents)} strong />
+          <Row label="Total" value={formatCents(fee.amountCents)} strong className="border-t pt-3" />
         </dl>
-        <p className="mt-4 text-xs text-muted-foreground">
+        <p className="text-xs text-muted-foreground">
           You pay the price; the platform fee comes out of the seller&apos;s share. Your payment is held in escrow
-          until you confirm delivery (or 72 hours after delivery).
+          until you confirm delivery (or {DISPUTE_WINDOW_HOURS} hours after delivery).
         </p>
       </CardContent>
     </Card>
   )
 }
 
-function Row({ label, value, muted, strong }: { label: string; value: string; muted?: boolean; strong?: boolean }) {
+function Row({
+  label,
+  value,
+  muted,
+  strong,
+  className,
+}: {
+  label: string
+  value: string
+  muted?: boolean
+  strong?: boolean
+  className?: string
+}) {
   return (
-    <div className="flex items-center justify-between gap-4">
+    <div className={cn('flex items-center justify-between gap-4', className)}>
       <dt className={muted ? 'text-muted-foreground' : strong ? 'font-semibold' : undefined}>{label}</dt>
-      <dd className={strong ? 'text-base font-semibold' : muted ? 'text-muted-foreground' : undefined}>{value}</dd>
+      <dd className={cn('tabular-nums', strong ? 'text-base font-semibold' : muted ? 'text-muted-foreground' : undefined)}>{value}</dd>
     </div>
   )
 }

@@ -1,7 +1,8 @@
 import * as React from 'react'
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js'
-import type { Stripe } from '@stripe/stripe-js'
+import type { Appearance, Stripe } from '@stripe/stripe-js'
 import { loadStripe } from '@stripe/stripe-js/pure'
+import { Theme, useTheme } from 'remix-themes'
 import { Alert, AlertDescription, AlertTitle } from '~/components/ui/alert'
 import { Button } from '~/components/ui/button'
 import { showToast } from '~/components/ui/toaster'
@@ -48,10 +49,49 @@ function waitForStandIn(timeoutMs = 15_000): Promise<void> {
   })
 }
 
+/**
+ * The card form in the site's colours (app/app.css tokens, as hex: Stripe's
+ * Appearance API takes no oklch): labels and text at least 4.5:1 on the card,
+ * input borders at least 3:1, in both themes (issue 14.13).
+ */
+const FONT = 'ui-sans-serif, system-ui, sans-serif'
+export const CARD_FORM_APPEARANCE: Record<'light' | 'dark', Appearance> = {
+  light: {
+    theme: 'stripe',
+    variables: {
+      colorPrimary: '#5942e3',
+      colorBackground: '#ffffff',
+      colorText: '#161627',
+      colorTextSecondary: '#616271',
+      colorTextPlaceholder: '#616271',
+      colorDanger: '#c90f1a',
+      fontFamily: FONT,
+      borderRadius: '8px',
+    },
+    rules: { '.Input': { border: '1px solid #8a8a9b' }, '.Label': { fontWeight: '500' } },
+  },
+  dark: {
+    theme: 'night',
+    variables: {
+      colorPrimary: '#9c93ff',
+      colorBackground: '#15151f',
+      colorText: '#f3f3f7',
+      colorTextSecondary: '#a9a9b9',
+      colorTextPlaceholder: '#a9a9b9',
+      colorDanger: '#f96f70',
+      fontFamily: FONT,
+      borderRadius: '8px',
+    },
+    rules: { '.Input': { border: '1px solid #767686' }, '.Label': { fontWeight: '500' } },
+  },
+}
+
 export default function PaymentForm({ publishableKey, scriptUrl, clientSecret, amountLabel, returnUrl }: PaymentFormProps) {
   const stripe = React.useMemo(() => getStripe(publishableKey, scriptUrl), [publishableKey, scriptUrl])
+  const [theme] = useTheme()
+  const appearance = CARD_FORM_APPEARANCE[theme === Theme.DARK ? 'dark' : 'light']
   return (
-    <Elements stripe={stripe} options={{ clientSecret, appearance: { theme: 'stripe' } }}>
+    <Elements stripe={stripe} options={{ clientSecret, appearance }}>
       <CardForm amountLabel={amountLabel} returnUrl={returnUrl} />
     </Elements>
   )

@@ -191,35 +191,91 @@
     return node
   }
 
+  // --- Appearance (https://docs.stripe.com/elements/appearance-api) ------------------
+  // Like Stripe.js: a base theme ('stripe', 'night', 'flat'), its variables overridden
+  // by `appearance.variables`, then `appearance.rules` for .Input, .Label and .Error
+  // (and .Input:focus). Applied as element styles (no <style>, so the page's CSP holds).
+
+  const THEMES = {
+    stripe: {
+      colorPrimary: '#0570de',
+      colorBackground: '#ffffff',
+      colorText: '#30313d',
+      colorTextSecondary: '#6d6e78',
+      colorTextPlaceholder: '#757680',
+      colorDanger: '#df1b41',
+      colorBorder: '#e6e6e6',
+    },
+    night: {
+      colorPrimary: '#0570de',
+      colorBackground: '#30313d',
+      colorText: '#ffffff',
+      colorTextSecondary: '#a3a3ab',
+      colorTextPlaceholder: '#a3a3ab',
+      colorDanger: '#fe87a1',
+      colorBorder: '#424353',
+    },
+    flat: {
+      colorPrimary: '#0570de',
+      colorBackground: '#f1f1f1',
+      colorText: '#30313d',
+      colorTextSecondary: '#6d6e78',
+      colorTextPlaceholder: '#757680',
+      colorDanger: '#df1b41',
+      colorBorder: '#f1f1f1',
+    },
+  }
+
   function themeOf(appearance = {}) {
-    const variables = appearance.variables || {}
-    return {
-      colorText: variables.colorText || '#30313d',
-      colorDanger: variables.colorDanger || '#df1b41',
-      colorPrimary: variables.colorPrimary || '#0570de',
-      colorBackground: variables.colorBackground || '#ffffff',
-      fontFamily: variables.fontFamily || 'system-ui, sans-serif',
-      borderRadius: variables.borderRadius || '4px',
+    const base = THEMES[appearance.theme] || THEMES.stripe
+    const variables = { ...base, fontFamily: 'system-ui, sans-serif', borderRadius: '4px', fontSizeBase: '14px', ...(appearance.variables || {}) }
+    const rules = appearance.rules || {}
+    return { ...variables, rules }
+  }
+
+  const RULE_PROPERTIES = new Set([
+    'color', 'backgroundColor', 'background', 'border', 'borderColor', 'borderWidth', 'borderStyle', 'borderRadius',
+    'boxShadow', 'outline', 'outlineOffset', 'padding', 'fontSize', 'fontWeight', 'fontFamily', 'lineHeight',
+    'letterSpacing', 'textTransform', 'margin', 'marginBottom',
+  ])
+
+  function applyRule(node, rule) {
+    for (const [property, value] of Object.entries(rule || {})) {
+      if (RULE_PROPERTIES.has(property)) node.style[property] = String(value)
     }
   }
 
+  function styleInput(input, theme, focused) {
+    Object.assign(input.style, {
+      boxSizing: 'border-box',
+      width: '100%',
+      minWidth: '0',
+      padding: '10px 12px',
+      border: `1px solid ${theme.colorBorder}`,
+      borderRadius: theme.borderRadius,
+      background: theme.colorBackground,
+      color: theme.colorText,
+      font: 'inherit',
+      fontSize: theme.fontSizeBase,
+      outline: focused ? `2px solid ${theme.colorPrimary}` : 'none',
+      outlineOffset: focused ? '1px' : '0',
+    })
+    applyRule(input, theme.rules['.Input'])
+    if (focused) applyRule(input, theme.rules['.Input:focus'])
+    if (input.getAttribute('aria-invalid') === 'true') applyRule(input, theme.rules['.Input--invalid'])
+  }
+
+  function styleLabel(label, theme) {
+    Object.assign(label.style, { color: theme.colorText, fontSize: theme.fontSizeBase })
+    applyRule(label, theme.rules['.Label'])
+  }
+
   /** A labelled text input; returns the input. */
-  function addField(parent, label, properties, theme) {
+  function addField(parent, label, properties) {
     const id = `stripe-emulator-field-${++uniqueId}`
-    const wrapper = createNode('div', {}, { display: 'grid', gap: '4px' })
-    const labelNode = createNode('label', { htmlFor: id, textContent: label }, { fontSize: '14px' })
-    const input = createNode(
-      'input',
-      { id, type: 'text', spellcheck: false, ...properties },
-      {
-        padding: '10px 12px',
-        border: '1px solid #e0e0e6',
-        borderRadius: theme.borderRadius,
-        background: theme.colorBackground,
-        color: theme.colorText,
-        font: 'inherit',
-      },
-    )
+    const wrapper = createNode('div', {}, { display: 'grid', gap: '4px', minWidth: '0' })
+    const labelNode = createNode('label', { htmlFor: id, textContent: label })
+    const input = createNode('input', { id, type: 'text', spellcheck: false, ...properties })
     wrapper.append(labelNode, input)
     parent.append(wrapper)
     return input
@@ -303,46 +359,63 @@
 
     collapse() {}
 
-    render() {
+    /** Applies the group's appearance to what is rendered (again after elements.update({ appearance })). */
+    restyle() {
+      if (!this.root) return
       const theme = themeOf(this.group.options.appearance)
-      const root = createNode(
-        'div',
-        {},
-        { display: 'grid', gap: '12px', fontFamily: theme.fontFamily, color: theme.colorText },
-      )
+      Object.assign(this.root.style, { fontFamily: theme.fontFamily, color: theme.colorText })
+      for (const label of this.root.querySelectorAll('label')) styleLabel(label, theme)
+      for (const input of Object.values(this.inputs || {})) styleInput(input, theme, document.activeElement === input)
+      if (this.errorNode) {
+        Object.assign(this.errorNode.style, { color: theme.colorDanger, fontSize: theme.fontSizeBase })
+        applyRule(this.errorNode, theme.rules['.Error'])
+      }
+    }
+
+    render() {
+      const root = createNode('div', {}, { display: 'grid', gap: '12px', minWidth: '0' })
       root.dataset.stripeEmulatorElement = this.type
+      this.root = root
       if (!CARD_TYPES.includes(this.type)) return root
 
-      const row = createNode('div', {}, { display: 'grid', gridTemplateColumns: '1fr 1fr', gap: '12px' })
+      const row = createNode('div', {}, { display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) minmax(0, 1fr)', gap: '12px' })
       this.inputs = {
-        number: addField(
-          root,
-          'Card number',
-          { name: 'cardnumber', autocomplete: 'cc-number', inputMode: 'numeric', placeholder: '1234 1234 1234 1234' },
-          theme,
-        ),
-        expiry: addField(
-          row,
-          'Expiry',
-          { name: 'exp-date', autocomplete: 'cc-exp', inputMode: 'numeric', placeholder: 'MM / YY', value: defaultExpiry() },
-          theme,
-        ),
-        cvc: addField(row, 'CVC', { name: 'cvc', autocomplete: 'cc-csc', inputMode: 'numeric', placeholder: 'CVC', value: '123' }, theme),
+        number: addField(root, 'Card number', {
+          name: 'cardnumber',
+          autocomplete: 'cc-number',
+          inputMode: 'numeric',
+          placeholder: '1234 1234 1234 1234',
+        }),
+        expiry: addField(row, 'Expiry', {
+          name: 'exp-date',
+          autocomplete: 'cc-exp',
+          inputMode: 'numeric',
+          placeholder: 'MM / YY',
+          value: defaultExpiry(),
+        }),
+        cvc: addField(row, 'CVC', { name: 'cvc', autocomplete: 'cc-csc', inputMode: 'numeric', placeholder: 'CVC', value: '123' }),
       }
       root.append(row)
-      this.errorNode = createNode('div', { id: `stripe-emulator-error-${++uniqueId}` }, { color: theme.colorDanger, fontSize: '14px' })
+      this.errorNode = createNode('div', { id: `stripe-emulator-error-${++uniqueId}` })
       this.errorNode.setAttribute('role', 'alert')
       root.append(this.errorNode)
       for (const input of Object.values(this.inputs)) {
         input.setAttribute('aria-describedby', this.errorNode.id)
         input.addEventListener('input', () => this.handleInput())
-        input.addEventListener('focus', () => this.emit('focus', { elementType: this.type }))
-        input.addEventListener('blur', () => this.emit('blur', { elementType: this.type }))
+        input.addEventListener('focus', () => {
+          this.restyle()
+          this.emit('focus', { elementType: this.type })
+        })
+        input.addEventListener('blur', () => {
+          this.restyle()
+          this.emit('blur', { elementType: this.type })
+        })
         input.addEventListener('keydown', (event) => {
           if (event.key === 'Escape') this.emit('escape', { elementType: this.type })
         })
       }
       this.update({})
+      this.restyle()
       return root
     }
 
@@ -375,6 +448,7 @@
       if (!this.errorNode) return
       this.errorNode.textContent = error ? error.message : ''
       this.inputs.number.setAttribute('aria-invalid', String(Boolean(error)))
+      this.restyle()
     }
 
     /** The card's validation error (also shown in the form), or null. */
@@ -415,6 +489,7 @@
 
     update(options) {
       Object.assign(this.options, options)
+      if (options && options.appearance) for (const element of this.byType.values()) element.restyle()
     }
 
     fetchUpdates() {
