@@ -7,7 +7,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
+import type { Server } from 'node:http'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createRequestHandler } from '@react-router/express'
@@ -22,6 +22,7 @@ import { assertPortFree, PortInUseError } from './db/ports.ts'
 import { seedDemoDataOnce } from './db/seed.ts'
 import { clientIpMiddleware, trustProxySetting } from './app/server/client-ip.server.ts'
 import { htmlCompression } from './app/server/compression.server.ts'
+import { createHttpServer } from './app/server/http-server.server.ts'
 import { ConfigError, loadConfig, parseConfig, type AppConfig } from './app/server/env.server.ts'
 import { plainServerError, rejectMalformedHost } from './app/server/malformed-request.server.ts'
 import { precompressAssets, precompressedAssets } from './app/server/static-assets.server.ts'
@@ -91,7 +92,7 @@ async function main() {
   await db.destroy()
 
   const app = express()
-  const server: Server = createServer(app)
+  const server: Server = createHttpServer(app)
   app.disable('x-powered-by')
   app.set('trust proxy', trustProxySetting(config.TRUST_PROXY))
 
@@ -134,10 +135,6 @@ async function main() {
     server.once('error', reject)
     server.listen(port, host, () => resolve())
   })
-  // Keep idle connections open longer than clients and load balancers do (60 s is common), so a
-  // client never reuses a socket at the instant the server closes it (ECONNRESET).
-  server.keepAliveTimeout = 65_000
-  server.headersTimeout = 66_000
   log(`Forkmarket is running at http://localhost:${port}${DEV ? ' (development: Vite, hot reload)' : ''}`)
 
   let stopping = false

@@ -134,7 +134,10 @@ export function safeRedirectPath(value: unknown, fallback = '/'): string {
   try {
     const url = new URL(value, 'http://local.invalid')
     if (url.origin !== 'http://local.invalid') return fallback
-    return `${url.pathname}${url.search}${url.hash}`
+    // Checked again once normalised: `/.//evil.example` (or `/\t/evil.example`) becomes `//evil.example`,
+    // which a browser reads as another host.
+    const path = `${url.pathname}${url.search}${url.hash}`
+    return path.startsWith('//') ? fallback : path
   } catch {
     return fallback
   }

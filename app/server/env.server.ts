@@ -162,11 +162,21 @@ export function isProduction(): boolean {
   return config().NODE_ENV === 'production'
 }
 
-/** The public origin of the app, used to build absolute links (OAuth callback, Stripe return_url). */
+/** Hosts whose own address may stand in for APP_URL: this machine (local development, tests). */
+const LOCAL_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]'])
+
+/**
+ * The public origin of the app, used to build absolute links (OAuth callback,
+ * Stripe return_url): APP_URL when set. Without it, the request's own origin
+ * only when it is this machine — the Host header is the client's choice, and
+ * must not steer a sign-in or a payment's return to another address (issue
+ * 14.8) — else `http://localhost:PORT`.
+ */
 export function appUrl(request?: Request): string {
   const { APP_URL, PORT } = config()
   if (APP_URL) return APP_URL
-  if (request) return new URL(request.url).origin
+  const origin = request ? new URL(request.url) : undefined
+  if (origin && LOCAL_HOSTNAMES.has(origin.hostname)) return origin.origin
   return `http://localhost:${PORT}`
 }
 
@@ -184,7 +194,7 @@ export const ENV_DOCS: { readonly [K in EnvName]: EnvDoc } = {
   NODE_ENV: { group: 'Server', default: '`development`', meaning: '`production`: no emulators, no auto-build, HSTS, Secure cookies, required secrets; `test` for the e2e server', example: 'production' },
   PORT: { group: 'Server', default: '`3000`', meaning: 'where the app listens' },
   HOST: { group: 'Server', default: '`0.0.0.0`', meaning: 'the interface the app listens on' },
-  APP_URL: { group: 'Server', default: "the request's origin", meaning: 'public origin, used for the OAuth callback and Stripe `return_url`', example: 'https://forkmarket.example' },
+  APP_URL: { group: 'Server', default: "the request's origin on localhost, else `http://localhost:PORT`", meaning: 'public origin, used for the OAuth callback and Stripe `return_url` (set it when the app is reached by any other name)', example: 'https://forkmarket.example' },
   TRUST_PROXY: { group: 'Server', default: '`false`', meaning: 'Express "trust proxy" (e.g. `1` behind one load balancer)' },
   DATA_DIR: { group: 'Server', default: '`.data`', meaning: 'embedded database, uploads, emulator state, generated local secrets' },
   BUILD_DIR: { group: 'Server', default: '`build`', meaning: 'where `react-router build` writes and `npm start` reads' },

@@ -1,11 +1,13 @@
 import express from 'express'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
+import '../support/stripe.ts'
 import * as login from '../../app/routes/login.tsx'
 import { clientIpMiddleware, CLIENT_IP_HEADER, trustProxySetting } from '../../app/server/client-ip.server.ts'
 import { resetRateLimits } from '../../app/server/rate-limit.server.ts'
 import { callRoute } from '../support/call-route.ts'
 import { setEnv } from '../support/config.ts'
+import { buildRequest, buildWorld, VALID_BANK_DETAILS } from './hardening-fixtures.ts'
 
 function signInFrom(ip: string) {
   return new Request('http://localhost:3000/login', {
@@ -29,6 +31,49 @@ describe('rate limits', () => {
     expect(limited.status).toBe(429)
     expect(Number(limited.headers.get('Retry-After'))).toBeGreaterThan(0)
     expect((await callRoute(login, signInFrom('198.51.100.1'))).status).toBe(302)
+  })
+
+  it("a page's 429 carries Retry-After too (the error page keeps it), and says why", async () => {
+    setEnv({ RATE_LIMIT_MULTIPLIER: '0.1' }) // the sign-in limit becomes 1 a minute
+    resetRateLimits()
+    expect((await callRoute(login, signInFrom('203.0.113.8'))).status).toBe(302)
+    const page = await callRoute(login, signInFrom('203.0.113.8'))
+    expect(page.status).toBe(429)
+    expect(Number(page.headers.get('Retry-After'))).toBeGreaterThan(0)
+    expect(await page.text()).toContain('Too many requests. Please wait a moment and try again.')
+  })
+
+  it('limits bank-details saves, and Deliver, Confirm Receipt and Report a problem, on the API and the screens alike', async () => {
+    const w = await buildWorld()
+    setEnv({ RATE_LIMIT_MULTIPLIER: '0.1' }) // bank details: 1 a minute; sale actions: 3 a minute
+    resetRateLimits()
+    const from = (request: Request, ip: string) => {
+      request.headers.set(CLIENT_IP_HEADER, ip)
+      return request
+    }
+    const mod = (file: string) => import(/* @vite-ignore */ `../../app/${file}`) as Promise<object>
+    const status = async (file: string, request: Request, ip: string, params: Record<string, string> = {}) =>
+      (await callRoute(await mod(file), from(request, ip), params)).status
+
+    // Bank details: the API and the profile form share one limit.
+    const owner = w.users.owner.token
+    expect(await status('routes/api/bank-details.ts', buildRequest('POST', '/api/profile/bank-details', owner, { json: VALID_BANK_DETAILS }), '192.0.2.1')).toBe(200)
+    expect(await status('routes/profile.tsx', buildRequest('POST', '/profile', owner, { form: VALID_BANK_DETAILS }), '192.0.2.1')).toBe(429)
+    expect(await status('routes/api/bank-details.ts', buildRequest('POST', '/api/profile/bank-details', owner, { json: VALID_BANK_DETAILS }), '192.0.2.1')).toBe(429)
+
+    // Sale actions: deliver, confirm and dispute (API and screens) share one limit.
+    const buyer = w.users.buyer.token
+    const attempts = [
+      () => status('routes/api/seller-transaction-deliver.ts', buildRequest('POST', `/api/seller/transactions/${w.salePaid.id}/deliver`, owner, { json: { forkUrl: 'https://github.com/a/b' } }), '192.0.2.2', { id: w.salePaid.id }),
+      () => status('routes/api/purchase-confirm.ts', buildRequest('POST', `/api/purchases/${w.saleCompleted.id}/confirm`, buyer, { json: {} }), '192.0.2.2', { id: w.saleCompleted.id }),
+      () => status('routes/api/purchase-dispute.ts', buildRequest('POST', `/api/purchases/${w.saleDelivered.id}/dispute`, buyer, { json: { reason: 'Broken' } }), '192.0.2.2', { id: w.saleDelivered.id }),
+      () => status('routes/purchases.tsx', buildRequest('POST', '/purchases', buyer, { form: { intent: 'confirm-receipt', transactionId: w.saleDelivered.id } }), '192.0.2.2'),
+      () => status('routes/seller-dashboard.tsx', buildRequest('POST', '/seller/dashboard', owner, { form: { intent: 'deliver', transactionId: w.salePaid.id, forkUrl: 'https://github.com/a/b' } }), '192.0.2.2'),
+    ]
+    const statuses = []
+    for (const attempt of attempts) statuses.push(await attempt())
+    expect(statuses.slice(0, 3).every((code) => code !== 429), JSON.stringify(statuses)).toBe(true)
+    expect(statuses.slice(3)).toEqual([429, 429])
   })
 })
 
