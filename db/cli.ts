@@ -5,7 +5,7 @@
 import { ConfigError, loadConfig, parseConfig } from '../app/server/env.server.ts'
 import { createDb } from './connection.ts'
 import { migrateToLatest } from './migrate.ts'
-import { seedDemoDataOnce } from './seed.ts'
+import { demoImagesStored, seedDemoDataOnce } from './seed.ts'
 
 const [command, ...args] = process.argv.slice(2)
 const url = databaseUrlOrExit()
@@ -21,6 +21,7 @@ try {
     const { DATA_DIR, BANK_DETAILS_KEY } = parseConfig()
     loadConfig({ ...process.env, BANK_DETAILS_KEY: BANK_DETAILS_KEY ?? localSecret(DATA_DIR, 'bank-details-key') })
     console.log((await seedDemoDataOnce(db)) ? 'demo data loaded' : 'demo data was already loaded')
+    await demoImagesStored()
   } else if (command === 'make-admin') {
     const email = args[0]
     if (!email) throw new Error('Usage: npm run make-admin -- <email>')

@@ -4,6 +4,9 @@ import { splitFee } from '../app/lib/money.ts'
 import { slugify } from '../app/lib/slug.ts'
 import { encryptSecret } from '../app/server/secret-box.server.ts'
 import { DEMO_ADMIN, DEMO_BUYERS, DEMO_LISTINGS, DEMO_SELLERS, demoLongDescription } from './demo-data.ts'
+import { logEvent } from '../app/server/log.server.ts'
+import { imageUrlFor } from '../app/server/images.server.ts'
+import { planDemoImages, storeDemoScreens, storeDemoThumbnails, type DemoImageOptions, type DemoImagePlan, type DemoListingImages } from './demo-images.ts'
 import type { DB } from './schema.ts'
 
 /**
@@ -17,9 +20,36 @@ export function emailUserId(email: string): string {
 
 const HOUR = 3_600_000
 
-/** Loads the demo marketplace unless it was loaded before. Returns whether it did. */
-export async function seedDemoDataOnce(db: Kysely<DB>, now = new Date()): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+let demoImagesWork: Promise<void> = Promise.resolve()
+
+/** Settles when the demo images the last seedDemoDataOnce started are all stored (tests wait on it). */
+export function demoImagesStored(): Promise<void> {
+  return demoImagesWork
+}
+
+/**
+ * Loads the demo marketplace unless it was loaded before. Returns whether it did.
+ * The listings' card images are stored first; their other images in the
+ * background (db/demo-images.ts), also on later starts if an earlier one
+ * stopped before they were all there.
+ */
+export async function seedDemoDataOnce(db: Kysely<DB>, now = new Date(), options: DemoImageOptions = {}): Promise<boolean> {
+  const plan = planDemoImages()
+  const loaded = await db.selectFrom('appMeta').select('key').where('key', '=', 'demo_seeded').executeTakeFirst()
+  if (loaded) {
+    // Only the images of demo listings that are still there (a seller may have deleted some).
+    const rows = await db
+      .selectFrom('listings')
+      .select(['thumbnailUrl', 'screenshots'])
+      .where('sellerId', 'in', DEMO_SELLERS.map((s) => emailUserId(s.email)))
+      .execute()
+    const used = new Set(rows.flatMap((row) => [row.thumbnailUrl, ...row.screenshots]))
+    completeDemoImages({ ...plan, screens: plan.screens.filter((screen) => used.has(imageUrlFor(screen.key))) }, options)
+    return false
+  }
+  // Outside the transaction (storing is idempotent), so it stays short.
+  await storeDemoThumbnails(plan, options)
+  const seeded = await db.transaction().execute(async (trx) => {
     const inserted = await trx
       .insertInto('appMeta')
       .values({ key: 'demo_seeded', value: JSON.stringify(now.toISOString()) })
@@ -27,12 +57,25 @@ export async function seedDemoDataOnce(db: Kysely<DB>, now = new Date()): Promis
       .returning('key')
       .executeTakeFirst()
     if (!inserted) return false
-    await seedDemoData(trx, now)
+    await seedDemoData(trx, now, plan.images)
     return true
   })
+  completeDemoImages(plan, options)
+  return seeded
 }
 
-export async function seedDemoData(db: Kysely<DB>, now = new Date()) {
+function completeDemoImages(plan: DemoImagePlan, options: DemoImageOptions) {
+  const started = Date.now()
+  demoImagesWork = storeDemoScreens(plan, options).then(
+    ({ rendered }) => {
+      if (rendered) logEvent('info', 'demo_images_stored', { rendered, ms: Date.now() - started })
+    },
+    (error: unknown) => logEvent('error', 'demo_images_failed', { message: error instanceof Error ? error.message : String(error) }),
+  )
+}
+
+/** The demo data; `images` are the listings' image URLs, in DEMO_LISTINGS order (planDemoImages). */
+export async function seedDemoData(db: Kysely<DB>, now: Date, images: DemoListingImages[]) {
   const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * HOUR)
   const users = [
     { ...DEMO_ADMIN, isAdmin: true, bio: 'Runs payouts and bank approvals.' },
@@ -98,6 +141,9 @@ export async function seedDemoData(db: Kysely<DB>, now = new Date()) {
         bespokeDevelopmentAvailable: l.bespokeRate !== undefined,
         bespokeDevelopmentRateCents: l.bespokeRate ?? null,
         demoUrl: l.demo ? `https://demo.forkmarket.dev/${slugify(l.title)}` : null,
+        // Rendered UI mockups (db/demo-mockups.ts), stored like uploads: a storefront, not placeholders.
+        thumbnailUrl: images[i]!.thumbnailUrl,
+        screenshots: images[i]!.screenshots,
         createdAt: at(24 * 50 - i * 23),
         updatedAt: at(24 * 50 - i * 23),
       })),

@@ -195,6 +195,31 @@ export async function storePreparedImages(prepared: PreparedImage[]): Promise<st
   return prepared.map((image) => imageUrlFor(image.key))
 }
 
+/** Whether this rendition of an image is stored (the demo data checks before it renders). */
+export async function isImageStored(key: string, size: ImageSize): Promise<boolean> {
+  const object = await getStorage().get(`${key}/${size}.webp`)
+  await object?.body.cancel()
+  return Boolean(object)
+}
+
+/**
+ * Stores renditions under a key its caller chose (the demo data: a hash of
+ * what the image shows) unless they are stored already; returns the image's
+ * URL. Storing the same image twice is harmless, so seeding can repeat or race.
+ */
+export async function storeImageIfAbsent(key: string, renditions: Partial<Record<ImageSize, Buffer>>): Promise<string> {
+  const storage = getStorage()
+  for (const [size, body] of Object.entries(renditions) as [ImageSize, Buffer][]) {
+    if (await isImageStored(key, size)) continue
+    try {
+      await storage.put(`${key}/${size}.webp`, body, 'image/webp')
+    } catch (error) {
+      if (!(await isImageStored(key, size))) throw error
+    }
+  }
+  return imageUrlFor(key)
+}
+
 /** Removes the stored renditions of these image URLs (others are ignored). */
 export async function deleteStoredImages(urls: string[]): Promise<void> {
   const keys = urls.flatMap(keysOfUrl)

@@ -180,3 +180,26 @@ test('the theme is also kept in localStorage under "theme", as the spec says (is
   await page.getByRole('button', { name: 'Switch to light theme' }).click()
   await expect.poll(stored).toBe('light')
 })
+
+test("the demo storefront shows each listing's own pictures, not a placeholder (issue 14.16)", async ({ page }) => {
+  // Oldest first: only demo listings (other tests add new ones, some without images).
+  await page.goto('/marketplace?sortBy=oldest')
+  const grid = page.getByRole('list', { name: 'Listings' })
+  await expect(cardTitles(page)).toHaveCount(24)
+  await expect(grid.locator('.listing-card-placeholder')).toHaveCount(0)
+  const sources = await grid.locator('img').evaluateAll((images) => images.map((image) => image.getAttribute('src')))
+  expect(sources).toHaveLength(24)
+  expect(new Set(sources).size).toBe(24)
+  for (const src of sources) {
+    expect(src).toMatch(/^\/uploads\/[a-f0-9]{32}\/card\.webp$/)
+    const response = await page.request.get(src!)
+    expect(response.status(), src!).toBe(200)
+    expect(response.headers()['content-type']).toBe('image/webp')
+  }
+  // The first row is drawn at once.
+  await expect.poll(() => grid.locator('img').first().evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBe(640)
+
+  await page.getByRole('link', { name: 'Shopify-style Storefront' }).click()
+  await expect(page.getByRole('img', { name: 'Shopify-style Storefront — main image' })).toHaveAttribute('src', /^\/uploads\/[a-f0-9]{32}\/full\.webp$/)
+  await expect(page.getByRole('list', { name: 'Screenshots' }).getByRole('listitem')).toHaveCount(2)
+})

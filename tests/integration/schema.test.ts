@@ -1,7 +1,11 @@
+import { mkdtempSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { seedDemoDataOnce } from '../../db/seed.ts'
 import { db } from '../../app/server/db.server.ts'
+import { localDiskStorage, setStorageForTesting } from '../../app/server/storage.server.ts'
 
 async function makeSeller(username = 'seller') {
   return db
@@ -94,6 +98,8 @@ describe('schema constraints', () => {
   })
 
   it('loads the demo data once', async () => {
+    // The demo images go to a folder of this test's own (tests/integration/demo-data.test.ts checks them).
+    setStorageForTesting(localDiskStorage(mkdtempSync(path.join(os.tmpdir(), 'forkmarket-demo-'))))
     expect(await seedDemoDataOnce(db)).toBe(true)
     expect(await seedDemoDataOnce(db)).toBe(false)
     const counts = await db
