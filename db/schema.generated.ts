@@ -63,6 +63,48 @@ export interface BankDetails {
   version: Generated<number>;
 }
 
+export interface GithubDeliveries {
+  acceptedAt: Timestamp | null;
+  attempts: Generated<number>;
+  buyerGithubId: number | null;
+  buyerLogin: string | null;
+  createdAt: Generated<Timestamp>;
+  deliveredSha: string | null;
+  deliveredShaDate: Timestamp | null;
+  forkedAt: Timestamp | null;
+  forkUrl: string | null;
+  installationId: number;
+  invitationId: number | null;
+  invitationUrl: string | null;
+  invitedAt: Timestamp | null;
+  lastError: string | null;
+  listedAt: Timestamp | null;
+  listedSha: string | null;
+  nextAttemptAt: Timestamp | null;
+  repoFullName: string;
+  repoId: number;
+  resendCount: Generated<number>;
+  resentAt: Timestamp | null;
+  revocation: "invitation_canceled" | "collaborator_removed" | "nothing_to_revoke" | null;
+  revokedAt: Timestamp | null;
+  state: Generated<"queued" | "invited" | "accepted" | "revoked" | "failed">;
+  transactionId: string;
+  updatedAt: Generated<Timestamp>;
+  waitingOn: "github_error" | "rate_limit" | "invitation_limit" | "buyer_github" | null;
+}
+
+export interface GithubInstallations {
+  accountId: number;
+  accountLogin: string;
+  accountType: "Organization" | "User";
+  createdAt: Generated<Timestamp>;
+  id: number;
+  removedAt: Timestamp | null;
+  suspendedAt: Timestamp | null;
+  updatedAt: Generated<Timestamp>;
+  userId: string;
+}
+
 export interface Listings {
   additionalNotes: string | null;
   archivedAt: Timestamp | null;
@@ -77,6 +119,14 @@ export interface Listings {
   emailSupportAvailable: Generated<boolean>;
   emailSupportDuration: "7-days" | "30-days" | "90-days" | "6-months" | "1-year" | "lifetime" | null;
   frameworks: Generated<string[]>;
+  githubAccessLostAt: Timestamp | null;
+  githubAccessLostReason: string | null;
+  githubDefaultBranch: string | null;
+  githubInstallationId: number | null;
+  githubListedAt: Timestamp | null;
+  githubListedSha: string | null;
+  githubRepoFullName: string | null;
+  githubRepoId: number | null;
   id: Generated<string>;
   languages: Generated<string[]>;
   licence: "personal" | "commercial" | "unlimited";
@@ -151,7 +201,7 @@ export interface Transactions {
   refundRequestedAt: Timestamp | null;
   sellerId: string;
   sellerShareCents: GeneratedAlways<number | null>;
-  status: Generated<"pending_payment" | "paid" | "delivered" | "completed" | "disputed" | "refunded" | "failed" | "held">;
+  status: Generated<"pending_payment" | "paid" | "delivering" | "delivered" | "completed" | "disputed" | "refunded" | "failed" | "held">;
   stripePaymentIntentId: string | null;
   stripeRefundId: string | null;
   updatedAt: Generated<Timestamp>;
@@ -163,6 +213,9 @@ export interface Users {
   createdAt: Generated<Timestamp>;
   displayName: string;
   email: string;
+  githubConnectedAt: Timestamp | null;
+  githubLogin: string | null;
+  githubUserId: number | null;
   id: Generated<string>;
   isAdmin: Generated<boolean>;
   updatedAt: Generated<Timestamp>;
@@ -173,6 +226,8 @@ export interface DB {
   appMeta: AppMeta;
   auditLog: AuditLog;
   bankDetails: BankDetails;
+  githubDeliveries: GithubDeliveries;
+  githubInstallations: GithubInstallations;
   listings: Listings;
   moneyExceptions: MoneyExceptions;
   processedEvents: ProcessedEvents;

@@ -7,9 +7,34 @@ import type * as Generated from './schema.generated.ts'
 // This file names the tables for the app and refines only what the catalog
 // cannot say: the shape of JSON columns and what generated columns guarantee.
 
-/** What a delivery stores in transactions.delivery_proof (jsonb). */
+/**
+ * What a delivery stores in transactions.delivery_proof (jsonb). `forkUrl` is the link the
+ * buyer follows: the seller's https link for a manual delivery; for a GitHub delivery the
+ * buyer's fork once a `fork` event showed it, else the repository (to fork it).
+ */
 export interface DeliveryProof {
   forkUrl: string
+  /** Present when the delivery was verified on GitHub (issue 16). */
+  github?: GithubDeliveryProof
+}
+
+/** The evidence of a GitHub delivery, written when access was confirmed. */
+export interface GithubDeliveryProof {
+  repository: string
+  repositoryId: number
+  repositoryUrl: string
+  buyerGithubId: number
+  buyerLogin: string
+  invitedAt: string
+  acceptedAt: string
+  /** The head of the default branch when access was confirmed, and that commit's date. */
+  headSha: string
+  headShaDate: string | null
+  /** The head when the buyer paid (as listed). */
+  listedSha: string | null
+  /** How access was confirmed: the `member` webhook or polling the collaborator endpoint. */
+  confirmedBy: 'webhook' | 'poll'
+  forkUrl: string | null
 }
 
 export type UsersTable = Generated.Users
@@ -20,6 +45,10 @@ export interface BankDetailsTable extends Omit<Generated.BankDetails, 'country'>
 export type RevokedSessionsTable = Generated.RevokedSessions
 export type ProcessedEventsTable = Generated.ProcessedEvents
 export type MoneyExceptionsTable = Generated.MoneyExceptions
+/** The Forkmarket GitHub App's installations on sellers' organizations (migration 0007). */
+export type GithubInstallationsTable = Generated.GithubInstallations
+/** One row per GitHub-delivered sale: invitation, acceptance, proof, fork, revocation (migration 0007). */
+export type GithubDeliveriesTable = Generated.GithubDeliveries
 /** Vocabulary of listing words for typo correction (migrations/0002_search_terms.ts, kept by triggers). */
 export type SearchTermsTable = Generated.SearchTerms
 
@@ -58,11 +87,25 @@ export type TransactionStatus = Selectable<TransactionsTable>['status']
 export type BankDetailsStatus = Selectable<BankDetailsTable>['status']
 export type AuditActorRole = Selectable<AuditLogTable>['actorRole']
 export type MoneyExceptionKind = Selectable<MoneyExceptionsTable>['kind']
+export type GithubDeliveryState = Selectable<GithubDeliveriesTable>['state']
+export type GithubWaitingOn = NonNullable<Selectable<GithubDeliveriesTable>['waitingOn']>
 
 export type User = Selectable<UsersTable>
 export type NewUser = Insertable<UsersTable>
 export type Listing = Selectable<ListingsTable>
+/** The listing's GitHub source (migration 0007): private to its seller, never in the public listing views. */
+export type ListingGithubColumns =
+  | 'githubInstallationId'
+  | 'githubRepoId'
+  | 'githubRepoFullName'
+  | 'githubDefaultBranch'
+  | 'githubListedSha'
+  | 'githubListedAt'
+  | 'githubAccessLostAt'
+  | 'githubAccessLostReason'
 export type NewListing = Insertable<ListingsTable>
 export type ListingUpdate = Updateable<ListingsTable>
 export type Transaction = Selectable<TransactionsTable>
 export type BankDetailsRow = Selectable<BankDetailsTable>
+export type GithubInstallation = Selectable<GithubInstallationsTable>
+export type GithubDelivery = Selectable<GithubDeliveriesTable>

@@ -5,13 +5,13 @@ export const DISPUTE_WINDOW_HOURS = 72
 export const DISPUTE_WINDOW_MS = DISPUTE_WINDOW_HOURS * 60 * 60 * 1000
 
 /** Statuses in which the buyer owns the purchase (and may not buy the listing again). */
-export const OWNED_STATUSES = ['paid', 'delivered', 'completed', 'disputed'] as const satisfies readonly TransactionStatus[]
+export const OWNED_STATUSES = ['paid', 'delivering', 'delivered', 'completed', 'disputed'] as const satisfies readonly TransactionStatus[]
 
 /**
  * Sales, as admins list them: payment attempts that never got paid (still open,
  * or failed) are not sales (issue 14.6).
  */
-export const SALE_STATUSES = ['paid', 'delivered', 'completed', 'disputed', 'refunded', 'held'] as const satisfies readonly TransactionStatus[]
+export const SALE_STATUSES = ['paid', 'delivering', 'delivered', 'completed', 'disputed', 'refunded', 'held'] as const satisfies readonly TransactionStatus[]
 
 /** Statuses in which the buyer still has access to the delivered fork (a refund ends it). */
 export const ACCESS_STATUSES = ['delivered', 'completed', 'disputed'] as const satisfies readonly TransactionStatus[]
@@ -19,6 +19,8 @@ export const ACCESS_STATUSES = ['delivered', 'completed', 'disputed'] as const s
 export const STATUS_LABELS: Record<TransactionStatus, string> = {
   pending_payment: 'Pending payment',
   paid: 'Paid',
+  /** A GitHub invitation sent, not yet accepted (issue 16). */
+  delivering: 'Delivering',
   delivered: 'Delivered',
   completed: 'Completed',
   disputed: 'Disputed',

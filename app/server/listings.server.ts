@@ -1,6 +1,6 @@
 import { isUuid } from '~/lib/ids'
 import { data } from 'react-router'
-import type { BankDetailsStatus, Listing, User } from '../../db/schema.ts'
+import type { BankDetailsStatus, Listing, ListingGithubColumns, User } from '../../db/schema.ts'
 import type { ListingInput } from '~/lib/listing-schema'
 import { sellerCanTakePayments } from '~/lib/seller-eligibility'
 import { slugify } from '~/lib/slug'
@@ -11,8 +11,8 @@ import { deleteStoredImages } from './images.server.ts'
 
 export type ListingSeller = Pick<User, 'id' | 'username' | 'displayName' | 'avatarUrl' | 'bio'>
 
-/** Every public listing field; `deliveryUrl` is private (released to buyers only). */
-export type ListingRow = Omit<Listing, 'deliveryUrl' | 'searchVector'>
+/** Every public listing field; `deliveryUrl` is private (released to buyers only), the GitHub source too (github-delivery.server.ts). */
+export type ListingRow = Omit<Listing, 'deliveryUrl' | 'searchVector' | ListingGithubColumns>
 export type ListingView = ListingRow & { seller: ListingSeller }
 
 export interface SellerListingSummary {

@@ -22,6 +22,7 @@ export interface SellerTransactionRow {
 export const STATUS_BADGE: Record<TransactionStatus, BadgeProps['variant']> = {
   pending_payment: 'outline',
   paid: 'default',
+  delivering: 'secondary',
   delivered: 'secondary',
   completed: 'success',
   disputed: 'warning',

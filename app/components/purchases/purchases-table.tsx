@@ -30,6 +30,7 @@ const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZ
 const STATUS_VARIANT: Record<TransactionStatus, BadgeProps['variant']> = {
   pending_payment: 'outline',
   paid: 'secondary',
+  delivering: 'secondary',
   delivered: 'default',
   completed: 'success',
   disputed: 'warning',
