@@ -22,7 +22,7 @@ import { assertPortFree, PortInUseError } from './db/ports.ts'
 import { seedDemoDataOnce } from './db/seed.ts'
 import { clientIpMiddleware, trustProxySetting } from './app/server/client-ip.server.ts'
 import { htmlCompression } from './app/server/compression.server.ts'
-import { createHttpServer } from './app/server/http-server.server.ts'
+import { createHttpServer, lingeringClose } from './app/server/http-server.server.ts'
 import { ConfigError, loadConfig, parseConfig, type AppConfig } from './app/server/env.server.ts'
 import { plainServerError, rejectMalformedHost } from './app/server/malformed-request.server.ts'
 import { precompressAssets, precompressedAssets } from './app/server/static-assets.server.ts'
@@ -128,6 +128,7 @@ async function main() {
   app.use(clientIpMiddleware)
   app.use(rejectMalformedHost)
   app.use(htmlCompression())
+  app.use(lingeringClose())
   app.use(createRequestHandler({ build, mode: DEV ? 'development' : config.NODE_ENV }))
   app.use(plainServerError)
 

@@ -1,4 +1,5 @@
-import { createServer, type RequestListener, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http'
+import type { RequestHandler } from 'express'
 
 /**
  * How long the server waits for a client (issue 14.8: slow clients are cut).
@@ -30,4 +31,43 @@ export function createHttpServer(listener: RequestListener, timeouts: HttpTimeou
   )
   server.keepAliveTimeout = timeouts.keepAliveMs
   return server
+}
+
+/**
+ * When the app answers before it has read the whole request body — a 413 for
+ * a body over the route's limit, marked `Connection: close` — the rest of the
+ * body is still on its way. Closing the socket at once would make the
+ * client's system reset the connection while it is still sending, and the
+ * client may never read the answer. So the server reads and discards what
+ * still comes for a moment, keeping none of it ("lingering close", as nginx
+ * does), and closes the connection when the body ends or after `lingerMs`.
+ */
+export function lingeringClose({ lingerMs = 5_000 }: { lingerMs?: number } = {}): RequestHandler {
+  return (req, res, next) => {
+    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse
+    res.writeHead = function (this: typeof res, ...args: unknown[]) {
+      if (!req.complete && /\bclose\b/i.test(String(res.getHeader('Connection') ?? ''))) {
+        // Node would destroy the socket the moment the answer is written; the close is ours to make.
+        res.removeHeader('Connection')
+        res.once('finish', () => discardRest(req, lingerMs))
+      }
+      writeHead(...args)
+      return this
+    } as typeof res.writeHead
+    next()
+  }
+}
+
+function discardRest(req: IncomingMessage, lingerMs: number) {
+  const close = () => req.socket.destroy()
+  const timer = setTimeout(close, lingerMs)
+  // The app's reader stopped at its limit: nothing may hold on to what follows.
+  req.removeAllListeners('data')
+  req.on('data', () => {})
+  req.once('end', () => {
+    clearTimeout(timer)
+    close()
+  })
+  req.once('close', () => clearTimeout(timer))
+  req.resume()
 }

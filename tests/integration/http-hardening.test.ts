@@ -1,5 +1,6 @@
 import '../support/stripe.ts'
 import express from 'express'
+import { request as httpRequest } from 'node:http'
 import { connect, type AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import * as authCallback from '../../app/routes/auth-callback.tsx'
@@ -8,7 +9,7 @@ import * as marketplace from '../../app/routes/marketplace.tsx'
 import * as purchasesPage from '../../app/routes/purchases.tsx'
 import * as checkoutPage from '../../app/routes/checkout.tsx'
 import { safeRedirectPath } from '../../app/server/auth.server.ts'
-import { createHttpServer, HTTP_TIMEOUTS } from '../../app/server/http-server.server.ts'
+import { createHttpServer, HTTP_TIMEOUTS, lingeringClose } from '../../app/server/http-server.server.ts'
 import { APP, callRoute } from '../support/call-route.ts'
 import { setEnv } from '../support/config.ts'
 import { authEmulator } from '../support/services.ts'
@@ -164,6 +165,56 @@ describe('slow clients are cut', () => {
       expect(closedAfterMs).toBeGreaterThanOrEqual(700)
       expect(closedAfterMs).toBeLessThan(2_500)
     } finally {
+      server.close()
+    }
+  })
+})
+
+describe('an early answer to a body still on its way', () => {
+  it('reaches the client: the server discards the rest for a moment (lingering close) instead of resetting the connection', async () => {
+    const app = express()
+    app.use(lingeringClose({ lingerMs: 2_000 }))
+    // What the app does at a body limit: reads up to it, stops reading, answers 413 with Connection: close.
+    app.post('/', (req, res) => {
+      let received = 0
+      const onData = (chunk: Buffer) => {
+        received += chunk.length
+        if (received <= 1024 * 1024) return
+        req.pause()
+        req.off('data', onData)
+        res.status(413).set('Connection', 'close').json({ error: 'The request body is too large' })
+      }
+      req.on('data', onData)
+    })
+    const server = createHttpServer(app)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as AddressInfo
+    try {
+      const outcome = await new Promise<{ status: number; body: string; sentMB: number }>((resolve, reject) => {
+        let sent = 0
+        let answered = false
+        const req = httpRequest({ host: '127.0.0.1', port, path: '/', method: 'POST', headers: { 'Content-Type': 'application/json' } }, (res) => {
+          answered = true
+          let body = ''
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()))
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body, sentMB: sent / 1024 / 1024 }))
+        })
+        req.on('error', (error) => (answered ? undefined : reject(error)))
+        const chunk = Buffer.alloc(256 * 1024, 0x7b)
+        const pump = () => {
+          while (!answered && sent < 256 * 1024 * 1024) {
+            sent += chunk.length
+            if (!req.write(chunk)) return req.once('drain', pump)
+          }
+          if (!answered) req.end()
+        }
+        pump()
+      })
+      expect(outcome.status).toBe(413)
+      expect(JSON.parse(outcome.body)).toEqual({ error: 'The request body is too large' })
+      expect(outcome.sentMB).toBeLessThan(64)
+    } finally {
+      server.closeAllConnections()
       server.close()
     }
   })
