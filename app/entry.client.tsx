@@ -1,6 +1,17 @@
-import { startTransition, StrictMode } from 'react'
+import { startTransition, StrictMode, useEffect } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import { HydratedRouter } from 'react-router/dom'
+
+/**
+ * Marks <html data-hydrated> once hydration has committed (its effect runs after
+ * the router's): end-to-end tests wait on it before using client-side behaviour.
+ */
+function HydrationMarker() {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true'
+  }, [])
+  return null
+}
 
 function hydrate() {
   startTransition(() => {
@@ -8,6 +19,7 @@ function hydrate() {
       document,
       <StrictMode>
         <HydratedRouter />
+        <HydrationMarker />
       </StrictMode>,
     )
   })

@@ -1,5 +1,5 @@
 import { expect, test, type Page, type Response } from '@playwright/test'
-import { DEMO, signIn, uniqueEmail } from './support'
+import { DEMO, signIn, uniqueEmail, waitForHydration } from './support'
 
 /*
  * Content-Security-Policy (issue 9, headers): every page, checkout included,
@@ -42,7 +42,7 @@ function checkPolicy(response: Response | null, pathname: string) {
 
 async function visit(page: Page, path: string) {
   const response = await page.goto(path)
-  await page.waitForLoadState('networkidle')
+  await waitForHydration(page)
   return checkPolicy(response, new URL(page.url()).pathname)
 }
 
@@ -65,7 +65,7 @@ test('public pages: enforced CSP, no violations', async ({ page }) => {
   const missing = await page.goto('/no/such/page')
   expect(missing!.status()).toBe(404)
   checkPolicy(missing, '/no/such/page')
-  await page.waitForLoadState('networkidle')
+  await waitForHydration(page)
   expect(violations).toEqual([])
 })
 

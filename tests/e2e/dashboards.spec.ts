@@ -2,7 +2,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test'
 import { splitFee } from '../../app/lib/money'
 import { DEMO_LISTINGS } from '../../db/demo-data'
 import { payWithCard } from './payment-helpers'
-import { DEMO, signIn, uniqueEmail } from './support'
+import { DEMO, signIn, uniqueEmail, waitForHydration } from './support'
 
 // Seller dashboard, bank details on /profile and the admin payouts desk.
 
@@ -11,9 +11,9 @@ const usd = (cents: number) => new Intl.NumberFormat('en-US', { style: 'currency
 /** The stat card's figure (cards are groups named by their title). */
 const stat = (page: Page, title: string) => page.getByRole('group', { name: title }).getByTestId('stat-value')
 
-/** Waits until the page's scripts have loaded, so clicks reach the hydrated UI. */
+/** Waits until the page has hydrated, so clicks reach the client-side UI. */
 async function hydrated(page: Page) {
-  await page.waitForLoadState('networkidle')
+  await waitForHydration(page)
 }
 
 /**
