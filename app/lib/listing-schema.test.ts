@@ -39,3 +39,27 @@ describe('lists', () => {
     })
   })
 })
+
+describe('source repository (issue 16)', () => {
+  const base = { title: 't', shortDescription: 's', type: 'template', licence: 'personal', price: '1' }
+
+  it('the form posts the id as text; empty means none', () => {
+    expect(ListingFormSchema.parse({ ...base, githubRepoId: '4242' }).githubRepoId).toBe(4242)
+    expect(ListingFormSchema.parse({ ...base, githubRepoId: '' }).githubRepoId).toBeNull()
+    expect(ListingFormSchema.parse(base).githubRepoId).toBeUndefined()
+  })
+
+  it('refuses anything but a positive whole id', () => {
+    for (const bad of ['abc', '-3', '1.5', '0', '99999999999999999999']) {
+      const result = ListingFormSchema.safeParse({ ...base, githubRepoId: bad })
+      expect(result.success, bad).toBe(false)
+      expect(result.error?.issues[0]?.message).toBe('Choose a repository from the list')
+    }
+  })
+
+  it('instant delivery through a repository needs no private link, and drops one sent anyway', () => {
+    expect(ListingFormSchema.safeParse({ ...base, deliveryTimeframe: 'instant' }).success).toBe(false)
+    const value = ListingFormSchema.parse({ ...base, deliveryTimeframe: 'instant', githubRepoId: '7', deliveryUrl: 'https://example.com/x' })
+    expect(listingInputFromForm(value)).toMatchObject({ deliveryTimeframe: 'instant', deliveryUrl: null })
+  })
+})

@@ -10,7 +10,8 @@ import { DELIVERY_TIMEFRAMES, EMAIL_SUPPORT_DURATIONS, LICENCES, LISTING_TYPES }
  *
  * - The form sends the price in dollars (`price`); the API in cents (`priceCents`).
  * - Conditional fields are dropped when their switch is off (and the delivery
- *   link unless delivery is instant), whatever the client sent.
+ *   link unless delivery is instant and no source repository is chosen),
+ *   whatever the client sent.
  * - Fields the client must not set (id, sellerId, slug, createdAt, …) are not
  *   in the schema, so they are stripped.
  */
@@ -138,6 +139,29 @@ const webUrl = (message: string, protocol: RegExp) =>
       .optional(),
   )
 
+/** A GitHub repository id is a positive whole number (GitHub's are far below 2^53). */
+const REPOSITORY_CHOICE_MESSAGE = 'Choose a repository from the list'
+
+/**
+ * The listing's source repository (issue 16), by GitHub's id: empty text or
+ * null disconnects it; absent (a PATCH without it) leaves it as it is.
+ */
+const githubRepoId = z.preprocess(
+  (value) => (value === null || (typeof value === 'string' && value.trim() === '') ? null : toNumber(value)),
+  z
+    .number({ error: REPOSITORY_CHOICE_MESSAGE })
+    .int(REPOSITORY_CHOICE_MESSAGE)
+    .positive(REPOSITORY_CHOICE_MESSAGE)
+    .max(Number.MAX_SAFE_INTEGER, REPOSITORY_CHOICE_MESSAGE)
+    .nullable()
+    .optional(),
+)
+
+/** True when the value names a repository (the listing is delivered through GitHub, not by a link). */
+function namesRepository(value: unknown): boolean {
+  return value !== null && value !== undefined && !(typeof value === 'string' && value.trim() === '')
+}
+
 const imageUrl = z.string({ error: 'Not an uploaded image' }).regex(UPLOADED_IMAGE_URL, 'Not an uploaded image')
 
 const enumField = <const T extends readonly [string, ...string[]]>(values: T) =>
@@ -167,6 +191,7 @@ const sharedShape = {
   emailSupportDuration: optionalEnum(EMAIL_SUPPORT_DURATIONS),
   deliveryTimeframe: optionalEnum(DELIVERY_TIMEFRAMES),
   deliveryUrl: webUrl('Enter a private link that starts with https://', /^https$/),
+  githubRepoId,
   bespokeDevelopmentAvailable: switchField,
   additionalNotes: optionalText(TEXT_LIMITS.additionalNotes, 'Additional notes'),
   thumbnailUrl: z.preprocess(blankToUndefined, imageUrl.optional()),
@@ -224,7 +249,8 @@ function checkConditionalFields(value: Partial<Shared>, ctx: z.RefinementCtx) {
   if (value.emailSupportAvailable === true && !value.emailSupportDuration) {
     ctx.addIssue({ code: 'custom', path: ['emailSupportDuration'], message: 'Required' })
   }
-  if (value.deliveryTimeframe === 'instant' && !value.deliveryUrl) {
+  // A listing with a source repository is delivered by invitation: it needs no link.
+  if (value.deliveryTimeframe === 'instant' && !value.deliveryUrl && !namesRepository(value.githubRepoId)) {
     ctx.addIssue({ code: 'custom', path: ['deliveryUrl'], message: 'Instant delivery needs a private delivery link' })
   }
   const screenshots = Array.isArray(value.screenshots) ? value.screenshots : []
@@ -249,7 +275,7 @@ function dropSwitchedOffFields(raw: unknown): unknown {
     delete value.bespokeDevelopmentRate
     delete value.bespokeDevelopmentRateCents
   }
-  if (blankToUndefined(value.deliveryTimeframe) !== 'instant') delete value.deliveryUrl
+  if (blankToUndefined(value.deliveryTimeframe) !== 'instant' || namesRepository(value.githubRepoId)) delete value.deliveryUrl
   return value
 }
 
@@ -417,6 +443,8 @@ export interface ListingFormDefaults {
   emailSupportDuration: string
   deliveryTimeframe: string
   deliveryUrl: string
+  /** The connected GitHub repository's id, '' for none (set by the edit screen from github-delivery.server). */
+  githubRepoId: string
   bespokeDevelopmentAvailable: boolean
   bespokeDevelopmentRate: string
   additionalNotes: string
@@ -446,6 +474,7 @@ export function listingFormDefaults(listing?: StoredListingFields): ListingFormD
     emailSupportDuration: listing?.emailSupportDuration ?? '',
     deliveryTimeframe: listing?.deliveryTimeframe ?? '',
     deliveryUrl: listing?.deliveryUrl ?? '',
+    githubRepoId: '',
     bespokeDevelopmentAvailable: listing?.bespokeDevelopmentAvailable ?? false,
     bespokeDevelopmentRate:
       listing?.bespokeDevelopmentRateCents === null || listing?.bespokeDevelopmentRateCents === undefined
