@@ -157,8 +157,10 @@ test('create a listing with images and every section, see it, edit it, change th
   await expect(visitorAside.getByText('Not yet available to buy')).toBeVisible()
   await expect(visitorPage.getByRole('link', { name: 'Buy Now' })).toHaveCount(0)
   // …and Buy Now once the seller's bank details are on file.
+  // A cookie-authenticated write names its Origin, as a browser does (issue 14.8).
   const bank = await page.request.post('/api/profile/bank-details', {
     data: { country: 'GB', accountHolder: 'Sam Seller', bankName: 'Monzo', sortCode: '040004', accountNumber: '31415926' },
+    headers: { Origin: new URL(page.url()).origin },
   })
   expect(bank.status(), await bank.text()).toBe(200)
   await visitorPage.reload()
@@ -228,8 +230,11 @@ test('another signed-in user cannot open the edit page', async ({ page, browser 
   const other = await browser.newContext()
   const otherPage = await other.newPage()
   await signIn(otherPage, { email: uniqueEmail('intruder') })
-  expect((await otherPage.goto(editUrl))?.status()).toBe(404)
-  await expect(otherPage.getByRole('heading', { name: 'Listing not found' })).toBeVisible()
+  // Someone else's visible listing: 403 with why (one ownership rule on every surface, issue 15.3).
+  expect((await otherPage.goto(editUrl))?.status()).toBe(403)
+  await expect(otherPage.getByRole('heading', { level: 1, name: 'Not your listing' })).toBeVisible()
+  await expect(otherPage.getByText('You can only edit your own listings.')).toBeVisible()
+  await expect(otherPage.getByLabel('Title', { exact: true })).toHaveCount(0)
   await other.close()
 })
 
