@@ -1,0 +1,438 @@
+/**
+ * The GitHub REST operations the emulator implements (listed in operations.ts), with GitHub's
+ * authentication, visibility and permission rules. See server.ts for the summary.
+ */
+import {
+  API_VERSION,
+  compile,
+  errorReply,
+  installationOwner,
+  json,
+  matchTemplate,
+  rateLimitHeaders,
+  Redirect,
+  type ApiHandler,
+  type ApiRoute,
+  type Credential,
+  type Ctx,
+  type Reply,
+  type Request,
+} from './http.ts'
+import { OPERATIONS, type OperationId } from './operations.ts'
+import type { AccountRecord, InstallationRecord, PermissionLevel, RepoRecord, RepoRole } from './store.ts'
+import { GithubError, isoSeconds, notFound, REPO_ROLES } from './world.ts'
+
+export const API_ROUTES: ApiRoute[] = []
+
+export function route(operationId: OperationId, auth: ApiRoute['auth'], handler: ApiHandler): void {
+  const operation = OPERATIONS.find((entry) => entry.operationId === operationId)!
+  API_ROUTES.push({ operationId, method: operation.method, ...compile(operation.path), auth, handler })
+  // A literal segment wins over a parameter: /user/repository_invitations is not /user/{account_id}.
+  API_ROUTES.sort((a, b) => a.names.length - b.names.length)
+}
+
+export function findApiRoute(method: string, path: string): { route: ApiRoute; params: Record<string, string> } | undefined {
+  for (const candidate of API_ROUTES) {
+    if (candidate.method !== method) continue
+    const params = matchTemplate(candidate, path)
+    if (params) return { route: candidate, params }
+  }
+  return undefined
+}
+
+export async function runApi(ctx: Ctx, apiRoute: ApiRoute, req: Request): Promise<Reply> {
+  const credential = req.credential
+  let limits: Record<string, string> = {}
+  try {
+    limits = rateLimitHeaders(ctx, credential, req.raw)
+    if (apiRoute.auth === 'app') {
+      if (credential.kind !== 'app') {
+        throw new GithubError(401, credential.kind === 'invalid' ? credential.message : 'A JSON web token could not be decoded')
+      }
+    } else if (credential.kind === 'invalid') {
+      throw new GithubError(401, credential.message === 'A JSON web token could not be decoded' ? 'Bad credentials' : credential.message)
+    } else if (apiRoute.auth === 'installation') {
+      if (credential.kind === 'none') throw new GithubError(401, 'Requires authentication')
+      if (credential.kind !== 'installation') {
+        throw new GithubError(
+          403,
+          'You must authenticate with an installation access token in order to list repositories for an installation.',
+        )
+      }
+    } else if (apiRoute.auth === 'user') {
+      if (credential.kind === 'none') throw new GithubError(401, 'Requires authentication')
+      if (credential.kind !== 'user') throw new GithubError(403, 'Resource not accessible by integration')
+    }
+    const reply = await apiRoute.handler(ctx, req)
+    return {
+      ...reply,
+      headers: {
+        'x-github-api-version-selected': API_VERSION,
+        'x-github-media-type': 'github.v3; format=json',
+        ...limits,
+        ...reply.headers,
+      },
+    }
+  } catch (error) {
+    const reply = errorReply(error, apiRoute.operationId)
+    const extra = (error as { headers?: Record<string, string> }).headers
+    return { ...reply, headers: { 'x-github-api-version-selected': API_VERSION, ...limits, ...extra, ...reply.headers } }
+  }
+}
+
+/** The viewer behind a credential (the App's bot for installation tokens). */
+export function actor(ctx: Ctx, credential: Credential): AccountRecord | undefined {
+  if (credential.kind === 'user') return credential.user
+  if (credential.kind === 'installation') return ctx.world.bot()
+  return undefined
+}
+
+export function tokenCovers(ctx: Ctx, credential: Credential & { kind: 'installation' }, repo: RepoRecord): boolean {
+  return (
+    ctx.world.installationCovering(repo)?.id === credential.installation.id &&
+    (credential.token.repoIds === null || credential.token.repoIds.includes(repo.id))
+  )
+}
+
+/** Resolves `{owner}/{repo}` for this credential: 404 when it may not see it, 301 after an owner rename. */
+export function findRepo(ctx: Ctx, req: Request, options: { anyone?: boolean } = {}): RepoRecord {
+  const ownerLogin = req.params.owner
+  const name = req.params.repo
+  const owner = ctx.store.accountByLogin(ownerLogin)
+  if (!owner) {
+    const renamed = ctx.store.accountByPreviousLogin(ownerLogin)
+    if (renamed && ctx.store.repoByName(renamed.id, name)) {
+      const rest = req.url.pathname.split('/').slice(4).join('/')
+      throw new Redirect(`${ctx.url}/repos/${renamed.login}/${name}${rest ? `/${rest}` : ''}${req.url.search}`)
+    }
+    throw notFound()
+  }
+  const repo = ctx.store.repoByName(owner.id, name)
+  if (!repo) throw notFound()
+  if (options.anyone || !repo.private) return repo
+  const credential = req.credential
+  if (credential.kind === 'installation' && tokenCovers(ctx, credential, repo)) return repo
+  if (credential.kind === 'user' && ctx.world.canRead(credential.user, repo)) return repo
+  throw notFound()
+}
+
+export type RepoPermission = { app: string; level: PermissionLevel; role: RepoRole; message: string }
+export const ADMINISTER: RepoPermission = {
+  app: 'administration',
+  level: 'write',
+  role: 'admin',
+  message: 'Must have admin rights to Repository.',
+}
+export const READ_ADMIN: RepoPermission = {
+  app: 'administration',
+  level: 'read',
+  role: 'admin',
+  message: 'Must have admin rights to Repository.',
+}
+export const SEE_COLLABORATORS: RepoPermission = {
+  app: 'metadata',
+  level: 'read',
+  role: 'push',
+  message: 'Must have push access to view repository collaborators.',
+}
+
+export function requirePermission(ctx: Ctx, req: Request, repo: RepoRecord, needed: RepoPermission): void {
+  const credential = req.credential
+  if (credential.kind === 'installation') {
+    const granted = credential.token.permissions[needed.app]
+    const enough = granted === 'write' || (granted === 'read' && needed.level === 'read')
+    if (!tokenCovers(ctx, credential, repo) || !enough) throw new GithubError(403, 'Resource not accessible by integration')
+    return
+  }
+  if (credential.kind === 'user') {
+    const role = ctx.world.roleOf(credential.user, repo)
+    if (role === null || REPO_ROLES.indexOf(role) < REPO_ROLES.indexOf(needed.role)) throw new GithubError(403, needed.message)
+    return
+  }
+  throw new GithubError(401, 'Requires authentication')
+}
+
+export function paginate<T>(req: Request, ctx: Ctx, items: T[]): { items: T[]; headers: Record<string, string> } {
+  const perPage = clampInt(req.url.searchParams.get('per_page'), 30, 1, 100)
+  const pageNumber = clampInt(req.url.searchParams.get('page'), 1, 1, 100_000)
+  const last = Math.max(1, Math.ceil(items.length / perPage))
+  const link = (n: number, rel: string) => {
+    const target = new URL(req.url.pathname + req.url.search, ctx.url)
+    target.searchParams.set('per_page', String(perPage))
+    target.searchParams.set('page', String(n))
+    return `<${target.href}>; rel="${rel}"`
+  }
+  const links: string[] = []
+  if (pageNumber > 1) links.push(link(pageNumber - 1, 'prev'), link(1, 'first'))
+  if (pageNumber < last) links.push(link(pageNumber + 1, 'next'), link(last, 'last'))
+  return {
+    items: items.slice((pageNumber - 1) * perPage, pageNumber * perPage),
+    headers: links.length ? { link: links.join(', ') } : {},
+  }
+}
+
+export function clampInt(raw: string | null, fallback: number, min: number, max: number): number {
+  const value = raw === null ? fallback : Number.parseInt(raw, 10)
+  return Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback
+}
+
+export function idParam(value: string): number {
+  const id = Number(value)
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(id)) throw notFound()
+  return id
+}
+
+export function installationParam(ctx: Ctx, req: Request): InstallationRecord {
+  const installation = ctx.store.installation(idParam(req.params.installation_id))
+  if (!installation) throw notFound()
+  return installation
+}
+
+route('apps/get-authenticated', 'app', (ctx) => json(200, ctx.shapes.app(ctx.store.app)))
+
+route('apps/list-installations', 'app', (ctx, req) => {
+  const page = paginate(req, ctx, ctx.store.state.installations)
+  return json(
+    200,
+    page.items.map((installation) => ctx.shapes.installation(installation)),
+    page.headers,
+  )
+})
+
+route('apps/get-installation', 'app', (ctx, req) => json(200, ctx.shapes.installation(installationParam(ctx, req))))
+
+route('apps/delete-installation', 'app', (ctx, req) => {
+  const installation = installationParam(ctx, req)
+  ctx.world.uninstall(installation, installationOwner(ctx, installation))
+  return { status: 204 }
+})
+
+route('apps/create-installation-access-token', 'app', async (ctx, req) => {
+  const installation = installationParam(ctx, req)
+  const body = await req.body()
+  const visible = ctx.world.installationRepos(installation)
+  let repoIds: number[] | null = null
+  const inaccessible = () =>
+    new GithubError(422, 'There is at least one repository that does not exist or is not accessible to the parent installation.')
+  if (body.repositories !== undefined || body.repository_ids !== undefined) {
+    const names = Array.isArray(body.repositories) ? body.repositories.map(String) : []
+    const ids = Array.isArray(body.repository_ids) ? body.repository_ids.map(Number) : []
+    repoIds = []
+    for (const name of names) {
+      const repo = visible.find((candidate) => candidate.name.toLowerCase() === name.toLowerCase())
+      if (!repo) throw inaccessible()
+      repoIds.push(repo.id)
+    }
+    for (const id of ids) {
+      if (!visible.some((candidate) => candidate.id === id)) throw inaccessible()
+      repoIds.push(id)
+    }
+  }
+  let permissions: Record<string, PermissionLevel> | null = null
+  if (body.permissions !== undefined) {
+    if (typeof body.permissions !== 'object' || body.permissions === null) throw new GithubError(422, 'permissions must be an object')
+    permissions = body.permissions as Record<string, PermissionLevel>
+  }
+  const token = ctx.world.issueInstallationToken(installation, { repoIds, permissions })
+  return json(201, {
+    token: token.token,
+    expires_at: isoSeconds(token.expiresAtMs),
+    permissions: token.permissions,
+    repository_selection: repoIds ? 'selected' : installation.repositorySelection,
+    ...(repoIds ? { repositories: repoIds.map((id) => ctx.shapes.repository(ctx.store.repo(id)!)) } : {}),
+  })
+})
+
+route('apps/get-repo-installation', 'app', (ctx, req) => {
+  const repo = findRepo(ctx, req, { anyone: true })
+  const installation = ctx.world.installationCovering(repo)
+  if (!installation) throw notFound()
+  return json(200, ctx.shapes.installation(installation))
+})
+
+route('apps/list-repos-accessible-to-installation', 'installation', (ctx, req) => {
+  const credential = req.credential as Credential & { kind: 'installation' }
+  const repos = ctx.world
+    .installationRepos(credential.installation)
+    .filter((repo) => credential.token.repoIds === null || credential.token.repoIds.includes(repo.id))
+  const page = paginate(req, ctx, repos)
+  return json(
+    200,
+    {
+      total_count: repos.length,
+      repository_selection: credential.token.repoIds ? 'selected' : credential.installation.repositorySelection,
+      repositories: page.items.map((repo) => ctx.shapes.repository(repo)),
+    },
+    page.headers,
+  )
+})
+
+route('apps/list-installations-for-authenticated-user', 'user', (ctx, req) => {
+  const user = (req.credential as Credential & { kind: 'user' }).user
+  const accounts = new Set(ctx.world.installTargets(user).map((account) => account.id))
+  const installations = ctx.store.state.installations.filter((installation) => accounts.has(installation.accountId))
+  const page = paginate(req, ctx, installations)
+  return json(
+    200,
+    { total_count: installations.length, installations: page.items.map((entry) => ctx.shapes.installation(entry)) },
+    page.headers,
+  )
+})
+
+route('repos/get', 'any', (ctx, req) => {
+  const repo = findRepo(ctx, req)
+  return json(200, ctx.shapes.fullRepository(repo, req.credential.kind === 'user' ? req.credential.user : undefined))
+})
+
+route('repos/get-branch', 'any', (ctx, req) => {
+  const repo = findRepo(ctx, req)
+  const sha = repo.branches[req.params.branch]
+  const commit = sha && repo.commits.find((entry) => entry.sha === sha)
+  if (!commit) throw new GithubError(404, 'Branch not found')
+  return json(200, ctx.shapes.branch(repo, req.params.branch, commit))
+})
+
+route('repos/get-commit', 'any', (ctx, req) => {
+  const repo = findRepo(ctx, req)
+  const commit = ctx.world.resolveRef(repo, req.params.ref)
+  if (!commit) throw new GithubError(422, `No commit found for SHA: ${req.params.ref}`)
+  return json(200, ctx.shapes.commit(repo, commit))
+})
+
+route('repos/list-collaborators', 'any', (ctx, req) => {
+  const repo = findRepo(ctx, req)
+  requirePermission(ctx, req, repo, SEE_COLLABORATORS)
+  const owner = ctx.store.account(repo.ownerId)!
+  const ids = new Set<number>()
+  if (owner.type === 'User') ids.add(owner.id)
+  for (const member of owner.members) ids.add(member.userId)
+  for (const collaborator of repo.collaborators) ids.add(collaborator.userId)
+  const affiliation = req.url.searchParams.get('affiliation') ?? 'all'
+  const chosen = [...ids].filter((id) => affiliation !== 'outside' || !ctx.world.isOrgMember(owner, id))
+  const page = paginate(req, ctx, chosen.map((id) => ctx.store.account(id)!).filter(Boolean))
+  return json(
+    200,
+    page.items.map((account) => ctx.shapes.collaborator(repo, account)),
+    page.headers,
+  )
+})
+
+route('repos/add-collaborator', 'any', async (ctx, req) => {
+  const repo = findRepo(ctx, req)
+  requirePermission(ctx, req, repo, ADMINISTER)
+  const invitee = ctx.store.accountByLogin(req.params.username)
+  if (!invitee) throw notFound()
+  const body = await req.body()
+  const permission = body.permission === undefined ? undefined : String(body.permission)
+  const result = ctx.world.invite(repo, invitee, permission, actor(ctx, req.credential)?.id ?? null)
+  return result.status === 204 ? { status: 204 } : json(201, ctx.shapes.invitation(result.invitation))
+})
+
+route('repos/check-collaborator', 'any', (ctx, req) => {
+  const repo = findRepo(ctx, req)
+  requirePermission(ctx, req, repo, SEE_COLLABORATORS)
+  const user = ctx.store.accountByLogin(req.params.username)
+  return { status: user && ctx.world.roleOf(user, repo) !== null ? 204 : 404 }
+})
+
+route('repos/remove-collaborator', 'any', (ctx, req) => {
+  const repo = findRepo(ctx, req)
+  requirePermission(ctx, req, repo, ADMINISTER)
+  const user = ctx.store.accountByLogin(req.params.username)
+  if (!user) throw notFound()
+  ctx.world.removeCollaborator(repo, user, actor(ctx, req.credential)!.id)
+  return { status: 204 }
+})
+
+route('repos/list-invitations', 'any', (ctx, req) => {
+  const repo = findRepo(ctx, req)
+  requirePermission(ctx, req, repo, READ_ADMIN)
+  const page = paginate(req, ctx, ctx.store.invitationsOf(repo.id))
+  return json(
+    200,
+    page.items.map((invitation) => ctx.shapes.invitation(invitation)),
+    page.headers,
+  )
+})
+
+route('repos/delete-invitation', 'any', (ctx, req) => {
+  const repo = findRepo(ctx, req)
+  requirePermission(ctx, req, repo, ADMINISTER)
+  const invitation = ctx.store.invitation(idParam(req.params.invitation_id))
+  if (!invitation || invitation.repoId !== repo.id) throw notFound()
+  ctx.world.deleteInvitation(invitation)
+  return { status: 204 }
+})
+
+route('repos/create-fork', 'any', async (ctx, req) => {
+  const repo = findRepo(ctx, req)
+  const credential = req.credential
+  if (credential.kind === 'none') throw new GithubError(401, 'Requires authentication')
+  if (credential.kind !== 'user') throw new GithubError(403, 'Resource not accessible by integration')
+  const body = await req.body()
+  const organization = typeof body.organization === 'string' ? ctx.store.accountByLogin(body.organization) : undefined
+  if (typeof body.organization === 'string' && organization?.type !== 'Organization') throw notFound()
+  const fork = ctx.world.fork(repo, credential.user, {
+    organization,
+    name: typeof body.name === 'string' ? body.name : undefined,
+    defaultBranchOnly: body.default_branch_only === true,
+  })
+  return json(202, ctx.shapes.fullRepository(fork, credential.user))
+})
+
+route('repos/list-forks', 'any', (ctx, req) => {
+  const repo = findRepo(ctx, req)
+  const sort = req.url.searchParams.get('sort') ?? 'newest'
+  const forks = [...ctx.store.forksOf(repo.id)]
+  if (sort === 'oldest') forks.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id)
+  else forks.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id)
+  const page = paginate(req, ctx, forks)
+  return json(
+    200,
+    page.items.map((fork) => ctx.shapes.minimalRepository(fork)),
+    page.headers,
+  )
+})
+
+route('users/get-authenticated', 'user', (ctx, req) =>
+  json(200, ctx.shapes.privateUser((req.credential as Credential & { kind: 'user' }).user)),
+)
+
+route('users/get-by-id', 'any', (ctx, req) => {
+  const account = ctx.store.account(idParam(req.params.account_id))
+  if (!account) throw notFound()
+  return json(200, ctx.shapes.publicUser(account))
+})
+
+route('users/get-by-username', 'any', (ctx, req) => {
+  const account = ctx.store.accountByLogin(req.params.username)
+  if (!account) throw notFound()
+  return json(200, ctx.shapes.publicUser(account))
+})
+
+route('repos/list-invitations-for-authenticated-user', 'user', (ctx, req) => {
+  const user = (req.credential as Credential & { kind: 'user' }).user
+  const page = paginate(req, ctx, ctx.store.invitationsFor(user.id))
+  return json(
+    200,
+    page.items.map((invitation) => ctx.shapes.invitation(invitation)),
+    page.headers,
+  )
+})
+
+export function ownInvitation(ctx: Ctx, req: Request) {
+  const user = (req.credential as Credential & { kind: 'user' }).user
+  const invitation = ctx.store.invitation(idParam(req.params.invitation_id))
+  if (!invitation || invitation.inviteeId !== user.id) throw notFound()
+  return invitation
+}
+
+route('repos/accept-invitation-for-authenticated-user', 'user', (ctx, req) => {
+  ctx.world.acceptInvitation(ownInvitation(ctx, req))
+  return { status: 204 }
+})
+
+route('repos/decline-invitation-for-authenticated-user', 'user', (ctx, req) => {
+  ctx.world.declineInvitation(ownInvitation(ctx, req))
+  return { status: 204 }
+})

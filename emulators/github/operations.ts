@@ -1,0 +1,95 @@
+/**
+ * The GitHub REST operations and webhook payloads the emulator implements: one list used by the
+ * server's route table, by `extract-openapi.ts` (which copies exactly these from GitHub's OpenAPI
+ * description into `openapi-subset.json`) and by the contract test (which validates every response
+ * the emulator gives for them).
+ */
+
+export interface Operation {
+  /** GitHub's operationId, e.g. 'repos/add-collaborator'. */
+  operationId: string
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+  /** The OpenAPI path template, e.g. '/repos/{owner}/{repo}'. */
+  path: string
+}
+
+export const OPERATIONS = [
+  // The App itself (JWT)
+  { operationId: 'apps/get-authenticated', method: 'GET', path: '/app' },
+  { operationId: 'apps/list-installations', method: 'GET', path: '/app/installations' },
+  { operationId: 'apps/get-installation', method: 'GET', path: '/app/installations/{installation_id}' },
+  { operationId: 'apps/delete-installation', method: 'DELETE', path: '/app/installations/{installation_id}' },
+  {
+    operationId: 'apps/create-installation-access-token',
+    method: 'POST',
+    path: '/app/installations/{installation_id}/access_tokens',
+  },
+  { operationId: 'apps/get-repo-installation', method: 'GET', path: '/repos/{owner}/{repo}/installation' },
+  // Installation token
+  { operationId: 'apps/list-repos-accessible-to-installation', method: 'GET', path: '/installation/repositories' },
+  // Repositories
+  { operationId: 'repos/get', method: 'GET', path: '/repos/{owner}/{repo}' },
+  { operationId: 'repos/get-branch', method: 'GET', path: '/repos/{owner}/{repo}/branches/{branch}' },
+  { operationId: 'repos/get-commit', method: 'GET', path: '/repos/{owner}/{repo}/commits/{ref}' },
+  // Collaborators and invitations
+  { operationId: 'repos/list-collaborators', method: 'GET', path: '/repos/{owner}/{repo}/collaborators' },
+  { operationId: 'repos/add-collaborator', method: 'PUT', path: '/repos/{owner}/{repo}/collaborators/{username}' },
+  { operationId: 'repos/check-collaborator', method: 'GET', path: '/repos/{owner}/{repo}/collaborators/{username}' },
+  {
+    operationId: 'repos/remove-collaborator',
+    method: 'DELETE',
+    path: '/repos/{owner}/{repo}/collaborators/{username}',
+  },
+  { operationId: 'repos/list-invitations', method: 'GET', path: '/repos/{owner}/{repo}/invitations' },
+  {
+    operationId: 'repos/delete-invitation',
+    method: 'DELETE',
+    path: '/repos/{owner}/{repo}/invitations/{invitation_id}',
+  },
+  // Forks
+  { operationId: 'repos/create-fork', method: 'POST', path: '/repos/{owner}/{repo}/forks' },
+  { operationId: 'repos/list-forks', method: 'GET', path: '/repos/{owner}/{repo}/forks' },
+  // Users (user-to-server token, or none)
+  { operationId: 'users/get-authenticated', method: 'GET', path: '/user' },
+  { operationId: 'users/get-by-id', method: 'GET', path: '/user/{account_id}' },
+  { operationId: 'users/get-by-username', method: 'GET', path: '/users/{username}' },
+  { operationId: 'apps/list-installations-for-authenticated-user', method: 'GET', path: '/user/installations' },
+  {
+    operationId: 'repos/list-invitations-for-authenticated-user',
+    method: 'GET',
+    path: '/user/repository_invitations',
+  },
+  {
+    operationId: 'repos/accept-invitation-for-authenticated-user',
+    method: 'PATCH',
+    path: '/user/repository_invitations/{invitation_id}',
+  },
+  {
+    operationId: 'repos/decline-invitation-for-authenticated-user',
+    method: 'DELETE',
+    path: '/user/repository_invitations/{invitation_id}',
+  },
+] as const satisfies readonly Operation[]
+
+export type OperationId = (typeof OPERATIONS)[number]['operationId']
+
+export interface WebhookPayload {
+  /** The key under `x-webhooks` in GitHub's description, e.g. 'member-added'. */
+  name: string
+  /** The X-GitHub-Event header. */
+  event: string
+  /** The payload's `action`, when the event has one. */
+  action?: string
+}
+
+export const WEBHOOKS = [
+  { name: 'installation-created', event: 'installation', action: 'created' },
+  { name: 'installation-deleted', event: 'installation', action: 'deleted' },
+  { name: 'installation-repositories-added', event: 'installation_repositories', action: 'added' },
+  { name: 'installation-repositories-removed', event: 'installation_repositories', action: 'removed' },
+  { name: 'member-added', event: 'member', action: 'added' },
+  { name: 'member-removed', event: 'member', action: 'removed' },
+  { name: 'fork', event: 'fork' },
+] as const satisfies readonly WebhookPayload[]
+
+export type WebhookName = (typeof WEBHOOKS)[number]['name']

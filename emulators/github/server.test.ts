@@ -1,0 +1,759 @@
+/**
+ * The GitHub emulator driven by the real clients the app uses (@octokit/app, @octokit/rest,
+ * @octokit/auth-app, @octokit/webhooks) through its base URL, and a contract check: every response
+ * it gave for an implemented operation, and every webhook payload it sent, is validated with ajv
+ * against the schemas extracted from GitHub's OpenAPI description (openapi-subset.json).
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { App } from '@octokit/app'
+import { Octokit } from '@octokit/rest'
+import { Webhooks } from '@octokit/webhooks'
+import Ajv, { type ValidateFunction } from 'ajv'
+import addFormats from 'ajv-formats'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { OPERATIONS, startGithubEmulator, WEBHOOKS, type GithubEmulator, type GithubEmulatorOptions } from './server.ts'
+
+const DAY = 24 * 60 * 60 * 1000
+const started: GithubEmulator[] = []
+
+interface Received {
+  raw: string
+  headers: IncomingHttpHeaders
+}
+
+async function startReceiver() {
+  const received: Received[] = []
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = []
+    for await (const chunk of req) chunks.push(chunk as Buffer)
+    received.push({ raw: Buffer.concat(chunks).toString('utf8'), headers: req.headers })
+    res.writeHead(200).end()
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhook`,
+    received,
+    of(event: string, action?: string) {
+      return received
+        .filter((delivery) => delivery.headers['x-github-event'] === event)
+        .map((delivery) => ({ ...delivery, payload: JSON.parse(delivery.raw) as Record<string, any> }))
+        .filter((delivery) => action === undefined || delivery.payload.action === action)
+    },
+    close: () => closeServer(server),
+  }
+}
+
+function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections()
+  return new Promise((resolve) => server.close(() => resolve()))
+}
+
+async function start(options: GithubEmulatorOptions = {}): Promise<GithubEmulator> {
+  const emulator = await startGithubEmulator({ port: 0, ...options })
+  started.push(emulator)
+  return emulator
+}
+
+/** The app's wiring: @octokit/app with @octokit/rest, pointed at the emulator. */
+function appFor(emulator: GithubEmulator) {
+  return new App({
+    appId: emulator.appId,
+    privateKey: emulator.privateKey,
+    oauth: { clientId: emulator.clientId, clientSecret: emulator.clientSecret },
+    webhooks: { secret: emulator.webhookSecret },
+    Octokit: Octokit.defaults({ baseUrl: emulator.url }),
+    log: { debug() {}, info() {}, warn() {}, error: console.error },
+  })
+}
+
+/** An installation token from the App (as @octokit/auth-app gets it), for a client that does not retry 401s. */
+async function installationToken(app: ReturnType<typeof appFor>, installationId: number): Promise<string> {
+  const octokit = await app.getInstallationOctokit(installationId)
+  const { token } = (await octokit.auth({ type: 'installation' })) as { token: string }
+  return token
+}
+
+function userClient(emulator: GithubEmulator, token: string): Octokit {
+  return new Octokit({ auth: token, baseUrl: emulator.url })
+}
+
+async function rejection(
+  promise: Promise<unknown>,
+): Promise<{ status: number; message: string; response?: { data: any; headers: Record<string, string> } }> {
+  try {
+    await promise
+  } catch (error) {
+    return error as never
+  }
+  throw new Error('expected the call to fail')
+}
+
+function cookieLessForm(fields: Record<string, string | string[]>): URLSearchParams {
+  const form = new URLSearchParams()
+  for (const [name, value] of Object.entries(fields)) for (const one of [value].flat()) form.append(name, one)
+  return form
+}
+
+afterAll(async () => {
+  await Promise.all(started.map((emulator) => emulator.close()))
+})
+
+describe('GitHub emulator with the real Octokit clients', () => {
+  let gh: GithubEmulator
+  let receiver: Awaited<ReturnType<typeof startReceiver>>
+  let app: ReturnType<typeof appFor>
+
+  beforeAll(async () => {
+    receiver = await startReceiver()
+    gh = await start({
+      webhookUrl: receiver.url,
+      setupUrl: 'http://localhost:3000/github/install/callback',
+      callbackUrls: ['http://localhost:3000/github/authorize/callback'],
+    })
+    app = appFor(gh)
+  })
+  afterAll(() => receiver.close())
+
+  it('installs, invites, delivers (member webhook, collaborator check), forks, and revokes', async () => {
+    gh.createUser({ login: 'sally', name: 'Sally Seller' })
+    gh.createOrganization({ login: 'acme-tools', owners: ['sally'] })
+    const repo = gh.createRepository({ owner: 'acme-tools', name: 'starter-kit', private: true })
+    gh.createRepository({ owner: 'acme-tools', name: 'not-granted' })
+
+    // The seller installs the App through the consent pages, as a person would.
+    const step1 = await fetch(`${gh.installUrl}?state=install-state-1`)
+    expect(step1.status).toBe(200)
+    expect(await step1.text()).toContain('acme-tools')
+    const step2 = await fetch(`${gh.installUrl}?${new URLSearchParams({ state: 'install-state-1', login: 'sally', target: 'acme-tools' })}`)
+    expect(step2.status).toBe(200)
+    expect(await step2.text()).toContain(`value="${repo.id}"`)
+    const installed = await fetch(`${gh.url}/apps/${gh.appSlug}/installations`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: cookieLessForm({
+        state: 'install-state-1',
+        login: 'sally',
+        target: 'acme-tools',
+        selection: 'selected',
+        repository_ids: String(repo.id),
+      }),
+    })
+    expect(installed.status).toBe(302)
+    const setup = new URL(installed.headers.get('location')!)
+    expect(setup.origin + setup.pathname).toBe('http://localhost:3000/github/install/callback')
+    expect(setup.searchParams.get('setup_action')).toBe('install')
+    expect(setup.searchParams.get('state')).toBe('install-state-1')
+    const installationId = Number(setup.searchParams.get('installation_id'))
+
+    await gh.idle()
+    const [created] = receiver.of('installation', 'created')
+    expect(created.payload.installation.id).toBe(installationId)
+    expect(created.payload.installation.account.login).toBe('acme-tools')
+    expect(created.payload.repositories.map((r: { full_name: string }) => r.full_name)).toEqual(['acme-tools/starter-kit'])
+    expect(created.payload.sender.login).toBe('sally')
+    const verifier = new Webhooks({ secret: gh.webhookSecret })
+    expect(await verifier.verify(created.raw, String(created.headers['x-hub-signature-256']))).toBe(true)
+    expect(created.headers['x-github-hook-installation-target-id']).toBe(String(gh.appId))
+
+    // The buyer connects GitHub through the App's user authorization (OAuth), by hand.
+    const { url: authorizeUrl } = app.oauth.getWebFlowAuthorizationUrl({
+      state: 'oauth-state-1',
+      redirectUrl: 'http://localhost:3000/github/authorize/callback',
+    })
+    expect(authorizeUrl.startsWith(`${gh.url}/login/oauth/authorize?`)).toBe(true)
+    const consent = await fetch(authorizeUrl)
+    expect(consent.status).toBe(200)
+    const consentHtml = await consent.text()
+    expect(consentHtml).toContain('<label for="login">GitHub login</label>')
+    const authorized = await fetch(`${gh.url}/login/oauth/authorize`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ ...Object.fromEntries(new URL(authorizeUrl).searchParams), login: 'bob' }),
+    })
+    expect(authorized.status).toBe(302)
+    const callback = new URL(authorized.headers.get('location')!)
+    expect(callback.searchParams.get('state')).toBe('oauth-state-1')
+    const { authentication } = await app.oauth.createToken({ code: callback.searchParams.get('code')! })
+    expect(authentication.token).toMatch(/^ghu_/)
+    const bobClient = userClient(gh, authentication.token)
+    const { data: bob } = await bobClient.rest.users.getAuthenticated()
+    expect(bob.login).toBe('bob')
+
+    // The app finds the installation from the repository and acts with an installation token.
+    const { data: found } = await app.octokit.rest.apps.getRepoInstallation({ owner: 'acme-tools', repo: 'starter-kit' })
+    expect(found.id).toBe(installationId)
+    const octokit = await app.getInstallationOctokit(installationId)
+    expect((await octokit.rest.users.getById({ account_id: bob.id })).data.login).toBe('bob')
+    const { data: full } = await octokit.rest.repos.get({ owner: 'acme-tools', repo: 'starter-kit' })
+    expect(full).toMatchObject({ private: true, default_branch: 'main', owner: { type: 'Organization', login: 'acme-tools' } })
+    const { data: branch } = await octokit.rest.repos.getBranch({ owner: 'acme-tools', repo: 'starter-kit', branch: 'main' })
+    expect(branch.commit.sha).toBe(repo.headSha)
+    expect((await rejection(octokit.rest.repos.get({ owner: 'acme-tools', repo: 'not-granted' }))).status).toBe(404)
+    const { data: accessible } = await octokit.rest.apps.listReposAccessibleToInstallation()
+    expect(accessible.repositories.map((entry) => entry.full_name)).toEqual(['acme-tools/starter-kit'])
+
+    // Invite: 201 with an invitation; again → the same invitation, not a second one.
+    const invited = await octokit.rest.repos.addCollaborator({
+      owner: 'acme-tools',
+      repo: 'starter-kit',
+      username: 'bob',
+      permission: 'pull',
+    })
+    expect(invited.status).toBe(201)
+    expect(invited.data).toMatchObject({ permissions: 'read', invitee: { id: bob.id }, expired: false })
+    expect(invited.data.html_url).toBe(`${gh.url}/acme-tools/starter-kit/invitations`)
+    const again = await octokit.rest.repos.addCollaborator({
+      owner: 'acme-tools',
+      repo: 'starter-kit',
+      username: 'bob',
+      permission: 'pull',
+    })
+    expect(again.data.id).toBe(invited.data.id)
+    expect((await octokit.rest.repos.listInvitations({ owner: 'acme-tools', repo: 'starter-kit' })).data).toHaveLength(1)
+    expect(
+      (await rejection(octokit.rest.repos.checkCollaborator({ owner: 'acme-tools', repo: 'starter-kit', username: 'bob' }))).status,
+    ).toBe(404)
+
+    // The buyer accepts (the API a person's browser uses) → member webhook, then the collaborator check is 204.
+    const { data: mine } = await bobClient.rest.repos.listInvitationsForAuthenticatedUser()
+    expect(mine.map((entry) => entry.id)).toEqual([invited.data.id])
+    await bobClient.rest.repos.acceptInvitationForAuthenticatedUser({ invitation_id: invited.data.id })
+    await gh.idle()
+    const [member] = receiver.of('member', 'added')
+    expect(await verifier.verify(member.raw, String(member.headers['x-hub-signature-256']))).toBe(true)
+    const seen: Array<Record<string, any>> = []
+    app.webhooks.on('member.added', ({ payload }) => void seen.push(payload))
+    await app.webhooks.verifyAndReceive({
+      id: String(member.headers['x-github-delivery']),
+      name: 'member',
+      signature: String(member.headers['x-hub-signature-256']),
+      payload: member.raw,
+    })
+    expect(seen[0]).toMatchObject({
+      action: 'added',
+      member: { id: bob.id, login: 'bob' },
+      changes: { permission: { to: 'read' } },
+      repository: { full_name: 'acme-tools/starter-kit', private: true },
+      installation: { id: installationId },
+      organization: { login: 'acme-tools' },
+      sender: { login: 'bob' },
+    })
+    expect((await octokit.rest.repos.checkCollaborator({ owner: 'acme-tools', repo: 'starter-kit', username: 'bob' })).status).toBe(204)
+    expect((await octokit.rest.repos.listInvitations({ owner: 'acme-tools', repo: 'starter-kit' })).data).toEqual([])
+    const again204 = await octokit.rest.repos.addCollaborator({
+      owner: 'acme-tools',
+      repo: 'starter-kit',
+      username: 'bob',
+      permission: 'pull',
+    })
+    expect(again204.status).toBe(204)
+
+    // The buyer forks → fork webhook with the forkee; the fork is listed.
+    const forked = await bobClient.rest.repos.createFork({ owner: 'acme-tools', repo: 'starter-kit' })
+    expect(forked.status).toBe(202)
+    expect(forked.data).toMatchObject({
+      full_name: 'bob/starter-kit',
+      fork: true,
+      private: true,
+      parent: { full_name: 'acme-tools/starter-kit' },
+    })
+    await gh.idle()
+    const [fork] = receiver.of('fork')
+    expect(await verifier.verify(fork.raw, String(fork.headers['x-hub-signature-256']))).toBe(true)
+    expect(fork.payload).toMatchObject({
+      forkee: { full_name: 'bob/starter-kit', owner: { id: bob.id } },
+      repository: { id: repo.id },
+      installation: { id: installationId },
+    })
+    expect((await octokit.rest.repos.listForks({ owner: 'acme-tools', repo: 'starter-kit' })).data.map((entry) => entry.html_url)).toEqual([
+      `${gh.url}/bob/starter-kit`,
+    ])
+
+    // A push moves the head; commits resolve by branch and by SHA.
+    const { sha } = gh.pushCommit({ repository: 'acme-tools/starter-kit', message: 'Second release' })
+    expect((await octokit.rest.repos.getBranch({ owner: 'acme-tools', repo: 'starter-kit', branch: 'main' })).data.commit.sha).toBe(sha)
+    const { data: commit } = await octokit.rest.repos.getCommit({ owner: 'acme-tools', repo: 'starter-kit', ref: sha.slice(0, 7) })
+    expect(commit).toMatchObject({ sha, parents: [{ sha: repo.headSha }], commit: { message: 'Second release' } })
+
+    // Revoking removes the collaborator and, as GitHub does, their private fork.
+    await octokit.rest.repos.removeCollaborator({ owner: 'acme-tools', repo: 'starter-kit', username: 'bob' })
+    expect(
+      (await rejection(octokit.rest.repos.checkCollaborator({ owner: 'acme-tools', repo: 'starter-kit', username: 'bob' }))).status,
+    ).toBe(404)
+    expect(gh.repository({ repository: 'acme-tools/starter-kit' }).forks).toEqual([])
+    await gh.idle()
+    expect(receiver.of('member', 'removed')).toHaveLength(1)
+  })
+
+  it('cancels a pending invitation on DELETE collaborator and on DELETE invitation', async () => {
+    gh.createUser({ login: 'carol' })
+    gh.createUser({ login: 'dave' })
+    const installation = gh.snapshot().installations.find((entry) => entry.account === 'acme-tools')!
+    const octokit = await app.getInstallationOctokit(installation.id)
+    const carol = await octokit.rest.repos.addCollaborator({
+      owner: 'acme-tools',
+      repo: 'starter-kit',
+      username: 'carol',
+      permission: 'pull',
+    })
+    await octokit.rest.repos.addCollaborator({ owner: 'acme-tools', repo: 'starter-kit', username: 'dave', permission: 'pull' })
+    await octokit.rest.repos.removeCollaborator({ owner: 'acme-tools', repo: 'starter-kit', username: 'dave' })
+    await octokit.rest.repos.deleteInvitation({ owner: 'acme-tools', repo: 'starter-kit', invitation_id: carol.data.id })
+    expect(gh.repository({ repository: 'acme-tools/starter-kit' }).invitations).toEqual([])
+    expect(() => gh.acceptInvitation({ repository: 'acme-tools/starter-kit', login: 'carol' })).toThrow(/no pending invitation/)
+  })
+
+  it('accepts and forks through the act-as pages, without JavaScript', async () => {
+    gh.createUser({ login: 'erin' })
+    const installation = gh.snapshot().installations.find((entry) => entry.account === 'acme-tools')!
+    const octokit = await app.getInstallationOctokit(installation.id)
+    const { data: invitation } = await octokit.rest.repos.addCollaborator({
+      owner: 'acme-tools',
+      repo: 'starter-kit',
+      username: 'erin',
+      permission: 'pull',
+    })
+
+    const invitationsPage = await (await fetch(invitation.html_url)).text()
+    expect(invitationsPage).toContain('Accept as erin')
+    const userPage = await (await fetch(`${gh.url}/_emulator/users/erin`)).text()
+    expect(userPage).toContain('acme-tools/starter-kit')
+    const accepted = await fetch(`${gh.url}/_emulator/act/accept`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ invitation_id: String(invitation.id), return_to: '/_emulator/users/erin' }),
+    })
+    expect(accepted.status).toBe(303)
+    expect(accepted.headers.get('location')).toMatch(/^\/_emulator\/users\/erin\?flash=/)
+    const forked = await fetch(`${gh.url}/_emulator/act/fork`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ login: 'erin', repository: 'acme-tools/starter-kit', return_to: '/_emulator/users/erin' }),
+    })
+    expect(forked.status).toBe(303)
+    await gh.idle()
+    expect(receiver.of('member', 'added').some((entry) => entry.payload.member.login === 'erin')).toBe(true)
+    expect(receiver.of('fork').some((entry) => entry.payload.forkee.full_name === 'erin/starter-kit')).toBe(true)
+    expect(await (await fetch(`${gh.url}/_emulator/users/erin`)).text()).toContain('Your fork')
+
+    // The same helpers over HTTP, for an emulator in another process.
+    const created = await fetch(`${gh.url}/_emulator/api/createUser`, { method: 'POST', body: JSON.stringify({ login: 'frank' }) })
+    expect(created.status).toBe(200)
+    expect(await created.json()).toMatchObject({ login: 'frank', type: 'User' })
+    const snapshot = (await (await fetch(`${gh.url}/_emulator/api/snapshot`)).json()) as { accounts: Array<{ login: string }> }
+    expect(snapshot.accounts.map((account) => account.login)).toContain('frank')
+    expect((await fetch(`${gh.url}/_emulator`)).status).toBe(200)
+  })
+
+  it('answers like GitHub for bad credentials, unseen repositories, missing permissions and personal repositories', async () => {
+    const bad = await fetch(`${gh.url}/repos/acme-tools/starter-kit`, { headers: { authorization: 'token ghs_nonsense' } })
+    expect(bad.status).toBe(401)
+    expect(await bad.json()).toEqual({
+      message: 'Bad credentials',
+      documentation_url: expect.stringContaining('https://docs.github.com/rest'),
+      status: '401',
+    })
+
+    const stranger = await start()
+    const foreign = new App({ appId: gh.appId, privateKey: stranger.privateKey, Octokit: Octokit.defaults({ baseUrl: gh.url }) })
+    const jwtError = await rejection(foreign.octokit.request('GET /app/installations'))
+    expect(jwtError.status).toBe(401)
+    expect(jwtError.response?.data.message).toBe('A JSON web token could not be decoded')
+
+    const installation = gh.snapshot().installations.find((entry) => entry.account === 'acme-tools')!
+    const narrow = await app.octokit.rest.apps.createInstallationAccessToken({
+      installation_id: installation.id,
+      permissions: { metadata: 'read' },
+    })
+    const metadataOnly = userClient(gh, narrow.data.token)
+    const forbidden = await rejection(
+      metadataOnly.rest.repos.addCollaborator({ owner: 'acme-tools', repo: 'starter-kit', username: 'frank' }),
+    )
+    expect(forbidden.status).toBe(403)
+    expect(forbidden.response?.data).toMatchObject({ message: 'Resource not accessible by integration', status: '403' })
+    const tooMuch = await rejection(
+      app.octokit.rest.apps.createInstallationAccessToken({ installation_id: installation.id, permissions: { workflows: 'write' } }),
+    )
+    expect(tooMuch.status).toBe(422)
+
+    // On a personal repository `permission` is ignored: collaborators get write.
+    gh.createUser({ login: 'paula' })
+    gh.createRepository({ owner: 'paula', name: 'solo' })
+    const personal = gh.install({ account: 'paula' })
+    const paulaOctokit = await app.getInstallationOctokit(personal.id)
+    const { data: invitation } = await paulaOctokit.rest.repos.addCollaborator({
+      owner: 'paula',
+      repo: 'solo',
+      username: 'frank',
+      permission: 'pull',
+    })
+    expect(invitation.permissions).toBe('write')
+    const { data: repo } = await paulaOctokit.rest.repos.get({ owner: 'paula', repo: 'solo' })
+    expect(repo.owner.type).toBe('User')
+    // Another installation's token cannot see this private repository.
+    const acmeOctokit = await app.getInstallationOctokit(installation.id)
+    expect((await rejection(acmeOctokit.rest.repos.get({ owner: 'paula', repo: 'solo' }))).status).toBe(404)
+  })
+
+  it('injects 5xx, rate limits (retry-after, x-ratelimit-reset), delays and dropped connections', async () => {
+    const installation = gh.snapshot().installations.find((entry) => entry.account === 'acme-tools')!
+    const octokit = await app.getInstallationOctokit(installation.id)
+    const params = { owner: 'acme-tools', repo: 'starter-kit', username: 'frank', permission: 'pull' } as const
+
+    gh.failNext({ operationId: 'repos/add-collaborator', status: 502, times: 2 })
+    expect((await rejection(octokit.rest.repos.addCollaborator(params))).status).toBe(502)
+    expect((await rejection(octokit.rest.repos.addCollaborator(params))).status).toBe(502)
+
+    gh.failNext({ path: '/repos/{owner}/{repo}/collaborators/{username}', method: 'PUT', status: 403, headers: { 'retry-after': '30' } })
+    const secondary = await rejection(octokit.rest.repos.addCollaborator(params))
+    expect(secondary.status).toBe(403)
+    expect(secondary.response?.headers['retry-after']).toBe('30')
+    expect(secondary.response?.data.message).toMatch(/secondary rate limit/)
+
+    const reset = String(Math.floor(Date.now() / 1000) + 120)
+    gh.failNext({ operationId: 'repos/add-collaborator', status: 429, headers: { 'x-ratelimit-reset': reset } })
+    const primary = await rejection(octokit.rest.repos.addCollaborator(params))
+    expect(primary.status).toBe(429)
+    expect(primary.response?.headers).toMatchObject({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset })
+
+    gh.failNext({ operationId: 'repos/add-collaborator', disconnect: true })
+    expect((await rejection(octokit.rest.repos.addCollaborator(params))).status).toBe(500)
+
+    gh.failNext({ operationId: 'repos/add-collaborator', delayMs: 300 })
+    const slow = await rejection(octokit.rest.repos.addCollaborator({ ...params, request: { signal: AbortSignal.timeout(100) } }))
+    expect(slow.message).toMatch(/abort|timeout/i)
+    await new Promise((resolve) => setTimeout(resolve, 250))
+
+    const ok = await octokit.rest.repos.addCollaborator(params)
+    expect(ok.status).toBe(201)
+    expect(ok.headers['x-ratelimit-limit']).toBe('5000')
+  })
+
+  it('keeps ids across renames: old logins are gone, repositories of a renamed owner redirect', async () => {
+    const installation = gh.snapshot().installations.find((entry) => entry.account === 'acme-tools')!
+    const octokit = await app.getInstallationOctokit(installation.id)
+    const frank = gh.account({ login: 'frank' })!
+    gh.renameAccount({ login: 'frank', newLogin: 'franklin' })
+    expect((await octokit.rest.users.getById({ account_id: frank.id })).data.login).toBe('franklin')
+    expect((await rejection(octokit.rest.users.getByUsername({ username: 'frank' }))).status).toBe(404)
+    expect(
+      (await rejection(octokit.rest.repos.addCollaborator({ owner: 'acme-tools', repo: 'starter-kit', username: 'frank' }))).status,
+    ).toBe(404)
+    const { data: invitation } = await octokit.rest.repos.addCollaborator({
+      owner: 'acme-tools',
+      repo: 'starter-kit',
+      username: 'franklin',
+      permission: 'pull',
+    })
+    expect(invitation.invitee?.id).toBe(frank.id)
+
+    gh.renameAccount({ login: 'acme-tools', newLogin: 'acme-labs' })
+    const { data: moved } = await octokit.rest.repos.get({ owner: 'acme-tools', repo: 'starter-kit' })
+    expect(moved.full_name).toBe('acme-labs/starter-kit')
+    gh.renameAccount({ login: 'acme-labs', newLogin: 'acme-tools' })
+  })
+
+  it('reports uninstalls and removed repositories, after which the App loses access', async () => {
+    gh.createUser({ login: 'olga' })
+    gh.createOrganization({ login: 'olga-labs', owners: ['olga'] })
+    gh.createRepository({ owner: 'olga-labs', name: 'alpha' })
+    gh.createRepository({ owner: 'olga-labs', name: 'beta' })
+    const installation = gh.install({ account: 'olga-labs' })
+    const octokit = userClient(gh, await installationToken(app, installation.id))
+    expect((await octokit.rest.repos.get({ owner: 'olga-labs', repo: 'alpha' })).data.name).toBe('alpha')
+
+    gh.removeRepoFromInstallation({ installationId: installation.id, repository: 'alpha' })
+    await gh.idle()
+    const [removed] = receiver.of('installation_repositories', 'removed')
+    expect(removed.payload).toMatchObject({
+      repository_selection: 'selected',
+      repositories_removed: [{ full_name: 'olga-labs/alpha' }],
+      sender: { login: 'olga' },
+    })
+    expect((await rejection(app.octokit.rest.apps.getRepoInstallation({ owner: 'olga-labs', repo: 'alpha' }))).status).toBe(404)
+    const fresh = userClient(gh, await installationToken(appFor(gh), installation.id))
+    expect((await rejection(fresh.rest.repos.get({ owner: 'olga-labs', repo: 'alpha' }))).status).toBe(404)
+    gh.addRepoToInstallation({ installationId: installation.id, repository: 'alpha' })
+
+    await app.octokit.rest.apps.deleteInstallation({ installation_id: installation.id })
+    await gh.idle()
+    expect(receiver.of('installation', 'deleted').map((entry) => entry.payload.installation.id)).toContain(installation.id)
+    expect((await rejection(octokit.rest.repos.get({ owner: 'olga-labs', repo: 'beta' }))).status).toBe(401)
+    expect((await rejection(app.octokit.rest.apps.getInstallation({ installation_id: installation.id }))).status).toBe(404)
+  })
+
+  it('serves the App, installation, collaborator and user listings', async () => {
+    const { data: self } = await app.octokit.rest.apps.getAuthenticated()
+    expect(self).toMatchObject({ id: gh.appId, slug: gh.appSlug, client_id: gh.clientId })
+    const { data: installations } = await app.octokit.rest.apps.listInstallations({ per_page: 1 })
+    expect(installations).toHaveLength(1)
+    const all: number[] = []
+    for await (const { data } of app.octokit.paginate.iterator(app.octokit.rest.apps.listInstallations, { per_page: 1 })) {
+      all.push(...data.map((entry) => entry.id))
+    }
+    expect(all.length).toBe(gh.snapshot().installations.length)
+    const acme = gh.snapshot().installations.find((entry) => entry.account === 'acme-tools')!
+    expect((await app.octokit.rest.apps.getInstallation({ installation_id: acme.id })).data).toMatchObject({
+      account: { login: 'acme-tools' },
+      permissions: { administration: 'write', contents: 'read', metadata: 'read', members: 'read' },
+      events: ['fork', 'member'],
+    })
+
+    const octokit = await app.getInstallationOctokit(acme.id)
+    const { data: collaborators } = await octokit.rest.repos.listCollaborators({ owner: 'acme-tools', repo: 'starter-kit' })
+    expect(collaborators.find((entry) => entry.login === 'sally')?.role_name).toBe('admin')
+    expect((await octokit.rest.users.getByUsername({ username: 'sally' })).data).toMatchObject({ login: 'sally', type: 'User' })
+
+    // A seller's user token lists the installations they administer (how the app checks a setup callback).
+    const sally = userClient(gh, gh.createUserToken({ login: 'sally' }).token)
+    const { data: mine } = await sally.rest.apps.listInstallationsForAuthenticatedUser()
+    expect(mine.installations.map((entry) => entry.id)).toEqual([acme.id])
+
+    gh.createUser({ login: 'ivan' })
+    const { data: invitation } = await octokit.rest.repos.addCollaborator({
+      owner: 'acme-tools',
+      repo: 'starter-kit',
+      username: 'ivan',
+      permission: 'pull',
+    })
+    await userClient(gh, gh.createUserToken({ login: 'ivan' }).token).rest.repos.declineInvitationForAuthenticatedUser({
+      invitation_id: invitation.id,
+    })
+    expect(gh.repository({ repository: 'acme-tools/starter-kit' }).invitations.map((entry) => entry.login)).not.toContain('ivan')
+  })
+
+  it('exchanges and refreshes user tokens, and refuses bad codes and secrets like GitHub', async () => {
+    const { code } = gh.authorize({ login: 'gina' })
+    const { authentication } = await app.oauth.createToken({ code })
+    expect(authentication).toMatchObject({ token: expect.stringMatching(/^ghu_/), refreshToken: expect.stringMatching(/^ghr_/) })
+    const refreshed = await app.oauth.refreshToken({ refreshToken: (authentication as { refreshToken: string }).refreshToken })
+    expect(refreshed.authentication.token).not.toBe(authentication.token)
+    expect((await userClient(gh, refreshed.authentication.token).rest.users.getAuthenticated()).data.login).toBe('gina')
+    expect((await rejection(userClient(gh, authentication.token).rest.users.getAuthenticated())).status).toBe(401)
+
+    const reused = await rejection(app.oauth.createToken({ code }))
+    expect(reused.message).toMatch(/bad_verification_code/)
+    const wrongSecret = await fetch(`${gh.url}/login/oauth/access_token`, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: gh.clientId, client_secret: 'nope', code: gh.authorize({ login: 'gina' }).code }),
+    })
+    expect(await wrongSecret.json()).toMatchObject({ error: 'incorrect_client_credentials' })
+    const formAnswer = await fetch(`${gh.url}/login/oauth/access_token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: gh.clientId, client_secret: gh.clientSecret, code: gh.authorize({ login: 'gina' }).code }),
+    })
+    expect(new URLSearchParams(await formAnswer.text()).get('token_type')).toBe('bearer')
+
+    const denied = await fetch(
+      `${gh.url}/login/oauth/authorize?${new URLSearchParams({ client_id: gh.clientId, redirect_uri: 'https://evil.example/cb', state: 's' })}`,
+      { redirect: 'manual' },
+    )
+    expect(denied.status).toBe(302)
+    expect(new URL(denied.headers.get('location')!).searchParams.get('error')).toBe('redirect_uri_mismatch')
+  })
+})
+
+describe('GitHub emulator: time and limits', () => {
+  it('expires invitations after 7 days and still authenticates the App across a moved clock', async () => {
+    const gh = await start()
+    gh.createUser({ login: 'sam' })
+    gh.createUser({ login: 'hana' })
+    gh.createOrganization({ login: 'tools-co', owners: ['sam'] })
+    gh.createRepository({ owner: 'tools-co', name: 'kit' })
+    const installation = gh.install({ account: 'tools-co' })
+    const octokit = userClient(gh, await installationToken(appFor(gh), installation.id))
+    const { data: first } = await octokit.rest.repos.addCollaborator({
+      owner: 'tools-co',
+      repo: 'kit',
+      username: 'hana',
+      permission: 'pull',
+    })
+
+    gh.advanceClock({ ms: 7 * DAY + 60_000 })
+    // The old installation token has expired; a new App signs its JWT by the real clock and
+    // @octokit/auth-app corrects it from the emulator's Date header (GitHub's clock-skew answer).
+    expect((await rejection(octokit.rest.repos.listInvitations({ owner: 'tools-co', repo: 'kit' }))).status).toBe(401)
+    const later = await appFor(gh).getInstallationOctokit(installation.id)
+    const { data: invitations } = await later.rest.repos.listInvitations({ owner: 'tools-co', repo: 'kit' })
+    expect(invitations).toMatchObject([{ id: first.id, expired: true }])
+    expect(() => gh.acceptInvitation({ invitationId: first.id })).toThrow(/expired/)
+    const { data: second } = await later.rest.repos.addCollaborator({
+      owner: 'tools-co',
+      repo: 'kit',
+      username: 'hana',
+      permission: 'pull',
+    })
+    expect(second.id).not.toBe(first.id)
+    expect(second.expired).toBe(false)
+  })
+
+  it('limits invitations to 50 per repository per 24 hours (organization members exempt)', async () => {
+    const gh = await start()
+    gh.createUser({ login: 'owner1' })
+    gh.createUser({ login: 'member1' })
+    gh.createOrganization({ login: 'busy-org', owners: ['owner1'], members: ['member1'] })
+    gh.createRepository({ owner: 'busy-org', name: 'popular' })
+    const installation = gh.install({ account: 'busy-org' })
+    const octokit = await appFor(gh).getInstallationOctokit(installation.id)
+    const invite = (username: string) =>
+      octokit.rest.repos.addCollaborator({ owner: 'busy-org', repo: 'popular', username, permission: 'pull' })
+    for (let i = 1; i <= 51; i += 1) gh.createUser({ login: `buyer-${i}` })
+    for (let i = 1; i <= 50; i += 1) expect((await invite(`buyer-${i}`)).status).toBe(201)
+
+    const limited = await rejection(invite('buyer-51'))
+    expect(limited.status).toBe(422)
+    expect(limited.response?.data).toMatchObject({
+      message: 'Validation Failed',
+      errors: [{ resource: 'Repository', code: 'custom', field: 'invitations' }],
+      status: '422',
+    })
+    expect((await invite('buyer-1')).status).toBe(201)
+    expect((await invite('member1')).status).toBe(204)
+
+    gh.advanceClock({ ms: DAY + 1000 })
+    const next = await appFor(gh).getInstallationOctokit(installation.id)
+    expect((await next.rest.repos.addCollaborator({ owner: 'busy-org', repo: 'popular', username: 'buyer-51' })).status).toBe(201)
+  })
+
+  it('keeps its state, keys and ids in the data file across restarts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'github-emulator-'))
+    try {
+      const dataFile = join(dir, 'github.json')
+      const first = await startGithubEmulator({ port: 0, dataFile })
+      first.createUser({ login: 'kept' })
+      first.createOrganization({ login: 'kept-org', owners: ['kept'] })
+      first.createRepository({ owner: 'kept-org', name: 'kept-repo' })
+      const installation = first.install({ account: 'kept-org' })
+      await first.close()
+      const second = await start({ dataFile })
+      expect(second.appId).toBe(first.appId)
+      expect(second.privateKey).toBe(first.privateKey)
+      const octokit = await appFor(second).getInstallationOctokit(installation.id)
+      expect((await octokit.rest.repos.get({ owner: 'kept-org', repo: 'kept-repo' })).data.owner.login).toBe('kept-org')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+// ---------------------------------------------------------------------------
+// Contract: every response and webhook payload above, against GitHub's published schemas.
+
+interface Subset {
+  operations: Record<string, { responses: Record<string, { schema?: unknown }> }>
+  webhooks: Record<string, { event: string; action?: string }>
+  components: { schemas: Record<string, unknown> }
+}
+
+/**
+ * OpenAPI 3.0 → what Ajv takes: `nullable` without `type` becomes anyOf [schema, null]; a
+ * discriminator `mapping` (which Ajv does not support) picks the branch by the property. One
+ * erratum of GitHub's description is read as GitHub means it: `GET /app/installations` declares
+ * the account as allOf [Simple User, Enterprise], which no account satisfies (both have required
+ * fields the other lacks; the `installation` component says anyOf) — read as anyOf.
+ */
+function forAjv(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(forAjv)
+  if (value === null || typeof value !== 'object') return value
+  const object = Object.fromEntries(Object.entries(value).map(([key, child]) => [key, forAjv(child)])) as Record<string, unknown>
+  const allOf = object.allOf as Array<{ title?: string }> | undefined
+  if (allOf?.length === 2 && allOf[0].title === 'Simple User' && allOf[1].title === 'Enterprise') {
+    delete object.allOf
+    object.anyOf = allOf
+  }
+  if (object.nullable === true && !('type' in object)) {
+    delete object.nullable
+    return { anyOf: [object, { type: 'null' }] }
+  }
+  const discriminator = object.discriminator as { propertyName: string; mapping?: Record<string, string> } | undefined
+  if (discriminator?.mapping) {
+    delete object.discriminator
+    delete object.oneOf
+    object.anyOf = Object.values(discriminator.mapping).map(($ref) => ({ $ref }))
+    object.allOf = Object.entries(discriminator.mapping).map(([value, $ref]) => ({
+      if: { properties: { [discriminator.propertyName]: { const: value } }, required: [discriminator.propertyName] },
+      then: { $ref },
+    }))
+  }
+  return object
+}
+
+describe('GitHub emulator contract (openapi-subset.json)', () => {
+  const subset = JSON.parse(readFileSync(new URL('./openapi-subset.json', import.meta.url), 'utf8')) as Subset
+  const ajv = new Ajv({ strict: false, allErrors: true })
+  addFormats(ajv)
+  ajv.addSchema({ $id: 'github', ...(forAjv(subset) as object) })
+  const validators = new Map<string, ValidateFunction>()
+  const validator = (pointer: string) => {
+    let compiled = validators.get(pointer)
+    if (!compiled) validators.set(pointer, (compiled = ajv.compile({ $ref: `github#${pointer}` })))
+    return compiled
+  }
+  const escape = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1')
+
+  it('lists exactly the operations and webhooks the emulator implements, with a schema for each', () => {
+    expect(Object.keys(subset.operations).sort()).toEqual(OPERATIONS.map((op) => op.operationId).sort())
+    expect(Object.keys(subset.webhooks).sort()).toEqual(WEBHOOKS.map((hook) => hook.name).sort())
+  })
+
+  it('validates every response given above against its operation schema (errors: the declared one or basic-error)', () => {
+    const exchanges = started.flatMap((emulator) => emulator.exchanges)
+    const problems: string[] = []
+    for (const exchange of exchanges) {
+      const responses = subset.operations[exchange.operationId].responses
+      const declared = responses[String(exchange.status)]
+      if (!declared && exchange.status < 400 && exchange.status !== 301) {
+        problems.push(`${exchange.operationId} answered ${exchange.status}, which GitHub does not declare`)
+        continue
+      }
+      const pointer = declared?.schema
+        ? `/operations/${escape(exchange.operationId)}/responses/${exchange.status}/schema`
+        : exchange.status >= 300 && exchange.body !== undefined
+          ? '/components/schemas/basic-error'
+          : undefined
+      if (!pointer) {
+        if (exchange.body !== undefined && exchange.status < 300)
+          problems.push(`${exchange.operationId} ${exchange.status} has a body, GitHub sends none`)
+        continue
+      }
+      const validate = validator(pointer)
+      if (!validate(exchange.body)) {
+        problems.push(
+          `${exchange.method} ${exchange.path} → ${exchange.status}: ${ajv.errorsText(validate.errors, { separator: '; ' }).slice(0, 600)}`,
+        )
+      }
+    }
+    expect(problems).toEqual([])
+    // Every operation was exercised with a success status at least once.
+    const succeeded = new Set(exchanges.filter((exchange) => exchange.status < 300).map((exchange) => exchange.operationId))
+    expect(OPERATIONS.map((op) => op.operationId).filter((id) => !succeeded.has(id))).toEqual([])
+  })
+
+  it('validates every webhook payload sent above against its webhook schema', () => {
+    const deliveries = started.flatMap((emulator) => emulator.deliveries)
+    const problems: string[] = []
+    const sent = new Set<string>()
+    for (const delivery of deliveries) {
+      const hook = WEBHOOKS.find((entry) => entry.event === delivery.event && ('action' in entry ? entry.action === delivery.action : true))
+      if (!hook) {
+        problems.push(`no schema for ${delivery.event}.${delivery.action}`)
+        continue
+      }
+      sent.add(hook.name)
+      const validate = validator(`/webhooks/${escape(hook.name)}/schema`)
+      if (!validate(delivery.payload)) problems.push(`${hook.name}: ${ajv.errorsText(validate.errors, { separator: '; ' }).slice(0, 600)}`)
+    }
+    expect(problems).toEqual([])
+    expect(WEBHOOKS.map((hook) => hook.name).filter((name) => !sent.has(name))).toEqual([])
+  })
+})

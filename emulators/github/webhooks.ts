@@ -1,0 +1,241 @@
+/**
+ * Turns the emulator's domain events into GitHub App webhook deliveries and POSTs them the way
+ * GitHub does: JSON body, `X-GitHub-Event`, `X-GitHub-Delivery` (a GUID), `X-GitHub-Hook-ID`,
+ * `X-GitHub-Hook-Installation-Target-Type: integration`, `X-Hub-Signature` (HMAC-SHA1) and
+ * `X-Hub-Signature-256` (HMAC-SHA256 of the raw body with the webhook secret), a 10-second timeout,
+ * and — like GitHub — no automatic retry: a failed delivery stays failed until it is redelivered
+ * (`redeliver`, GitHub's "Redeliver" button), which sends the same GUID again.
+ *
+ * `installation` and `installation_repositories` always reach the App; `member` and `fork` only
+ * when the App subscribes to them and an installation can see the repository.
+ */
+import { createHmac, randomBytes, randomUUID } from 'node:crypto'
+import { nodeId, type Shapes } from './shapes.ts'
+import type { AccountRecord, RepoRecord } from './store.ts'
+import { roleName, type DomainEvent, type World } from './world.ts'
+
+export interface WebhookDelivery {
+  /** The X-GitHub-Delivery GUID (kept by redeliveries). */
+  guid: string
+  /** X-GitHub-Event. */
+  event: string
+  action: string | null
+  installationId: number | null
+  payload: Record<string, unknown>
+  /** One entry per attempt: the HTTP status, or 'error' (refused, timed out). */
+  attempts: Array<{ status: number | 'error'; at: string; redelivery: boolean }>
+  /** The last attempt's status; undefined until the first attempt ends, null without a webhook URL. */
+  status: number | 'error' | null | undefined
+}
+
+const ATTEMPT_TIMEOUT_MS = 10_000
+const HOOK_ID = 4_242_424
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+export function signatures(body: string, secret: string): { sha1: string; sha256: string } {
+  return {
+    sha1: `sha1=${createHmac('sha1', secret).update(body).digest('hex')}`,
+    sha256: `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
+  }
+}
+
+export class WebhookDispatcher {
+  readonly deliveries: WebhookDelivery[] = []
+  private readonly inFlight = new Set<Promise<unknown>>()
+  private readonly shutdown = new AbortController()
+  private readonly agent = `GitHub-Hookshot/${randomBytes(4).toString('hex').slice(0, 7)}`
+
+  constructor(
+    private url: string | undefined,
+    private readonly secret: () => string,
+    private readonly appId: () => number,
+    private readonly shapes: Shapes,
+    private readonly world: World,
+    private readonly now: () => number,
+  ) {}
+
+  setUrl(url: string | undefined): void {
+    this.url = url
+  }
+
+  /** Called synchronously with each domain event: the payload reflects the state at that moment. */
+  handle(event: DomainEvent): void {
+    const built = this.build(event)
+    if (!built) return
+    const delivery: WebhookDelivery = {
+      guid: randomUUID(),
+      event: built.event,
+      action: typeof built.payload.action === 'string' ? built.payload.action : null,
+      installationId: built.installationId,
+      payload: built.payload,
+      attempts: [],
+      status: undefined,
+    }
+    this.deliveries.push(delivery)
+    if (!this.url) {
+      delivery.status = null
+      return
+    }
+    if (this.shutdown.signal.aborted) return
+    // GitHub answers the API call first and delivers afterwards.
+    this.track(nextTurn().then(() => this.attempt(delivery, false)))
+  }
+
+  async redeliver(guid: string): Promise<number | 'error'> {
+    const delivery = this.deliveries.find((entry) => entry.guid === guid)
+    if (!delivery) throw new Error(`GitHub emulator: no webhook delivery ${guid}`)
+    return this.track(this.attempt(delivery, true))
+  }
+
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight])
+  }
+
+  close(): void {
+    this.shutdown.abort()
+  }
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.inFlight.add(work)
+    const forget = () => this.inFlight.delete(work)
+    work.then(forget, forget)
+    return work
+  }
+
+  private async attempt(delivery: WebhookDelivery, redelivery: boolean): Promise<number | 'error'> {
+    const url = this.url
+    if (!url) throw new Error('GitHub emulator: no webhook URL configured')
+    const body = JSON.stringify(delivery.payload)
+    const signed = signatures(body, this.secret())
+    let status: number | 'error'
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          Accept: '*/*',
+          'Content-Type': 'application/json',
+          'User-Agent': this.agent,
+          'X-GitHub-Delivery': delivery.guid,
+          'X-GitHub-Event': delivery.event,
+          'X-GitHub-Hook-ID': String(HOOK_ID),
+          'X-GitHub-Hook-Installation-Target-ID': String(this.appId()),
+          'X-GitHub-Hook-Installation-Target-Type': 'integration',
+          'X-Hub-Signature': signed.sha1,
+          'X-Hub-Signature-256': signed.sha256,
+        },
+        body,
+        signal: AbortSignal.any([this.shutdown.signal, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]),
+      })
+      await response.arrayBuffer()
+      status = response.status
+    } catch {
+      status = 'error'
+    }
+    delivery.attempts.push({ status, at: new Date(this.now()).toISOString(), redelivery })
+    delivery.status = status
+    return status
+  }
+
+  private build(event: DomainEvent): { event: string; installationId: number | null; payload: Record<string, unknown> } | undefined {
+    const store = this.world.store
+    const sender = store.account(event.senderId)
+    if (!sender) return undefined
+    const shapes = this.shapes
+    switch (event.type) {
+      case 'installation.created':
+      case 'installation.deleted':
+        return {
+          event: 'installation',
+          installationId: event.installation.id,
+          payload: {
+            action: event.type === 'installation.created' ? 'created' : 'deleted',
+            installation: shapes.installation(event.installation),
+            repositories: this.refs(event.repoIds),
+            requester: null,
+            sender: shapes.simpleUser(sender),
+          },
+        }
+      case 'installation_repositories':
+        return {
+          event: 'installation_repositories',
+          installationId: event.installation.id,
+          payload: {
+            action: event.action,
+            installation: shapes.installation(event.installation),
+            repository_selection: event.installation.repositorySelection,
+            repositories_added: event.action === 'added' ? this.refs(event.repoIds) : [],
+            repositories_removed: event.action === 'removed' ? this.refs(event.repoIds) : [],
+            requester: null,
+            sender: shapes.simpleUser(sender),
+          },
+        }
+      case 'member.added':
+      case 'member.removed': {
+        const repo = store.repo(event.repoId)
+        const member = store.account(event.userId)
+        const context = repo && this.repoContext(repo, 'member')
+        if (!repo || !member || !context) return undefined
+        const changes =
+          event.type === 'member.added'
+            ? { changes: { permission: { to: legacyPermission(roleName(event.role)) }, role_name: { to: roleName(event.role) } } }
+            : {}
+        return {
+          event: 'member',
+          installationId: context.installation.id,
+          payload: {
+            action: event.type === 'member.added' ? 'added' : 'removed',
+            member: shapes.webhookUser(member),
+            ...changes,
+            repository: shapes.webhookRepository(repo),
+            ...context.extra,
+            sender: shapes.simpleUser(sender),
+          },
+        }
+      }
+      case 'fork': {
+        const parent = store.repo(event.parentId)
+        const fork = store.repo(event.forkId)
+        const context = parent && this.repoContext(parent, 'fork')
+        if (!parent || !fork || !context) return undefined
+        return {
+          event: 'fork',
+          installationId: context.installation.id,
+          payload: {
+            forkee: { ...shapes.webhookRepository(fork), public: !fork.private },
+            repository: shapes.webhookRepository(parent),
+            ...context.extra,
+            sender: shapes.simpleUser(sender),
+          },
+        }
+      }
+    }
+  }
+
+  private refs(repoIds: number[]) {
+    return repoIds.flatMap((id) => {
+      const repo = this.world.store.repo(id)
+      return repo ? [this.shapes.repositoryRef(repo)] : []
+    })
+  }
+
+  /** The installation (and organization) fields of a repository event, or undefined when the App would not receive it. */
+  private repoContext(repo: RepoRecord, eventName: string) {
+    const installation = this.world.installationCovering(repo)
+    if (!installation || !installation.events.includes(eventName)) return undefined
+    const owner = this.world.store.account(repo.ownerId) as AccountRecord
+    return {
+      installation,
+      extra: {
+        installation: { id: installation.id, node_id: nodeId('IntegrationInstallation', installation.id) },
+        ...(owner.type === 'Organization' ? { organization: this.shapes.webhookOrganization(owner) } : {}),
+      },
+    }
+  }
+}
+
+/** The member event's legacy `permission` knows only read, write and admin. */
+function legacyPermission(role: string): 'read' | 'write' | 'admin' {
+  if (role === 'admin') return 'admin'
+  if (role === 'write' || role === 'maintain') return 'write'
+  return 'read'
+}
