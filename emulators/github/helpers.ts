@@ -4,7 +4,7 @@
  */
 import { fullName, installationOwner, issueCode, type Ctx, type FailureSpec } from './http.ts'
 import type { AccountRecord, InstallationRecord, RepoRecord, RepoRole } from './store.ts'
-import { assertLogin, GithubError, isoSeconds } from './world.ts'
+import { assertLogin, GithubError, isoSeconds, roleName } from './world.ts'
 
 export interface AccountInfo {
   id: number
@@ -46,6 +46,32 @@ export interface InstallationInfo {
 }
 
 export type InvitationTarget = { invitationId: number } | { repository: string; login: string }
+
+/**
+ * State to have in place before the app starts (demo data): created when missing, left alone when
+ * present, never announced by webhooks. Ids are optional; give them so the app's own seed can
+ * reference the same installation, repositories and users.
+ */
+export interface SeedSpec {
+  users?: Array<{ login: string; id?: number; name?: string; email?: string }>
+  /** `owners` administer the organization (and may install the App there); `members` are plain members. */
+  organizations?: Array<{ login: string; id?: number; name?: string; owners?: string[]; members?: string[] }>
+  repositories?: Array<{
+    owner: string
+    name: string
+    id?: number
+    private?: boolean
+    defaultBranch?: string
+    description?: string
+    /** Users who accepted an invitation (permission default pull). */
+    collaborators?: Array<string | { login: string; permission?: RepoRole }>
+    /** Pending invitations; `sentAt` (ISO) in the past makes them old or expired. */
+    invitations?: Array<string | { login: string; permission?: RepoRole; sentAt?: string }>
+    /** Users (collaborators) whose fork of this repository exists. */
+    forks?: string[]
+  }>
+  installations?: Array<{ account: string; id?: number; repositories?: 'all' | string[] }>
+}
 
 export type Helpers = ReturnType<typeof createHelpers>
 
@@ -126,6 +152,9 @@ export function createHelpers(ctx: Ctx) {
     if (!invitation) throw new GithubError(404, `${user.login} has no pending invitation to ${fullName(ctx, repo)}`)
     return invitation
   }
+  /** Who GitHub names as the sender when an account installs the App: an organization's first owner. */
+  const installationSenderFor = (account: AccountRecord): number =>
+    account.type === 'Organization' ? (account.members.find((member) => member.role === 'admin')?.userId ?? account.id) : account.id
   return {
     createUser(input: { login: string; id?: number; name?: string; email?: string }) {
       return accountInfo(world.createAccount({ ...input, type: 'User' }))
@@ -156,9 +185,7 @@ export function createHelpers(ctx: Ctx) {
       const sender = input.sender ? requireAccount(input.sender, 'user') : undefined
       const all = input.repositories === undefined || input.repositories === 'all'
       const repoIds = all ? [] : (input.repositories as string[]).map((name) => requireRepo(name, account).id)
-      const senderId =
-        sender?.id ??
-        (account.type === 'Organization' ? (account.members.find((member) => member.role === 'admin')?.userId ?? account.id) : account.id)
+      const senderId = sender?.id ?? installationSenderFor(account)
       return installationInfo(world.install(account, { selection: all ? 'all' : 'selected', repoIds, senderId }).installation)
     },
     uninstall(input: { installationId: number; sender?: string }) {
@@ -224,6 +251,72 @@ export function createHelpers(ctx: Ctx) {
     account(input: { login?: string; id?: number }) {
       const account = input.id !== undefined ? store.account(Number(input.id)) : input.login ? store.accountByLogin(input.login) : undefined
       return account ? accountInfo(account) : null
+    },
+    /** Idempotent: what exists is kept (an organization gains missing owners and members, an
+     * installation missing repositories); see SeedSpec. */
+    seed(spec: SeedSpec) {
+      return world.silently(() => {
+        for (const user of spec.users ?? []) {
+          const byId = user.id !== undefined ? store.account(user.id) : undefined
+          const byLogin = store.accountByLogin(user.login)
+          if (byId && byLogin && byId !== byLogin) throw new GithubError(422, `seed: id ${user.id} is not ${user.login}`)
+          if (!byId && !byLogin) world.createAccount({ ...user, type: 'User' })
+        }
+        for (const org of spec.organizations ?? []) {
+          const account =
+            store.accountByLogin(org.login) ?? world.createAccount({ login: org.login, id: org.id, name: org.name, type: 'Organization' })
+          if (account.type !== 'Organization') throw new GithubError(422, `seed: ${org.login} is not an organization`)
+          for (const login of org.owners ?? []) world.addMember(account, world.userNamed(login), 'admin')
+          for (const login of org.members ?? []) {
+            const user = world.userNamed(login)
+            if (!account.members.some((member) => member.userId === user.id)) world.addMember(account, user, 'member')
+          }
+        }
+        for (const entry of spec.repositories ?? []) {
+          const owner = requireAccount(entry.owner)
+          const repo = store.repoByName(owner.id, entry.name) ?? world.createRepository(owner, entry)
+          for (const item of entry.collaborators ?? []) {
+            const { login, permission = 'pull' } = typeof item === 'string' ? { login: item } : item
+            const user = world.userNamed(login)
+            if (!repo.collaborators.some((collaborator) => collaborator.userId === user.id)) world.addCollaborator(repo, user, permission)
+          }
+          for (const item of entry.invitations ?? []) {
+            const { login, permission = 'pull', sentAt } = typeof item === 'string' ? { login: item } : item
+            const user = world.userNamed(login)
+            const known =
+              repo.collaborators.some((c) => c.userId === user.id) || store.invitationsOf(repo.id).some((i) => i.inviteeId === user.id)
+            const sentAtMs = sentAt ? Date.parse(sentAt) : ctx.now()
+            if (Number.isNaN(sentAtMs)) throw new GithubError(422, `seed: sentAt ${sentAt} is not a date`)
+            if (!known) world.addInvitation(repo, user, roleName(permission), world.bot().id, sentAtMs)
+          }
+          for (const login of entry.forks ?? []) world.fork(repo, world.userNamed(login))
+        }
+        for (const entry of spec.installations ?? []) {
+          const account = requireAccount(entry.account)
+          const wanted =
+            entry.repositories === undefined || entry.repositories === 'all'
+              ? 'all'
+              : entry.repositories.map((name) => requireRepo(name, account))
+          const existing = store.installationFor(account.id)
+          if (!existing) {
+            world.install(account, {
+              id: entry.id,
+              selection: wanted === 'all' ? 'all' : 'selected',
+              repoIds: wanted === 'all' ? [] : wanted.map((repo) => repo.id),
+              senderId: installationSenderFor(account),
+            })
+          } else if (wanted !== 'all') {
+            for (const repo of wanted) world.addRepoToInstallation(existing, repo, installationSenderFor(account))
+          }
+        }
+        return {
+          accounts: [...(spec.users ?? []), ...(spec.organizations ?? [])].map((entry) => accountInfo(requireAccount(entry.login))),
+          repositories: (spec.repositories ?? []).map((entry) => repoInfo(requireRepo(`${entry.owner}/${entry.name}`))),
+          installations: (spec.installations ?? []).map((entry) =>
+            installationInfo(store.installationFor(requireAccount(entry.account).id)!),
+          ),
+        }
+      })
     },
     snapshot() {
       return {

@@ -625,6 +625,72 @@ describe('GitHub emulator: time and limits', () => {
     expect((await next.rest.repos.addCollaborator({ owner: 'busy-org', repo: 'popular', username: 'buyer-51' })).status).toBe(201)
   })
 
+  it('seeds demo data idempotently, with the ids given and without webhooks', async () => {
+    const receiver = await startReceiver()
+    try {
+      const gh = await start({ webhookUrl: receiver.url })
+      const spec = {
+        users: [{ login: 'demo-seller', id: 9_000_001 }, { login: 'demo-buyer', id: 9_000_002 }, { login: 'late-buyer' }],
+        organizations: [{ login: 'demo-org', id: 9_100_001, owners: ['demo-seller'] }],
+        repositories: [
+          {
+            owner: 'demo-org',
+            name: 'saas-kit',
+            id: 9_200_001,
+            collaborators: ['demo-buyer'],
+            invitations: [{ login: 'late-buyer', sentAt: new Date(Date.now() - 8 * DAY).toISOString() }],
+            forks: ['demo-buyer'],
+          },
+        ],
+        installations: [{ account: 'demo-org', id: 9_300_001, repositories: ['saas-kit'] }],
+      }
+      const first = gh.seed(spec)
+      expect(first.installations).toEqual([
+        {
+          id: 9_300_001,
+          account: 'demo-org',
+          accountType: 'Organization',
+          repositorySelection: 'selected',
+          repositories: ['demo-org/saas-kit'],
+        },
+      ])
+      expect(first.repositories[0]).toMatchObject({
+        id: 9_200_001,
+        collaborators: [{ id: 9_000_002, login: 'demo-buyer', permission: 'pull' }],
+        invitations: [{ login: 'late-buyer', expired: true }],
+        forks: ['demo-buyer/saas-kit'],
+      })
+      expect(gh.seed(spec)).toEqual(first)
+      await gh.idle()
+      expect(receiver.received).toEqual([])
+      const octokit = await appFor(gh).getInstallationOctokit(9_300_001)
+      expect((await octokit.rest.repos.checkCollaborator({ owner: 'demo-org', repo: 'saas-kit', username: 'demo-buyer' })).status).toBe(204)
+    } finally {
+      await receiver.close()
+    }
+  })
+
+  it('returns to the callback URL with a code when user authorization is requested during installation', async () => {
+    const gh = await start({ requestOAuthOnInstall: true, callbackUrls: ['http://localhost:3000/github/callback'] })
+    gh.createUser({ login: 'ola' })
+    const installed = await fetch(`${gh.url}/apps/${gh.appSlug}/installations`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ state: 'st', login: 'ola', target: 'ola', selection: 'all', new_repository: 'tool' }),
+    })
+    const callback = new URL(installed.headers.get('location')!)
+    expect(callback.origin + callback.pathname).toBe('http://localhost:3000/github/callback')
+    expect(Object.fromEntries(callback.searchParams)).toMatchObject({
+      setup_action: 'install',
+      state: 'st',
+      installation_id: expect.stringMatching(/^\d+$/),
+    })
+    const { authentication } = await appFor(gh).oauth.createToken({ code: callback.searchParams.get('code')! })
+    const { data } = await userClient(gh, authentication.token).rest.apps.listInstallationsForAuthenticatedUser()
+    expect(data.installations.map((entry) => String(entry.id))).toEqual([callback.searchParams.get('installation_id')])
+  })
+
   it('keeps its state, keys and ids in the data file across restarts', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'github-emulator-'))
     try {

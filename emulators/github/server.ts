@@ -101,6 +101,7 @@ import {
   type InstallationInfo,
   type InvitationTarget,
   type RepositoryInfo,
+  type SeedSpec,
 } from './helpers.ts'
 import { errorReply, injectFailure, send, takeFailure, toRequest, type Ctx, type Exchange, type FailureSpec, type Reply } from './http.ts'
 import type { OperationId } from './operations.ts'
@@ -111,7 +112,7 @@ import { WebhookDispatcher, type WebhookDelivery } from './webhooks.ts'
 import { isoSeconds, World, type DomainEvent } from './world.ts'
 
 export type { WebhookDelivery } from './webhooks.ts'
-export type { AccountInfo, InstallationInfo, RepositoryInfo } from './helpers.ts'
+export type { AccountInfo, InstallationInfo, RepositoryInfo, SeedSpec } from './helpers.ts'
 export type { Exchange, FailureSpec } from './http.ts'
 export type { PermissionLevel, RepoRole } from './store.ts'
 export { OPERATIONS, WEBHOOKS } from './operations.ts'
@@ -184,6 +185,8 @@ export interface GithubEmulator {
   repository(input: { repository: string }): RepositoryInfo
   account(input: { login?: string; id?: number }): AccountInfo | null
   snapshot(): { accounts: AccountInfo[]; repositories: RepositoryInfo[]; installations: InstallationInfo[] }
+  /** Demo data: creates what is missing (with the ids given), keeps what exists, sends no webhooks. */
+  seed(spec: SeedSpec): { accounts: AccountInfo[]; repositories: RepositoryInfo[]; installations: InstallationInfo[] }
   redeliver(input: { guid: string }): Promise<{ status: number | 'error' }>
   deliveries: WebhookDelivery[]
   exchanges: Exchange[]

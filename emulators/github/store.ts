@@ -163,16 +163,30 @@ export class GithubStore {
   }
 
   nextId(kind: keyof PersistedState['nextIds']): number {
-    const taken = (id: number) =>
-      kind === 'account'
-        ? this.state.accounts.some((account) => account.id === id)
-        : kind === 'repo'
-          ? this.state.repos.some((repo) => repo.id === id)
-          : false
+    const taken = (id: number) => this.isTaken(kind, id)
     let id = this.state.nextIds[kind]
     while (taken(id)) id += 1
     this.state.nextIds[kind] = id + 1
     return id
+  }
+
+  isTaken(kind: keyof PersistedState['nextIds'], id: number): boolean {
+    const records: Array<{ id: number }> = {
+      account: this.state.accounts,
+      repo: this.state.repos,
+      installation: this.state.installations,
+      invitation: this.state.invitations,
+    }[kind]
+    return records.some((record) => record.id === id)
+  }
+
+  /** `wanted` when given (a seeded, stable id; it must be free), else the next free id. */
+  claimId(kind: keyof PersistedState['nextIds'], wanted?: number): number {
+    if (wanted === undefined) return this.nextId(kind)
+    if (!Number.isSafeInteger(wanted) || wanted <= 0 || this.isTaken(kind, wanted)) {
+      throw new Error(`GitHub emulator: ${kind} id ${wanted} is not a free positive integer`)
+    }
+    return wanted
   }
 
   account(id: number | null | undefined): AccountRecord | undefined {

@@ -577,6 +577,7 @@ export const CONTROL_POST = new Set([
   'repository',
   'account',
   'redeliver',
+  'seed',
 ])
 
 export async function controlApi(ctx: Ctx, req: Request, name: string, helpers: Helpers): Promise<Reply> {

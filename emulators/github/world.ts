@@ -120,9 +120,22 @@ export class World {
     return isoSeconds(this.now())
   }
 
+  private muted = 0
+
   private changed(events: DomainEvent[] = []): void {
     this.store.persist()
+    if (this.muted > 0) return
     for (const event of events) this.onEvent(event)
+  }
+
+  /** Runs `work` without webhooks (seeding state that existed before the app was listening). */
+  silently<T>(work: () => T): T {
+    this.muted += 1
+    try {
+      return work()
+    } finally {
+      this.muted -= 1
+    }
   }
 
   // ---------------------------------------------------------------------------
@@ -141,12 +154,9 @@ export class World {
     if (this.store.accountByLogin(login)) {
       throw validationFailed([{ resource: 'User', code: 'already_exists', field: 'login', message: `${login} is taken` }])
     }
-    if (input.id !== undefined && (!Number.isSafeInteger(input.id) || input.id <= 0 || this.store.account(input.id))) {
-      throw new GithubError(422, `Account id ${input.id} is not a free positive integer`)
-    }
     const at = this.stamp()
     const account: AccountRecord = {
-      id: input.id ?? this.store.nextId('account'),
+      id: this.store.claimId('account', input.id),
       login,
       type: input.type,
       name: input.name ?? null,
@@ -229,7 +239,7 @@ export class World {
 
   createRepository(
     owner: AccountRecord,
-    input: { name: string; private?: boolean; description?: string | null; defaultBranch?: string },
+    input: { name: string; id?: number; private?: boolean; description?: string | null; defaultBranch?: string },
   ): RepoRecord {
     const name = input.name.trim()
     if (!REPO_NAME_PATTERN.test(name) || name === '.' || name === '..') {
@@ -249,7 +259,7 @@ export class World {
       parents: [],
     }
     const repo: RepoRecord = {
-      id: this.store.nextId('repo'),
+      id: this.store.claimId('repo', input.id),
       ownerId: owner.id,
       name,
       private: input.private ?? true,
@@ -364,7 +374,7 @@ export class World {
 
   install(
     account: AccountRecord,
-    input: { selection: 'all' | 'selected'; repoIds: number[]; senderId: number },
+    input: { selection: 'all' | 'selected'; repoIds: number[]; senderId: number; id?: number },
   ): { installation: InstallationRecord; action: 'install' | 'update' } {
     for (const id of input.repoIds) {
       if (this.store.repo(id)?.ownerId !== account.id) throw new GithubError(422, `Repository ${id} is not owned by ${account.login}`)
@@ -401,7 +411,7 @@ export class World {
     }
     const at = this.stamp()
     const installation: InstallationRecord = {
-      id: this.store.nextId('installation'),
+      id: this.store.claimId('installation', input.id),
       accountId: account.id,
       repositorySelection: input.selection,
       repoIds: input.selection === 'all' ? [] : [...new Set(input.repoIds)],
@@ -551,18 +561,31 @@ export class World {
         },
       ])
     }
+    return { status: 201, invitation: this.addInvitation(repo, invitee, roleName(role), inviterId, this.now()) }
+  }
+
+  /** A pending invitation as it would stand after a PUT at `sentAtMs` (seeding: no checks, no webhook). */
+  addInvitation(repo: RepoRecord, invitee: AccountRecord, permission: RoleName, inviterId: number | null, sentAtMs: number) {
     const invitation: InvitationRecord = {
       id: this.store.nextId('invitation'),
       repoId: repo.id,
       inviteeId: invitee.id,
       inviterId,
-      permission: roleName(role),
-      createdAtMs: this.now(),
+      permission,
+      createdAtMs: sentAtMs,
     }
     this.state.invitations.push(invitation)
-    this.state.invitationLog.push({ repoId: repo.id, atMs: this.now() })
+    this.state.invitationLog.push({ repoId: repo.id, atMs: sentAtMs })
     this.changed()
-    return { status: 201, invitation }
+    return invitation
+  }
+
+  /** A collaborator as if they had accepted (seeding). */
+  addCollaborator(repo: RepoRecord, user: AccountRecord, role: RepoRole): void {
+    repo.collaborators = repo.collaborators.filter((entry) => entry.userId !== user.id)
+    repo.collaborators.push({ userId: user.id, role, addedAt: this.stamp() })
+    this.store.removeInvitations((invitation) => invitation.repoId === repo.id && invitation.inviteeId === user.id)
+    this.changed([{ type: 'member.added', repoId: repo.id, userId: user.id, role, senderId: user.id }])
   }
 
   acceptInvitation(invitation: InvitationRecord): void {
