@@ -28,6 +28,15 @@
  *   app.oauth.getWebFlowAuthorizationUrl({ state, redirectUrl }) / app.oauth.createToken({ code })
  *   app.getInstallationOctokit(id) → octokit.rest.repos.addCollaborator(…) etc.
  *   app.webhooks.verifyAndReceive({ id, name, signature, payload })           // X-GitHub-Delivery/Event/Hub-Signature-256
+ * Things the app side should know (true of GitHub too):
+ *   - `app.octokit` (JWT) reaches only /app… routes and GET /repos/{o}/{r}/installation; look users up
+ *     by id (GET /user/{account_id}) with an installation Octokit — unauthenticated calls get 60/h.
+ *   - Verify a setup callback's installation_id: the seller's user token must list it in
+ *     GET /user/installations (or use requestOAuthOnInstall, which returns a `code` with it).
+ *   - @octokit/auth-app caches installation tokens by the real clock and retries a 401 for 5 s after
+ *     minting one; after `advanceClock` beyond an hour make a new App (or refresh on 401).
+ *   - A buyer signed in with GitHub through the Supabase Auth emulator has a random numeric GitHub
+ *     id: `ensureUser({ id, login })` makes it exist here (the launcher's wiring, not the app's).
  *
  * ## REST API implemented (operations.ts; shapes validated against openapi-subset.json)
  *   JWT (RS256, iss = App id or client id, exp ≤ 10 min ahead; GitHub's messages, so auth-app's
@@ -42,8 +51,9 @@
  *     GET /repos/{o}/{r}/branches/{branch}, GET /repos/{o}/{r}/commits/{ref} (branch or SHA),
  *     GET /repos/{o}/{r}/collaborators, GET|PUT|DELETE /repos/{o}/{r}/collaborators/{username},
  *     GET /repos/{o}/{r}/invitations, DELETE /repos/{o}/{r}/invitations/{id},
- *     GET /repos/{o}/{r}/forks, POST /repos/{o}/{r}/forks (user token; 202, the fork exists at once,
- *     an existing fork is returned again), GET /user/{account_id}, GET /users/{username}
+ *     GET /repos/{o}/{r}/forks (every fork of a repository the token sees), POST /repos/{o}/{r}/forks
+ *     (user token; 202, the fork exists at once and the `fork` webhook follows the answer; an
+ *     existing fork is returned again), GET /user/{account_id}, GET /users/{username}
  *   User-to-server token (ghu_, from the OAuth flow; 8 h, refreshable): GET /user, GET /user/installations,
  *     GET /user/repository_invitations, PATCH|DELETE /user/repository_invitations/{id}
  *   Collaborator rules as GitHub: PUT → 201 + invitation (a pending one is returned again, not
@@ -83,7 +93,8 @@
  *
  * ## Test helpers (returned functions; the same over HTTP: POST /_emulator/api/<name> with the
  * argument as JSON, GET /_emulator/api/snapshot and /_emulator/api/deliveries)
- *   createUser, ensureUser, createOrganization, createRepository, pushCommit, renameAccount,
+ *   seed (demo data: idempotent, stable ids, collaborators / pending or expired invitations / forks,
+ *   no webhooks), createUser, ensureUser, createOrganization, createRepository, pushCommit, renameAccount,
  *   install, uninstall, addRepoToInstallation, removeRepoFromInstallation, acceptInvitation,
  *   declineInvitation, fork, authorize (an OAuth code without the page), createUserToken,
  *   failNext (inject a 5xx / 403 or 429 rate limit with retry-after or x-ratelimit-reset / a delay /
