@@ -10,8 +10,8 @@ export function escapeHtml(value: string | number): string {
 }
 
 const STYLE = `
-  :root { color-scheme: light dark; --bg: #f6f8fa; --card: #fff; --fg: #1f2328; --muted: #59636e; --border: #8c959f; --accent: #1f6feb; --button: #1f883d; --danger: #cf222e; }
-  @media (prefers-color-scheme: dark) { :root { --bg: #0d1117; --card: #161b22; --fg: #e6edf3; --muted: #9198a1; --border: #6e7681; --accent: #4493f8; --button: #238636; --danger: #f85149; } }
+  :root { color-scheme: light dark; --bg: #f6f8fa; --card: #fff; --fg: #1f2328; --muted: #59636e; --border: #8c959f; --accent: #0969da; --button: #1f883d; --danger: #cf222e; --danger-button: #cf222e; }
+  @media (prefers-color-scheme: dark) { :root { --bg: #0d1117; --card: #161b22; --fg: #e6edf3; --muted: #9198a1; --border: #6e7681; --accent: #4493f8; --button: #238636; --danger: #f85149; --danger-button: #b62324; } }
   * { box-sizing: border-box; }
   body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; background: var(--bg); color: var(--fg); margin: 0; line-height: 1.5; }
   header { background: #1f2328; color: #fff; padding: 0.75rem 1rem; }
@@ -28,7 +28,7 @@ const STYLE = `
   input[type="text"], select { width: 100%; padding: 0.5rem; font: inherit; color: inherit; background: var(--card); border: 1px solid var(--border); border-radius: 0.375rem; }
   button { padding: 0.5rem 1rem; font: inherit; font-weight: 600; color: #fff; background: var(--button); border: 1px solid transparent; border-radius: 0.375rem; cursor: pointer; }
   button.secondary { color: var(--fg); background: transparent; border-color: var(--border); }
-  button.danger { background: var(--danger); }
+  button.danger { background: var(--danger-button); }
   button:disabled { opacity: 0.6; cursor: not-allowed; }
   :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
   .actions { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin-top: 1rem; }
