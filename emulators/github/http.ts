@@ -183,7 +183,7 @@ export async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8')
 }
 
-export function send(ctx: Ctx, req: IncomingMessage, res: ServerResponse, reply: Reply): void {
+export function send(ctx: Ctx, res: ServerResponse, reply: Reply): void {
   const headers: Record<string, string> = {
     date: new Date(ctx.now()).toUTCString(),
     'x-github-request-id': `${randomBytes(2).toString('hex').toUpperCase()}:${randomBytes(3).toString('hex').toUpperCase()}:${randomBytes(4).toString('hex').toUpperCase()}`,
@@ -206,7 +206,6 @@ export function send(ctx: Ctx, req: IncomingMessage, res: ServerResponse, reply:
     headers['content-type'] = 'application/json; charset=utf-8'
     res.writeHead(reply.status, headers).end(JSON.stringify(reply.body))
   }
-  void req
 }
 
 export function githubErrorBody(status: number, message: string, errors?: Array<Record<string, unknown>>, documentationUrl = DOCS) {
@@ -287,7 +286,7 @@ export async function injectFailure(ctx: Ctx, failure: FailureSpec, req: Incomin
     }
   }
   body ??= githubErrorBody(status, status >= 500 ? 'Server Error' : 'Injected failure')
-  send(ctx, req, res, { status, headers, body })
+  send(ctx, res, { status, headers, body })
 }
 
 export function lowerKeys(headers: Record<string, string>): Record<string, string> {

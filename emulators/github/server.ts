@@ -348,7 +348,7 @@ async function handle(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Prom
   } catch (error) {
     reply = errorReply(error, operationId)
   }
-  send(ctx, req, res, reply)
+  send(ctx, res, reply)
   if (operationId) {
     ctx.exchanges.push({ operationId, method, path: url.pathname, status: reply.status, body: reply.body })
     if (ctx.exchanges.length > 5000) ctx.exchanges.splice(0, ctx.exchanges.length - 5000)

@@ -29,6 +29,8 @@ export interface WebhookDelivery {
 }
 
 const ATTEMPT_TIMEOUT_MS = 10_000
+/** Deliveries kept for inspection and redelivery (oldest dropped first). */
+const MAX_KEPT = 2000
 const HOOK_ID = 4_242_424
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
@@ -72,6 +74,7 @@ export class WebhookDispatcher {
       status: undefined,
     }
     this.deliveries.push(delivery)
+    if (this.deliveries.length > MAX_KEPT) this.deliveries.splice(0, this.deliveries.length - MAX_KEPT)
     if (!this.url) {
       delivery.status = null
       return
