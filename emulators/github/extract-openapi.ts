@@ -53,7 +53,7 @@ function main(): void {
   if (!file) {
     workDir = mkdtempSync(join(tmpdir(), 'github-openapi-'))
     console.log(`npm pack ${OPENAPI_PACKAGE}@${version} (about 30 MB) into ${workDir}`)
-    execFileSync('npm', ['pack', `${OPENAPI_PACKAGE}@${version}`, '--pack-destination', workDir], {
+    execFileSync('npm', ['pack', `${OPENAPI_PACKAGE}@${version}`, '--pack-destination', workDir, '--loglevel=error'], {
       stdio: ['ignore', 'ignore', 'inherit'],
     })
     const tarball = join(workDir, `octokit-openapi-${version}.tgz`)
