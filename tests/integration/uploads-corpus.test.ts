@@ -82,13 +82,18 @@ describe('the corpus of bad uploads', () => {
     expect(storedFiles(uploads)).toEqual([])
   })
 
-  it('one bad file in a batch refuses the whole batch', async () => {
+  it('one bad file in a batch is refused by name; the good ones are stored (issue 14.15)', async () => {
     const body = new FormData()
     body.append('images', file(await makeImage('png'), 'good.png'))
     body.append('images', file(readFileSync(path.join(CORPUS, 'png-zip-polyglot.png')), 'bad.png'))
     const response = await callRoute(uploadImages, apiRequest('/api/listings/upload-images', { method: 'POST', token, body }))
-    expect(response.status).toBe(400)
-    expect(storedFiles(uploads)).toEqual([])
+    expect(response.status).toBe(200)
+    const json = await response.json()
+    expect(json.images).toHaveLength(1)
+    expect(json.rejected).toEqual([{ name: 'bad.png', error: expect.any(String) }])
+    // Only the good image's two renditions are on disk; nothing of the polyglot.
+    expect(storedFiles(uploads)).toHaveLength(2)
+    expect(storedFiles(uploads).every((f) => /^[a-f0-9]{32}\/(card|full)\.webp$/.test(f))).toBe(true)
   })
 
   it('stores a good image under a random key whatever its name says', async () => {
