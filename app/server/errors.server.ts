@@ -2,7 +2,7 @@
  * The one domain error. A domain function throws it when a request cannot be
  * carried out for a reason the caller should see (wrong state, not allowed,
  * bad input); every surface maps it the same way: `/api/*` answers
- * `{ error, fieldErrors? }` with `status`, a screen shows `message` (and the
+ * `{ error, fields? }` (the field errors, under the API's existing name) with `status`, a screen shows `message` (and the
  * field errors next to their fields).
  */
 export type AppErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 502 | 503
