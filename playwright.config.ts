@@ -2,7 +2,7 @@ import { defineConfig, devices } from '@playwright/test'
 
 // The e2e suite runs the production build (npm run test:e2e builds first) on
 // its own ports and a fresh data directory, with the embedded PostgreSQL and
-// the local Supabase/Stripe emulators, in Debian's Chromium.
+// the local Supabase/Stripe/GitHub emulators, in Debian's Chromium.
 // E2E_PORT moves every port (and the data directory) so parallel runs don't collide.
 const PORT = Number(process.env.E2E_PORT ?? 3100)
 const DATA_DIR = `.data-e2e-${PORT}`
@@ -14,6 +14,7 @@ export const E2E_ENV = {
   EMBEDDED_PG_PORT: String(PORT + 20000),
   SUPABASE_EMULATOR_PORT: String(PORT + 21000),
   STRIPE_EMULATOR_PORT: String(PORT + 22000),
+  GITHUB_EMULATOR_PORT: String(PORT + 23000),
   SKIP_BUILD: 'true',
   SEED_DEMO_DATA: 'true',
   AUTH_ACCESS_TOKEN_TTL: process.env.AUTH_ACCESS_TOKEN_TTL ?? '20',
