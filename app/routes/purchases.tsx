@@ -1,7 +1,8 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { ShoppingBag } from 'lucide-react'
 import { data, Link } from 'react-router'
-import { PurchasesTable, type PurchaseActionResult } from '~/components/purchases/purchases-table'
+import { PurchaseStep, STEP_PARAM, type PurchaseIntent } from '~/components/purchases/purchase-actions'
+import { canActOn, PurchasesTable, type PurchaseActionResult } from '~/components/purchases/purchases-table'
 import { Button } from '~/components/ui/button'
 import { DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
 import { PurchaseActionSchema } from '~/lib/purchase-schema'
@@ -18,7 +19,15 @@ export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.form, rateLimit:
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context)
   const purchases = await listPurchases(user.id)
-  return { purchases, now: new Date() }
+  const now = new Date()
+  // The step page of an action (`?report=<id>`): how it is reached without JavaScript.
+  const params = new URL(request.url).searchParams
+  let step: { intent: PurchaseIntent; transactionId: string } | null = null
+  for (const intent of Object.keys(STEP_PARAM) as PurchaseIntent[]) {
+    const purchase = purchases.find((p) => p.id === params.get(STEP_PARAM[intent]))
+    if (purchase && canActOn(purchase, now)) step = { intent, transactionId: purchase.id }
+  }
+  return { purchases, now, step }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -62,7 +71,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Purchases({ loaderData, actionData }: Route.ComponentProps) {
-  const { purchases, now } = loaderData
+  const { purchases, now, step } = loaderData
+  const stepPurchase = step ? purchases.find((p) => p.id === step.transactionId) : undefined
+  const stepResult = step && actionData?.transactionId === step.transactionId && actionData.intent === step.intent ? actionData.result : null
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
       <h1 className="text-3xl font-semibold tracking-tight">My Purchases</h1>
@@ -70,6 +81,21 @@ export default function Purchases({ loaderData, actionData }: Route.ComponentPro
         Payments are held in escrow. Once a seller delivers, you have {DISPUTE_WINDOW_HOURS} hours to confirm receipt
         or report a problem; after that the sale is confirmed automatically.
       </p>
+      {step && stepPurchase ? (
+        <div className="mt-8">
+          <PurchaseStep
+            key={`${step.intent}-${step.transactionId}`}
+            intent={step.intent}
+            target={{
+              transactionId: step.transactionId,
+              title: stepPurchase.listing.title,
+              amountCents: stepPurchase.amountCents,
+              sellerUsername: stepPurchase.seller.username,
+            }}
+            result={stepResult}
+          />
+        </div>
+      ) : null}
       <div className="mt-8">
         {purchases.length === 0 ? (
           <div className="flex flex-col items-center gap-4 rounded-xl border border-dashed px-6 py-16 text-center">

@@ -93,6 +93,13 @@ test('a seller with sales sees the right totals, listings and payouts', async ({
   await expect(page.getByRole('link', { name: 'Create Listing' })).toHaveAttribute('href', '/create-listing')
 
   await expect(page.getByRole('row', { name: /LaunchKit SaaS Starter/ }).getByText('Paid Out')).toBeVisible()
+  // A paid-out sale says when and under which reference the transfer was made (issue 14.14).
+  const paidOut = ((await (await page.request.get('/api/seller/transactions')).json()) as Array<SellerSale & { paymentReference: string }>).find(
+    (s) => s.listing.title === 'LaunchKit SaaS Starter',
+  )!
+  const launchKit = page.getByRole('row', { name: /LaunchKit SaaS Starter @/ })
+  await expect(launchKit).toContainText(new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(paidOut.paidAt!)))
+  await expect(launchKit).toContainText(paidOut.paymentReference)
   // Approved bank details: no alert.
   await expect(page.getByText('Add bank details to receive payouts')).toHaveCount(0)
   await expect(page.getByText('Bank details pending approval')).toHaveCount(0)

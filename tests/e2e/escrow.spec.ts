@@ -50,6 +50,8 @@ test('the seller delivers, the buyer sees View Fork and confirms receipt', async
   await expect(row.getByText(/2 days 2\d hours left|3 days left/)).toBeVisible()
 
   await row.getByRole('button', { name: /Confirm Receipt/ }).click()
+  // It releases the money, so it asks first (issue 14.14).
+  await page.getByRole('alertdialog', { name: /Confirm receipt of/ }).getByRole('button', { name: 'Confirm and release payment' }).click()
   await expect(page.getByText('Receipt confirmed', { exact: true })).toBeVisible()
   await expect(row.getByText('Completed', { exact: true })).toBeVisible()
   await expect(row.getByRole('link', { name: /View Fork/ })).toBeVisible()

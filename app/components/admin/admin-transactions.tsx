@@ -1,10 +1,11 @@
 import type { BankDetailsStatus, TransactionStatus } from '../../../db/schema.ts'
-import { STATUS_BADGE } from '~/components/dashboard/seller-transactions-table'
+import { PayoutStatus, StatusBadge } from '~/components/status-badge'
 import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table'
-import { statusLabel } from '~/lib/escrow'
+import { DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
+import { formatDate } from '~/lib/format'
 import { formatCents } from '~/lib/money'
 import { ActionDialog } from './action-dialog'
 import { isPayoutDue } from '~/lib/payouts'
@@ -33,14 +34,12 @@ export interface AdminTransactionRow {
   sellerBankStatus: BankDetailsStatus | null
 }
 
-const formatDate = (value: string | Date) =>
-  new Date(value).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' })
 
 function MarkPaidAction({ t, bank }: { t: AdminTransactionRow; bank: BankDetailsViewData | undefined }) {
   if (t.sellerBankStatus !== 'approved' || !bank) {
     const why = t.sellerBankStatus ? `Seller's bank details are ${t.sellerBankStatus}` : 'Seller has no bank details'
     return (
-      <div className="grid justify-items-end gap-1">
+      <div className="grid max-w-44 justify-items-start gap-1">
         <Button size="sm" disabled aria-describedby={`why-${t.id}`}>
           Mark as Paid
         </Button>
@@ -117,50 +116,51 @@ export function AdminTransactionsTable({
     <Table>
       <TableHeader>
         <TableRow>
-          <TableHead>ID</TableHead>
-          <TableHead>Date</TableHead>
-          <TableHead>Listing</TableHead>
-          <TableHead>Seller</TableHead>
-          <TableHead>Buyer</TableHead>
+          <TableHead>Sale</TableHead>
+          <TableHead>Seller / Buyer</TableHead>
           <TableHead className="text-end">Amount</TableHead>
-          <TableHead className="text-end">Fee</TableHead>
           <TableHead>Status</TableHead>
           <TableHead>Payout</TableHead>
-          <TableHead className="text-end">Actions</TableHead>
+          <TableHead>Actions</TableHead>
         </TableRow>
       </TableHeader>
       <TableBody>
         {transactions.map((t) => (
           <TableRow key={t.id} data-transaction-id={t.id}>
-            <TableCell className="font-mono text-xs" title={t.id}>
-              {t.id.slice(0, 8)}
+            <TableCell className="min-w-40">
+              <div className="font-medium">{t.listingTitle}</div>
+              <div className="text-xs text-muted-foreground">
+                {formatDate(t.createdAt)} ·{' '}
+                <span className="font-mono" title={t.id}>
+                  {t.id.slice(0, 8)}
+                </span>
+              </div>
             </TableCell>
-            <TableCell className="whitespace-nowrap">{formatDate(t.createdAt)}</TableCell>
-            <TableCell className="max-w-48 truncate" title={t.listingTitle}>
-              {t.listingTitle}
+            <TableCell label="Seller / Buyer" className="min-w-44 text-xs [overflow-wrap:anywhere]">
+              <div>
+                <div>
+                  <span className="sr-only">Seller </span>
+                  {t.sellerEmail}
+                </div>
+                <div className="text-muted-foreground">
+                  <span className="sr-only">Buyer </span>
+                  {t.buyerEmail}
+                </div>
+              </div>
             </TableCell>
-            <TableCell>{t.sellerEmail}</TableCell>
-            <TableCell>{t.buyerEmail}</TableCell>
-            <TableCell className="text-end tabular-nums">{formatCents(t.amountCents)}</TableCell>
-            <TableCell className="text-end tabular-nums">{formatCents(t.applicationFeeCents)}</TableCell>
+            <TableCell label="Amount" className="text-end tabular-nums">
+              <div>
+                <div>{formatCents(t.amountCents)}</div>
+                <div className="text-xs whitespace-nowrap text-muted-foreground">fee {formatCents(t.applicationFeeCents)}</div>
+              </div>
+            </TableCell>
+            <TableCell label="Status">
+              <StatusBadge status={t.status} />
+            </TableCell>
+            <TableCell label="Payout">
+              <PayoutStatus paidAt={t.paidAt} paymentReference={t.paymentReference} pending={isPayoutDue(t)} />
+            </TableCell>
             <TableCell>
-              <Badge variant={STATUS_BADGE[t.status]}>{statusLabel(t.status)}</Badge>
-            </TableCell>
-            <TableCell className="text-xs">
-              {t.paidAt ? (
-                <>
-                  <Badge variant="success">Paid Out</Badge>
-                  <div className="mt-1 text-muted-foreground">
-                    {formatDate(t.paidAt)} · {t.paymentReference}
-                  </div>
-                </>
-              ) : t.status === 'completed' ? (
-                <Badge variant="outline">Pending Payout</Badge>
-              ) : (
-                <span className="text-muted-foreground">—</span>
-              )}
-            </TableCell>
-            <TableCell className="text-end">
               <RowActions t={t} bank={payoutBankDetails[t.sellerId]} />
             </TableCell>
           </TableRow>
@@ -179,7 +179,7 @@ export function OpenDisputes({ disputes }: { disputes: AdminTransactionRow[] }) 
           <h2>Open disputes ({disputes.length})</h2>
         </CardTitle>
         <CardDescription>
-          The buyer reported a problem within 72 hours of delivery. Release the funds to the seller or refund the buyer.
+          The buyer reported a problem within {DISPUTE_WINDOW_HOURS} hours of delivery. Release the funds to the seller or refund the buyer.
         </CardDescription>
       </CardHeader>
       <CardContent>

@@ -1,3 +1,4 @@
+import { formatDateTime } from '~/lib/format'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table'
 
 export interface AuditLogRow {
@@ -13,8 +14,6 @@ export interface AuditLogRow {
   reason: string | null
 }
 
-const formatTime = (value: string | Date) =>
-  new Date(value).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC'
 
 /** Who did what, when, from which state to which, and why (latest first). */
 export function AuditLogTable({ entries }: { entries: AuditLogRow[] }) {
@@ -34,18 +33,22 @@ export function AuditLogTable({ entries }: { entries: AuditLogRow[] }) {
       <TableBody>
         {entries.map((entry) => (
           <TableRow key={entry.id}>
-            <TableCell className="whitespace-nowrap">{formatTime(entry.createdAt)}</TableCell>
-            <TableCell>
+            <TableCell className="font-medium whitespace-nowrap">{formatDateTime(entry.createdAt)}</TableCell>
+            <TableCell label="Who">
               {entry.actorEmail ?? '—'} <span className="text-xs text-muted-foreground">({entry.actorRole})</span>
             </TableCell>
-            <TableCell className="font-mono text-xs">{entry.action}</TableCell>
-            <TableCell className="text-xs">
+            <TableCell label="Action" className="font-mono text-xs">
+              {entry.action}
+            </TableCell>
+            <TableCell label="On" className="text-xs">
               {entry.entityType} <span className="font-mono" title={entry.entityId}>{entry.entityId.slice(0, 8)}</span>
             </TableCell>
-            <TableCell className="text-xs whitespace-nowrap">
+            <TableCell label="Change" className="text-xs whitespace-nowrap">
               {entry.fromState ?? '—'} → {entry.toState ?? '—'}
             </TableCell>
-            <TableCell className="max-w-xs text-xs break-words">{entry.reason ?? ''}</TableCell>
+            <TableCell label="Reason" className="max-w-xs text-xs break-words">
+              {entry.reason ?? ''}
+            </TableCell>
           </TableRow>
         ))}
       </TableBody>

@@ -1,3 +1,4 @@
+import { formatDate } from '~/lib/format'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
 import { ActionDialog } from './action-dialog'
 import { ApproveBankSchema, RejectBankSchema } from './admin-actions'
@@ -9,8 +10,6 @@ export interface PendingBankEntry {
   bankDetails: BankDetailsViewData & { requestedAt: string | Date; version: number }
 }
 
-const formatDate = (value: string | Date) =>
-  new Date(value).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' })
 
 /** Bank details waiting for a decision, oldest request first, each with Approve and Reject. */
 export function PendingBankDetails({ entries }: { entries: PendingBankEntry[] }) {

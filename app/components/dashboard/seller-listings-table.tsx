@@ -72,11 +72,13 @@ export function SellerListingsTable({ listings }: { listings: SellerListingRow[]
                 {listing.title}
               </Link>
             </TableCell>
-            <TableCell className="tabular-nums">{formatCents(listing.priceCents)}</TableCell>
-            <TableCell>
+            <TableCell label="Price" className="tabular-nums">
+              {formatCents(listing.priceCents)}
+            </TableCell>
+            <TableCell label="Status">
               <Badge variant={listing.visible ? 'success' : 'secondary'}>{listing.visible ? 'Active' : 'Hidden'}</Badge>
             </TableCell>
-            <TableCell>
+            <TableCell label="Visible">
               <VisibilitySwitch listing={listing} />
             </TableCell>
             <TableCell className="text-end">

@@ -1,8 +1,9 @@
 import { Fragment } from 'react'
 import type { TransactionStatus } from '../../../db/schema.ts'
-import { Badge, type BadgeProps } from '~/components/ui/badge'
+import { PayoutStatus, StatusBadge } from '~/components/status-badge'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table'
-import { OWNED_STATUSES, statusLabel, timeLeft } from '~/lib/escrow'
+import { OWNED_STATUSES, timeLeft } from '~/lib/escrow'
+import { formatDate } from '~/lib/format'
 import { formatCents } from '~/lib/money'
 import { DeliverForm } from './deliver-form'
 
@@ -15,29 +16,14 @@ export interface SellerTransactionRow {
   deliveredAt: string | Date | null
   disputeReason: string | null
   paidAt: string | Date | null
+  paymentReference: string | null
   listing: { title: string; slug: string }
   buyer: { username: string }
 }
 
-export const STATUS_BADGE: Record<TransactionStatus, BadgeProps['variant']> = {
-  pending_payment: 'outline',
-  paid: 'default',
-  delivering: 'secondary',
-  delivered: 'secondary',
-  completed: 'success',
-  disputed: 'warning',
-  refunded: 'destructive',
-  failed: 'outline',
-  held: 'warning',
-}
-
-export const formatDate = (value: string | Date) =>
-  new Date(value).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' })
-
-/** 'Pending Payout' until an admin records the transfer ('Paid Out'); refunded sales have no payout. */
-export function payoutLabel(t: { status: TransactionStatus; paidAt: string | Date | null }): string {
-  if (t.paidAt) return 'Paid Out'
-  return (OWNED_STATUSES as readonly string[]).includes(t.status) ? 'Pending Payout' : '—'
+/** Owed to the seller until an admin records the transfer; refunded and failed sales owe nothing. */
+function payoutPending(t: { status: TransactionStatus; paidAt: string | Date | null }): boolean {
+  return !t.paidAt && (OWNED_STATUSES as readonly string[]).includes(t.status)
 }
 
 export function SellerTransactionsTable({ transactions }: { transactions: SellerTransactionRow[] }) {
@@ -59,33 +45,39 @@ export function SellerTransactionsTable({ transactions }: { transactions: Seller
           <Fragment key={t.id}>
             <TableRow data-transaction-id={t.id}>
               <TableCell className="font-medium">{t.listing.title}</TableCell>
-              <TableCell>@{t.buyer.username}</TableCell>
-              <TableCell className="whitespace-nowrap">{formatDate(t.createdAt)}</TableCell>
-              <TableCell className="text-end tabular-nums">{formatCents(t.amountCents)}</TableCell>
-              <TableCell className="text-end tabular-nums">{formatCents(t.sellerShareCents)}</TableCell>
-              <TableCell>
-                <Badge variant={STATUS_BADGE[t.status]}>{statusLabel(t.status)}</Badge>
+              <TableCell label="Buyer">@{t.buyer.username}</TableCell>
+              <TableCell label="Date" className="whitespace-nowrap">
+                {formatDate(t.createdAt)}
               </TableCell>
-              <TableCell>
-                <Badge variant={t.paidAt ? 'success' : 'outline'}>{payoutLabel(t)}</Badge>
+              <TableCell label="Amount" className="text-end tabular-nums">
+                {formatCents(t.amountCents)}
+              </TableCell>
+              <TableCell label="Your share" className="text-end tabular-nums">
+                {formatCents(t.sellerShareCents)}
+              </TableCell>
+              <TableCell label="Status">
+                <StatusBadge status={t.status} />
+              </TableCell>
+              <TableCell label="Payout">
+                <PayoutStatus paidAt={t.paidAt} paymentReference={t.paymentReference} pending={payoutPending(t)} />
               </TableCell>
             </TableRow>
             {t.status === 'paid' ? (
-              <TableRow className="hover:bg-transparent">
+              <TableRow detail>
                 <TableCell colSpan={7} className="bg-muted/30">
                   <DeliverForm transactionId={t.id} />
                 </TableCell>
               </TableRow>
             ) : null}
             {t.status === 'delivered' && t.deliveredAt ? (
-              <TableRow className="hover:bg-transparent">
+              <TableRow detail>
                 <TableCell colSpan={7} className="text-xs text-muted-foreground" suppressHydrationWarning>
                   Delivered — waiting for the buyer to confirm receipt ({timeLeft(t.deliveredAt)} before it confirms automatically).
                 </TableCell>
               </TableRow>
             ) : null}
             {t.status === 'disputed' ? (
-              <TableRow className="hover:bg-transparent">
+              <TableRow detail>
                 <TableCell colSpan={7} className="text-xs text-muted-foreground">
                   The buyer reported a problem{t.disputeReason ? `: “${t.disputeReason}”` : '.'} An admin will review it and release or refund the payment.
                 </TableCell>

@@ -1,5 +1,6 @@
 import { CircleAlert, CircleCheck, Clock, Landmark } from 'lucide-react'
 import { Alert, AlertDescription, AlertTitle } from '~/components/ui/alert'
+import { formatDate } from '~/lib/format'
 
 export interface BankStatusBannerProps {
   status: 'pending' | 'approved' | 'rejected' | null
@@ -7,8 +8,6 @@ export interface BankStatusBannerProps {
   rejectionReason?: string | null
 }
 
-const formatDate = (value: string | Date) =>
-  new Date(value).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' })
 
 const REAPPROVAL = 'Editing approved details requires admin approval again; approval takes 1-2 business days.'
 

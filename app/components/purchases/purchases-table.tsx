@@ -1,10 +1,11 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { Clock, ExternalLink } from 'lucide-react'
 import { Link } from 'react-router'
-import { Badge, type BadgeProps } from '~/components/ui/badge'
+import { StatusBadge } from '~/components/status-badge'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table'
 import type { TransactionStatus } from '../../../db/schema.ts'
-import { isWindowOpen, statusLabel, timeLeft } from '~/lib/escrow'
+import { isWindowOpen, timeLeft } from '~/lib/escrow'
+import { formatDate } from '~/lib/format'
 import { formatCents } from '~/lib/money'
 import { PurchaseActions } from './purchase-actions'
 
@@ -25,18 +26,9 @@ export interface PurchaseActionResult {
   result: SubmissionResult<string[]>
 }
 
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' })
-
-const STATUS_VARIANT: Record<TransactionStatus, BadgeProps['variant']> = {
-  pending_payment: 'outline',
-  paid: 'secondary',
-  delivering: 'secondary',
-  delivered: 'default',
-  completed: 'success',
-  disputed: 'warning',
-  refunded: 'outline',
-  failed: 'destructive',
-  held: 'warning',
+/** The buyer may still Confirm Receipt or Report a problem: delivered, and the window has not closed. */
+export function canActOn(purchase: Pick<PurchaseRow, 'status' | 'deliveredAt'>, now: Date): boolean {
+  return purchase.status === 'delivered' && purchase.deliveredAt !== null && isWindowOpen(purchase.deliveredAt, now)
 }
 
 /** Spec "My Purchases": Listing, Seller, Date, Amount, Status, Delivery (+ the buyer's escrow actions). */
@@ -66,8 +58,7 @@ export function PurchasesTable({
       </TableHeader>
       <TableBody>
         {purchases.map((purchase) => {
-          const windowOpen =
-            purchase.status === 'delivered' && purchase.deliveredAt !== null && isWindowOpen(purchase.deliveredAt, now)
+          const windowOpen = canActOn(purchase, now)
           const result = actionResult?.transactionId === purchase.id ? actionResult : null
           return (
             <TableRow key={purchase.id}>
@@ -76,14 +67,16 @@ export function PurchasesTable({
                   {purchase.listing.title}
                 </Link>
               </TableCell>
-              <TableCell>@{purchase.seller.username}</TableCell>
-              <TableCell>
-                <time dateTime={new Date(purchase.createdAt).toISOString()}>{dateFormat.format(new Date(purchase.createdAt))}</time>
+              <TableCell label="Seller">@{purchase.seller.username}</TableCell>
+              <TableCell label="Date" className="whitespace-nowrap">
+                <time dateTime={new Date(purchase.createdAt).toISOString()}>{formatDate(purchase.createdAt)}</time>
               </TableCell>
-              <TableCell className="text-right tabular-nums">{formatCents(purchase.amountCents)}</TableCell>
-              <TableCell>
+              <TableCell label="Amount" className="text-right tabular-nums">
+                {formatCents(purchase.amountCents)}
+              </TableCell>
+              <TableCell label="Status">
                 <div className="grid gap-1">
-                  <Badge variant={STATUS_VARIANT[purchase.status]}>{statusLabel(purchase.status)}</Badge>
+                  <StatusBadge status={purchase.status} />
                   {windowOpen && purchase.deliveredAt ? (
                     <span className="flex items-center gap-1 text-xs text-muted-foreground">
                       <Clock aria-hidden="true" className="size-3" />
@@ -92,13 +85,13 @@ export function PurchasesTable({
                   ) : null}
                 </div>
               </TableCell>
-              <TableCell>
+              <TableCell label="Delivery">
                 {purchase.deliveryProof ? (
                   <a
                     href={purchase.deliveryProof.forkUrl}
                     target="_blank"
                     rel="noopener noreferrer"
-                    className="inline-flex items-center gap-1 font-medium text-primary hover:underline"
+                    className="inline-flex items-center gap-1 font-medium whitespace-nowrap text-primary hover:underline"
                   >
                     View Fork
                     <ExternalLink aria-hidden="true" className="size-3" />
@@ -111,11 +104,15 @@ export function PurchasesTable({
                 )}
               </TableCell>
               {hasActions ? (
-                <TableCell className="align-top">
+                <TableCell>
                   {windowOpen ? (
                     <PurchaseActions
-                      transactionId={purchase.id}
-                      title={purchase.listing.title}
+                      target={{
+                        transactionId: purchase.id,
+                        title: purchase.listing.title,
+                        amountCents: purchase.amountCents,
+                        sellerUsername: purchase.seller.username,
+                      }}
                       confirmResult={result?.intent === 'confirm-receipt' ? result.result : null}
                       reportResult={result?.intent === 'report-problem' ? result.result : null}
                     />

@@ -146,8 +146,10 @@ export function Field(props: FieldProps) {
     )
   }
 
+  // content-start: side by side in a form grid, fields of unequal height keep their labels
+  // and controls on one line (the rows of a stretched field would spread apart instead).
   return (
-    <div data-slot="field" className={cn('grid gap-2', className)}>
+    <div data-slot="field" className={cn('grid content-start gap-2', className)}>
       <Label htmlFor={meta.id} className={labelClassName}>
         {label}
       </Label>

@@ -3,55 +3,50 @@ import * as React from 'react'
 import { cn } from './cn'
 
 export type TableProps = React.ComponentProps<'table'> & {
-  /** Classes for the horizontally scrolling wrapper. */
+  /** Classes for the wrapper (the container the table measures itself against). */
   containerClassName?: string
 }
 
+/**
+ * The one table of the app. Where it fits it is a plain table; when its
+ * container is narrower than 48rem (phones, narrow columns) every row becomes
+ * a card of "label: value" lines (app.css, `.data-table`), so status and
+ * actions are never hidden behind a sideways scroll. Give each `TableCell`
+ * the `label` of its column; cells without one (the row's title, its
+ * actions) span the card. The ARIA roles are explicit so the table keeps its
+ * semantics when the stacked layout changes the display of its parts.
+ */
 export function Table({ className, containerClassName, ...props }: TableProps) {
   return (
-    <div
-      data-slot="table-container"
-      className={cn('relative w-full overflow-x-auto', containerClassName)}
-    >
-      <table
-        data-slot="table"
-        className={cn('w-full caption-bottom border-collapse text-sm', className)}
-        {...props}
-      />
+    <div data-slot="table-container" className={cn('data-table-container relative w-full overflow-x-auto', containerClassName)}>
+      <table data-slot="table" role="table" className={cn('data-table w-full caption-bottom border-collapse text-sm', className)} {...props} />
     </div>
   )
 }
 
 export function TableHeader({ className, ...props }: React.ComponentProps<'thead'>) {
-  return <thead data-slot="table-header" className={cn('[&_tr]:border-b', className)} {...props} />
+  return <thead data-slot="table-header" role="rowgroup" className={cn('[&_tr]:border-b', className)} {...props} />
 }
 
 export function TableBody({ className, ...props }: React.ComponentProps<'tbody'>) {
-  return (
-    <tbody
-      data-slot="table-body"
-      className={cn('[&_tr:last-child]:border-0', className)}
-      {...props}
-    />
-  )
+  return <tbody data-slot="table-body" role="rowgroup" className={cn('[&_tr:last-child]:border-0', className)} {...props} />
 }
 
-export function TableFooter({ className, ...props }: React.ComponentProps<'tfoot'>) {
-  return (
-    <tfoot
-      data-slot="table-footer"
-      className={cn('border-t bg-muted/50 font-medium [&>tr]:last:border-b-0', className)}
-      {...props}
-    />
-  )
-}
-
-export function TableRow({ className, ...props }: React.ComponentProps<'tr'>) {
+export function TableRow({
+  className,
+  detail = false,
+  ...props
+}: React.ComponentProps<'tr'> & {
+  /** A row that belongs to the row above (a form or note under it): stacked, it continues that card. */
+  detail?: boolean
+}) {
   return (
     <tr
-      data-slot="table-row"
+      data-slot={detail ? 'table-row-detail' : 'table-row'}
+      role="row"
       className={cn(
-        'border-b transition-colors hover:bg-muted/50 data-[state=selected]:bg-muted',
+        'border-b transition-colors data-[state=selected]:bg-muted',
+        detail ? 'hover:bg-transparent' : 'hover:bg-muted/50',
         className,
       )}
       {...props}
@@ -64,6 +59,7 @@ export function TableHead({ className, scope = 'col', ...props }: React.Componen
     <th
       data-slot="table-head"
       scope={scope}
+      role="columnheader"
       className={cn(
         'h-10 px-3 text-start align-middle font-medium whitespace-nowrap text-muted-foreground [&:has([role=checkbox])]:pe-0',
         className,
@@ -73,10 +69,19 @@ export function TableHead({ className, scope = 'col', ...props }: React.Componen
   )
 }
 
-export function TableCell({ className, ...props }: React.ComponentProps<'td'>) {
+export function TableCell({
+  className,
+  label,
+  ...props
+}: React.ComponentProps<'td'> & {
+  /** The column's name, shown before the value when the table is stacked into cards. */
+  label?: string
+}) {
   return (
     <td
       data-slot="table-cell"
+      data-label={label}
+      role="cell"
       className={cn('px-3 py-2.5 align-middle [&:has([role=checkbox])]:pe-0', className)}
       {...props}
     />
@@ -84,11 +89,5 @@ export function TableCell({ className, ...props }: React.ComponentProps<'td'>) {
 }
 
 export function TableCaption({ className, ...props }: React.ComponentProps<'caption'>) {
-  return (
-    <caption
-      data-slot="table-caption"
-      className={cn('mt-4 text-sm text-muted-foreground', className)}
-      {...props}
-    />
-  )
+  return <caption data-slot="table-caption" className={cn('mt-4 text-sm text-muted-foreground', className)} {...props} />
 }
