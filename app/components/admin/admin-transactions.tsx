@@ -11,6 +11,8 @@ import { ActionDialog } from './action-dialog'
 import { isPayoutDue } from '~/lib/payouts'
 import { MarkPaidSchema, RefundSchema, ReleaseSchema } from './admin-actions'
 import { BankDetailsView, type BankDetailsViewData } from './bank-details-view'
+import { DeliveryEvidence } from './delivery-evidence'
+import type { GithubEvidence } from '~/server/github-delivery.server'
 
 export interface AdminTransactionRow {
   id: string
@@ -171,7 +173,14 @@ export function AdminTransactionsTable({
 }
 
 /** Open disputes with both sides' details, waiting for Release or Refund. */
-export function OpenDisputes({ disputes }: { disputes: AdminTransactionRow[] }) {
+export function OpenDisputes({
+  disputes,
+  evidence = {},
+}: {
+  disputes: AdminTransactionRow[]
+  /** Sales delivered through GitHub: their evidence, by transaction id (issue 16). */
+  evidence?: Record<string, GithubEvidence>
+}) {
   return (
     <Card id="disputes" className="gap-4">
       <CardHeader>
@@ -179,7 +188,9 @@ export function OpenDisputes({ disputes }: { disputes: AdminTransactionRow[] }) 
           <h2>Open disputes ({disputes.length})</h2>
         </CardTitle>
         <CardDescription>
-          The buyer reported a problem within {DISPUTE_WINDOW_HOURS} hours of delivery. Release the funds to the seller or refund the buyer.
+          The buyer reported a problem within {DISPUTE_WINDOW_HOURS} hours of delivery, or a delivery through GitHub did not
+          go through (never accepted, or the seller’s repository became unreachable). Release the funds to the seller or
+          refund the buyer.
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -217,6 +228,7 @@ export function OpenDisputes({ disputes }: { disputes: AdminTransactionRow[] }) 
                     )}
                   </dd>
                 </dl>
+                {evidence[t.id] ? <DeliveryEvidence evidence={evidence[t.id]!} /> : null}
                 {t.refundRequestedAt ? (
                   <Badge variant="warning">Refund requested</Badge>
                 ) : (

@@ -2,7 +2,7 @@ import { Fragment } from 'react'
 import type { TransactionStatus } from '../../../db/schema.ts'
 import { PayoutStatus, StatusBadge } from '~/components/status-badge'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table'
-import { OWNED_STATUSES, timeLeft } from '~/lib/escrow'
+import { DISPUTE_WINDOW_HOURS, OWNED_STATUSES, timeLeft } from '~/lib/escrow'
 import { formatDate } from '~/lib/format'
 import { formatCents } from '~/lib/money'
 import { DeliverForm } from './deliver-form'
@@ -69,6 +69,14 @@ export function SellerTransactionsTable({ transactions }: { transactions: Seller
                 </TableCell>
               </TableRow>
             ) : null}
+            {t.status === 'delivering' ? (
+              <TableRow detail>
+                <TableCell colSpan={7} className="text-xs text-muted-foreground">
+                  Delivering through GitHub — waiting for @{t.buyer.username} to accept the invitation to your repository. The{' '}
+                  {DISPUTE_WINDOW_HOURS}-hour window starts once they have access.
+                </TableCell>
+              </TableRow>
+            ) : null}
             {t.status === 'delivered' && t.deliveredAt ? (
               <TableRow detail>
                 <TableCell colSpan={7} className="text-xs text-muted-foreground" suppressHydrationWarning>
@@ -79,7 +87,8 @@ export function SellerTransactionsTable({ transactions }: { transactions: Seller
             {t.status === 'disputed' ? (
               <TableRow detail>
                 <TableCell colSpan={7} className="text-xs text-muted-foreground">
-                  The buyer reported a problem{t.disputeReason ? `: “${t.disputeReason}”` : '.'} An admin will review it and release or refund the payment.
+                  {t.deliveredAt ? 'The buyer reported a problem' : 'The delivery did not go through'}
+                  {t.disputeReason ? `: “${t.disputeReason}”` : '.'} An admin will review it and release or refund the payment.
                 </TableCell>
               </TableRow>
             ) : null}

@@ -103,8 +103,8 @@ export function GithubCard({ installUrl, authorizeUrl, installations, account }:
             Buying
           </h3>
           {account ? (
-            <p className="flex flex-wrap items-center gap-2 text-sm">
-              <CircleCheck aria-hidden="true" className="size-4 text-success" />
+            <p className="flex items-start gap-2 text-sm">
+              <CircleCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-success" />
               <span>
                 Purchases are delivered to <span className="font-medium break-all">@{account.login}</span> on GitHub.
               </span>

@@ -1,5 +1,5 @@
 import type { SubmissionResult } from '@conform-to/react'
-import { Clock, ExternalLink } from 'lucide-react'
+import { Clock } from 'lucide-react'
 import { Link } from 'react-router'
 import { StatusBadge } from '~/components/status-badge'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table'
@@ -7,6 +7,8 @@ import type { TransactionStatus } from '../../../db/schema.ts'
 import { isWindowOpen, timeLeft } from '~/lib/escrow'
 import { formatDate } from '~/lib/format'
 import { formatCents } from '~/lib/money'
+import type { PurchaseGithub } from '~/server/github-delivery.server'
+import { DeliveryCell } from './delivery-cell'
 import { PurchaseActions } from './purchase-actions'
 
 export interface PurchaseRow {
@@ -18,6 +20,8 @@ export interface PurchaseRow {
   seller: { username: string }
   deliveryProof: { forkUrl: string } | null
   deliveredAt: Date | null
+  /** Delivered through GitHub (issue 16): the invitation, then the fork. */
+  github?: PurchaseGithub | null
 }
 
 export interface PurchaseActionResult {
@@ -86,22 +90,12 @@ export function PurchasesTable({
                 </div>
               </TableCell>
               <TableCell label="Delivery">
-                {purchase.deliveryProof ? (
-                  <a
-                    href={purchase.deliveryProof.forkUrl}
-                    target="_blank"
-                    rel="noopener noreferrer"
-                    className="inline-flex items-center gap-1 font-medium whitespace-nowrap text-primary hover:underline"
-                  >
-                    View Fork
-                    <ExternalLink aria-hidden="true" className="size-3" />
-                    <span className="sr-only"> of {purchase.listing.title} (opens in a new tab)</span>
-                  </a>
-                ) : purchase.status === 'refunded' ? (
-                  <span className="text-muted-foreground">—</span>
-                ) : (
-                  <span className="text-muted-foreground">Pending</span>
-                )}
+                <DeliveryCell
+                  status={purchase.status}
+                  title={purchase.listing.title}
+                  github={purchase.github}
+                  forkUrl={purchase.deliveryProof?.forkUrl ?? null}
+                />
               </TableCell>
               {hasActions ? (
                 <TableCell>

@@ -1,0 +1,98 @@
+import { CircleCheck, GitCommitHorizontal, TriangleAlert } from 'lucide-react'
+import { formatDateTime } from '~/lib/format'
+import { shortSha } from '~/lib/github'
+import type { GithubEvidence } from '~/server/github-delivery.server'
+
+function When({ at }: { at: Date | string | null }) {
+  if (!at) return <span className="text-muted-foreground">—</span>
+  return <time dateTime={new Date(at).toISOString()}>{formatDateTime(at)}</time>
+}
+
+function Commit({ label, sha, at }: { label: string; sha: string | null; at: Date | string | null }) {
+  return (
+    <div className="grid min-w-0 gap-1 rounded-md border p-3">
+      <dt className="text-xs font-medium text-muted-foreground">{label}</dt>
+      <dd className="grid gap-0.5">
+        {sha ? (
+          <code className="flex items-center gap-1.5 font-mono text-sm" title={sha}>
+            <GitCommitHorizontal aria-hidden="true" className="size-4 shrink-0" />
+            <span className="sr-only">commit </span>
+            {shortSha(sha)}
+          </code>
+        ) : (
+          <span className="text-sm text-muted-foreground">Not recorded</span>
+        )}
+        <span className="text-xs text-muted-foreground">
+          <When at={at} />
+        </span>
+      </dd>
+    </div>
+  )
+}
+
+/**
+ * A dispute's evidence from GitHub (issue 16): the commit at listing time and
+ * at delivery side by side, whether they are the same code, the invitation and
+ * its acceptance, and the buyer's GitHub account.
+ */
+export function DeliveryEvidence({ evidence }: { evidence: GithubEvidence }) {
+  const same = evidence.listedSha !== null && evidence.listedSha === evidence.deliveredSha
+  return (
+    <section aria-label="Delivery evidence from GitHub" className="grid gap-3 rounded-lg bg-muted/40 p-3 text-sm">
+      <h4 className="font-medium">Delivery evidence from GitHub</h4>
+      <p className="flex items-start gap-2" data-evidence-summary>
+        {same ? (
+          <CircleCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-success" />
+        ) : (
+          <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-warning" />
+        )}
+        <span className="font-medium">{evidence.summary}</span>
+      </p>
+      <dl className="grid gap-2 sm:grid-cols-2">
+        <Commit label="Listed (when the buyer paid)" sha={evidence.listedSha} at={evidence.listedAt} />
+        <Commit label="Delivered (when access was confirmed)" sha={evidence.deliveredSha} at={evidence.deliveredShaDate} />
+      </dl>
+      <dl className="grid gap-x-4 gap-y-1 sm:grid-cols-[auto_1fr]">
+        <dt className="text-muted-foreground">Repository</dt>
+        <dd className="break-all">{evidence.repository}</dd>
+        <dt className="text-muted-foreground">Buyer on GitHub</dt>
+        <dd className="break-all">
+          {evidence.buyerLogin ? `@${evidence.buyerLogin}` : '—'}
+          {evidence.buyerGithubId ? <span className="text-muted-foreground"> (id {evidence.buyerGithubId})</span> : null}
+        </dd>
+        <dt className="text-muted-foreground">Invited</dt>
+        <dd>
+          <When at={evidence.invitedAt} />
+        </dd>
+        <dt className="text-muted-foreground">Accepted</dt>
+        <dd>
+          <When at={evidence.acceptedAt} />
+        </dd>
+        <dt className="text-muted-foreground">Fork</dt>
+        <dd className="break-all">
+          {evidence.forkUrl ? (
+            <a href={evidence.forkUrl} target="_blank" rel="noreferrer noopener" className="text-primary underline-offset-4 hover:underline">
+              {evidence.forkUrl}
+            </a>
+          ) : (
+            '—'
+          )}
+        </dd>
+        {evidence.revokedAt ? (
+          <>
+            <dt className="text-muted-foreground">Access revoked</dt>
+            <dd>
+              <When at={evidence.revokedAt} />
+            </dd>
+          </>
+        ) : null}
+        {evidence.lastError ? (
+          <>
+            <dt className="text-muted-foreground">Last GitHub error</dt>
+            <dd className="break-words">{evidence.lastError}</dd>
+          </>
+        ) : null}
+      </dl>
+    </section>
+  )
+}
