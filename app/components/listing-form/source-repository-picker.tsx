@@ -11,6 +11,8 @@ export type SourceRepositoryOption = Pick<RepositoryChoice, 'id' | 'fullName' | 
 
 /** What the listing form knows about GitHub when it is rendered. */
 export interface SourceRepositoryData {
+  /** GitHub delivery is configured on this site (without it every listing is delivered by its seller). */
+  enabled: boolean
   repositories: SourceRepositoryOption[]
   /** At least one installation is connected. */
   connected: boolean
@@ -58,8 +60,7 @@ export function SourceRepositorySelect({
       <option value="">None: I deliver it myself (not verified)</option>
       {data.current && !listed ? (
         <option value={String(data.current.id)}>
-          {data.current.fullName}
-          {data.current.accessLost ? ': access lost, reconnect GitHub' : ''}
+          {`${data.current.fullName}${data.current.accessLost ? ': access lost, reconnect GitHub' : ''}`}
         </option>
       ) : null}
       {groupRepositories(data.repositories).map((group) => (
@@ -74,7 +75,7 @@ export function SourceRepositorySelect({
               </option>
             ) : (
               <option key={repository.id} value={String(repository.id)} disabled>
-                {repository.fullName}: {repository.ownerType === 'User' ? PERSONAL_REPOSITORY_NOTE : (repository.reason ?? 'cannot be connected')}
+                {`${repository.fullName}: ${repository.ownerType === 'User' ? PERSONAL_REPOSITORY_NOTE : (repository.reason ?? 'cannot be connected')}`}
               </option>
             ),
           )}
