@@ -63,13 +63,15 @@ export default function handleRequest(
 
 /**
  * Called by server.ts once the build is loaded (and stop() on shutdown): this
- * instance's job worker (the 72-hour auto-confirm, docs/decisions/004-job-queue.md).
+ * instance's job worker (the 72-hour auto-confirm, docs/decisions/004-job-queue.md;
+ * GitHub invitations, revocations and the delivery sweep, issue 16).
  */
 export async function startBackgroundJobs(): Promise<{ stop(): Promise<void> }> {
   const { startJobWorker } = await import('~/server/jobs.server')
   const { ESCROW_JOBS } = await import('~/server/escrow.server')
   const { SESSION_JOBS } = await import('~/server/session-tokens.server')
-  return startJobWorker([...ESCROW_JOBS, ...SESSION_JOBS])
+  const { GITHUB_JOBS } = await import('~/server/github-delivery.server')
+  return startJobWorker([...ESCROW_JOBS, ...SESSION_JOBS, ...GITHUB_JOBS])
 }
 
 /** Called by server.ts last on shutdown, after in-flight requests and jobs have finished. */

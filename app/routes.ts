@@ -32,6 +32,12 @@ export default [
 
   route('uploads/*', 'routes/uploads.ts'),
 
+  // Delivery through GitHub (issue 16): the App's install and user-authorization flows.
+  route('github/install', 'routes/github/install.ts'),
+  route('github/install/callback', 'routes/github/install-callback.ts'),
+  route('github/authorize', 'routes/github/authorize.ts'),
+  route('github/oauth/callback', 'routes/github/oauth-callback.ts'),
+
   ...prefix('api', [
     route('users/sync', 'routes/api/users-sync.ts'),
     route('listings', 'routes/api/listings.ts'),
@@ -57,6 +63,7 @@ export default [
     route('admin/payouts.csv', 'routes/api/admin-payouts-csv.ts'),
     route('admin/audit-log', 'routes/api/admin-audit-log.ts'),
     route('stripe/webhook', 'routes/api/stripe-webhook.ts'),
+    route('github/webhook', 'routes/api/github-webhook.ts'),
     route('*', 'routes/api/not-found.ts'),
   ]),
 

@@ -5,7 +5,7 @@ import { assertPortFree } from '../db/ports.ts'
 import { emailUserId } from '../db/seed.ts'
 
 /**
- * Starts the local stand-ins for hosted services (Supabase Auth, Stripe) when
+ * Starts the local stand-ins for hosted services (Supabase Auth, Stripe, GitHub) when
  * their production variables are absent, and returns the variables that point
  * the app's configuration at them. Refuses in production: there, configure the real ones.
  */
@@ -29,6 +29,40 @@ export async function startLocalServices(options: {
   const supplied: Record<string, string> = {}
   const defaults: Record<string, string> = {}
 
+  // GitHub first: the auth emulator's GitHub sign-ins are accounts of the GitHub emulator (one id for both).
+  let githubAccount: ((profile: { email: string; login: string; fullName: string }) => { id: number; login: string }) | undefined
+  if (!env.GITHUB_APP_ID) {
+    if (production) {
+      options.log('no GITHUB_APP_ID: GitHub delivery is off (every listing is delivered by its seller)')
+    } else {
+      const port = env.GITHUB_EMULATOR_PORT
+      await assertPortFree(port, 'GitHub emulator', 'GITHUB_EMULATOR_PORT')
+      const { startGithubEmulator } = await import('./github/server.ts')
+      const appOrigin = env.APP_URL ?? `http://localhost:${options.appPort}`
+      const github = await startGithubEmulator({
+        port,
+        dataFile: path.join(options.dataDir, 'github-emulator.json'),
+        webhookUrl: `http://127.0.0.1:${options.appPort}/api/github/webhook`,
+        webhookSecret: env.GITHUB_WEBHOOK_SECRET,
+        setupUrl: `${appOrigin}/github/install/callback`,
+        callbackUrls: [`${appOrigin}/github/oauth/callback`],
+      })
+      supplied.GITHUB_API_URL = github.url
+      supplied.GITHUB_APP_ID = String(github.appId)
+      supplied.GITHUB_APP_PRIVATE_KEY = github.privateKey
+      supplied.GITHUB_APP_CLIENT_ID = github.clientId
+      supplied.GITHUB_APP_CLIENT_SECRET = github.clientSecret
+      supplied.GITHUB_WEBHOOK_SECRET = github.webhookSecret
+      githubAccount = ({ login, fullName, email }) => {
+        const existing = github.account({ login })
+        const account = existing ?? github.createUser({ login, name: fullName || undefined, email })
+        return { id: account.id, login: account.login }
+      }
+      options.log(`no GITHUB_APP_ID: using the local GitHub emulator at ${github.url}`)
+      stops.push(() => github.close())
+    }
+  }
+
   if (!env.SUPABASE_URL) {
     if (production) throw new Error('SUPABASE_URL and SUPABASE_ANON_KEY must be set in production.')
     const port = env.SUPABASE_EMULATOR_PORT
@@ -40,6 +74,7 @@ export async function startLocalServices(options: {
       accessTokenTtlSeconds: env.AUTH_ACCESS_TOKEN_TTL,
       siteUrl: `http://localhost:${options.appPort}`,
       userIdForEmail: emailUserId,
+      githubAccount,
     })
     supplied.SUPABASE_URL = auth.url
     supplied.SUPABASE_ANON_KEY = auth.anonKey

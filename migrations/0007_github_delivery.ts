@@ -60,7 +60,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       AND (github_repo_id IS NULL) = (github_listed_sha IS NULL)
       AND (github_repo_id IS NULL) = (github_listed_at IS NULL))`.execute(db)
   await sql`CREATE INDEX listings_github_repo_idx ON listings (github_repo_id) WHERE github_repo_id IS NOT NULL`.execute(db)
-  await sql`CREATE INDEX listings_github_installation_idx ON listings (github_installation_id) WHERE github_installation_id IS NOT NULL`.execute(db)
+  await sql`CREATE INDEX listings_github_installation_idx ON listings (github_installation_id) WHERE github_installation_id IS NOT NULL`.execute(
+    db,
+  )
 
   await sql`ALTER TABLE transactions DROP CONSTRAINT transactions_status_check`.execute(db)
   await sql`ALTER TABLE transactions ADD CONSTRAINT transactions_status_check
@@ -70,7 +72,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     (status <> 'delivered' OR delivered_at IS NOT NULL)
     AND (status NOT IN ('completed','disputed') OR delivered_at IS NOT NULL OR disputed_at IS NOT NULL))`.execute(db)
   await sql`DROP INDEX transactions_one_owned_copy`.execute(db)
-  await sql`CREATE UNIQUE INDEX transactions_one_owned_copy ON transactions (buyer_id, listing_id) WHERE status IN ('paid','delivering','delivered','completed','disputed')`.execute(db)
+  await sql`CREATE UNIQUE INDEX transactions_one_owned_copy ON transactions (buyer_id, listing_id) WHERE status IN ('paid','delivering','delivered','completed','disputed')`.execute(
+    db,
+  )
 
   await db.schema
     .createTable('github_deliveries')
@@ -84,20 +88,31 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     // queued: the invitation is not sent yet (or is waiting to be retried); invited; accepted;
     // revoked (refund); failed (GitHub refused for good: the sale went to the admin queue).
     .addColumn('state', 'text', (c) =>
-      c.notNull().defaultTo('queued').check(sql`state IN ('queued','invited','accepted','revoked','failed')`),
+      c
+        .notNull()
+        .defaultTo('queued')
+        .check(sql`state IN ('queued','invited','accepted','revoked','failed')`),
     )
     // Why a queued invitation waits, and until when (shown to the seller and the buyer).
-    .addColumn('waiting_on', 'text', (c) =>
-      c.check(sql`waiting_on IN ('github_error','rate_limit','invitation_limit','buyer_github')`),
-    )
+    .addColumn('waiting_on', 'text', (c) => c.check(sql`waiting_on IN ('github_error','rate_limit','invitation_limit','buyer_github')`))
     .addColumn('next_attempt_at', 'timestamptz')
-    .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0).check(sql`attempts >= 0`))
+    .addColumn('attempts', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`attempts >= 0`),
+    )
     .addColumn('last_error', 'text')
     .addColumn('invitation_id', 'bigint')
     .addColumn('invitation_url', 'text')
     .addColumn('invited_at', 'timestamptz')
     // GitHub expires an invitation after 7 days: it is sent again once.
-    .addColumn('resend_count', 'integer', (c) => c.notNull().defaultTo(0).check(sql`resend_count BETWEEN 0 AND 1`))
+    .addColumn('resend_count', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`resend_count BETWEEN 0 AND 1`),
+    )
     .addColumn('resent_at', 'timestamptz')
     .addColumn('accepted_at', 'timestamptz')
     // Evidence: the head of the default branch when the buyer paid (as listed) and when access was confirmed.
@@ -108,16 +123,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('fork_url', 'text')
     .addColumn('forked_at', 'timestamptz')
     .addColumn('revoked_at', 'timestamptz')
-    .addColumn('revocation', 'text', (c) =>
-      c.check(sql`revocation IN ('invitation_canceled','collaborator_removed','nothing_to_revoke')`),
-    )
+    .addColumn('revocation', 'text', (c) => c.check(sql`revocation IN ('invitation_canceled','collaborator_removed','nothing_to_revoke')`))
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
-    .addCheckConstraint('github_deliveries_accepted_has_proof', sql`state <> 'accepted' OR (accepted_at IS NOT NULL AND delivered_sha IS NOT NULL)`)
+    .addCheckConstraint(
+      'github_deliveries_accepted_has_proof',
+      sql`state <> 'accepted' OR (accepted_at IS NOT NULL AND delivered_sha IS NOT NULL)`,
+    )
     .addCheckConstraint('github_deliveries_invited_has_invitation', sql`state <> 'invited' OR invited_at IS NOT NULL`)
-    .addCheckConstraint('github_deliveries_revoked_has_time', sql`state <> 'revoked' OR (revoked_at IS NOT NULL AND revocation IS NOT NULL)`)
+    .addCheckConstraint(
+      'github_deliveries_revoked_has_time',
+      sql`state <> 'revoked' OR (revoked_at IS NOT NULL AND revocation IS NOT NULL)`,
+    )
     .execute()
-  await sql`CREATE INDEX github_deliveries_open_idx ON github_deliveries (state, next_attempt_at) WHERE state IN ('queued','invited')`.execute(db)
+  await sql`CREATE INDEX github_deliveries_open_idx ON github_deliveries (state, next_attempt_at) WHERE state IN ('queued','invited')`.execute(
+    db,
+  )
   await sql`CREATE INDEX github_deliveries_repo_idx ON github_deliveries (repo_id)`.execute(db)
   await sql`CREATE INDEX github_deliveries_buyer_idx ON github_deliveries (buyer_github_id)`.execute(db)
 }
@@ -128,7 +149,9 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`UPDATE transactions SET status = 'paid' WHERE status = 'disputed' AND delivered_at IS NULL`.execute(db)
   await sql`UPDATE transactions SET status = 'paid' WHERE status = 'completed' AND delivered_at IS NULL AND paid_at IS NULL`.execute(db)
   await sql`DROP INDEX transactions_one_owned_copy`.execute(db)
-  await sql`CREATE UNIQUE INDEX transactions_one_owned_copy ON transactions (buyer_id, listing_id) WHERE status IN ('paid','delivered','completed','disputed')`.execute(db)
+  await sql`CREATE UNIQUE INDEX transactions_one_owned_copy ON transactions (buyer_id, listing_id) WHERE status IN ('paid','delivered','completed','disputed')`.execute(
+    db,
+  )
   await sql`ALTER TABLE transactions DROP CONSTRAINT transactions_delivered_has_proof`.execute(db)
   await sql`ALTER TABLE transactions ADD CONSTRAINT transactions_delivered_has_proof
     CHECK (status NOT IN ('delivered','completed','disputed') OR delivered_at IS NOT NULL)`.execute(db)

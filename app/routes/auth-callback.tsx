@@ -1,6 +1,7 @@
 import { redirect } from 'react-router'
 import { authContext, safeRedirectPath } from '~/server/auth.server'
 import { logSecurityEvent } from '~/server/log.server'
+import { recordProviderGithubIdentity } from '~/server/github-delivery.server'
 import { displayNameFor, syncUser } from '~/server/users.server'
 import type { Route } from './+types/auth-callback'
 
@@ -29,6 +30,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       avatarUrl: meta.avatar_url || null,
       preferredUsername: meta.user_name ?? meta.preferred_username ?? null,
     })
+    // Signed in with GitHub: the buyer's GitHub account (numeric id) for delivery by invitation (issue 16).
+    await recordProviderGithubIdentity(data.user.id, data.user.identities)
   } catch (syncError) {
     // Spec: a failed sync is logged and does not block the page; the next request retries it.
     console.error('Failed to sync user:', syncError instanceof Error ? syncError.message : syncError)

@@ -9,6 +9,7 @@ import { splitFee, type FeeSplit } from '~/lib/money'
 import { db } from './db.server.ts'
 import { AppError } from './errors.server.ts'
 import { fire } from './escrow.server.ts'
+import { githubEnabled } from './github.server.ts'
 import { logEvent } from './log.server.ts'
 import { getStripe } from './stripe.server.ts'
 
@@ -31,11 +32,16 @@ export interface CheckoutSummary {
   fee: FeeSplit
 }
 
-export type CheckoutView = { kind: 'ready' | 'requiresOnboarding'; summary: CheckoutSummary }
+/**
+ * `requiresGithub` (issue 16): the listing is delivered through GitHub and the
+ * buyer has no connected GitHub account — nothing may be paid until they connect one.
+ */
+export type CheckoutView = { kind: 'ready' | 'requiresOnboarding' | 'requiresGithub'; summary: CheckoutSummary }
 
 export type CheckoutResult =
   | { kind: 'ready'; clientSecret: string; transactionId: string; paymentIntentId: string; summary: CheckoutSummary }
   | { kind: 'requiresOnboarding'; summary: CheckoutSummary }
+  | { kind: 'requiresGithub'; summary: CheckoutSummary }
   /** The open attempt's payment already went through; the webhook has not landed yet. */
   | { kind: 'processing'; paymentIntentId: string; summary: CheckoutSummary }
 
@@ -55,6 +61,8 @@ async function getCheckoutListing(listingId: string) {
       'listings.archivedAt',
       'seller.username as sellerUsername',
       'bankDetails.status as bankStatus',
+      'listings.githubRepoId',
+      'listings.githubAccessLostAt',
     ])
     .where('listings.id', '=', listingId)
     .executeTakeFirst()
@@ -87,13 +95,20 @@ async function purchasable(input: { listingId: string; buyerId: string }) {
     fee: splitFee(listing.priceCents),
   }
   // design.md §5: no bank details on file (or rejected ones, which must be resubmitted).
-  return { listing, summary, canPay: sellerCanTakePayments(listing.bankStatus) }
+  return { listing, summary, canPay: sellerCanTakePayments(listing.bankStatus), needsGithub: await needsGithub(listing, input.buyerId) }
+}
+
+/** A GitHub-delivered listing (issue 16) and a buyer without a connected GitHub account. */
+async function needsGithub(listing: { githubRepoId: number | null; githubAccessLostAt: Date | null }, buyerId: string): Promise<boolean> {
+  if (listing.githubRepoId === null || listing.githubAccessLostAt !== null || !githubEnabled()) return false
+  const buyer = await db.selectFrom('users').select('githubUserId').where('id', '=', buyerId).executeTakeFirst()
+  return !buyer?.githubUserId
 }
 
 /** The checkout page's GET: the order summary, or the seller-setup notice. Writes nothing. */
 export async function checkoutSummary(input: { listingId: string; buyerId: string }): Promise<CheckoutView> {
-  const { summary, canPay } = await purchasable(input)
-  return { kind: canPay ? 'ready' : 'requiresOnboarding', summary }
+  const { summary, canPay, needsGithub } = await purchasable(input)
+  return { kind: !canPay ? 'requiresOnboarding' : needsGithub ? 'requiresGithub' : 'ready', summary }
 }
 
 /**
@@ -107,8 +122,9 @@ export async function startCheckout(input: {
   buyerId: string
   expectedAmountCents?: number
 }): Promise<CheckoutResult> {
-  const { listing, summary, canPay } = await purchasable(input)
+  const { listing, summary, canPay, needsGithub } = await purchasable(input)
   if (!canPay) return { kind: 'requiresOnboarding', summary }
+  if (needsGithub) return { kind: 'requiresGithub', summary }
   if (input.expectedAmountCents !== undefined && input.expectedAmountCents !== listing.priceCents) {
     throw new AppError(409, PRICE_CHANGED_MESSAGE)
   }

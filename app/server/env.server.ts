@@ -57,6 +57,18 @@ const shape = {
   SUPABASE_STORAGE_BUCKET: text.optional(),
   SUPABASE_SERVICE_ROLE_KEY: text.optional(),
 
+  GITHUB_APP_ID: z.coerce.number({ error: 'must be the App ID (a number)' }).int('must be the App ID (a number)').positive('must be the App ID (a number)').optional(),
+  // A PEM key; `\n` escapes (one-line environment files) are turned into newlines.
+  GITHUB_APP_PRIVATE_KEY: text
+    .transform((key) => key.replaceAll('\\n', '\n').trim())
+    .refine((key) => key.startsWith('-----BEGIN') && key.includes('PRIVATE KEY-----'), 'must be the App\'s PEM private key')
+    .optional(),
+  GITHUB_APP_CLIENT_ID: text.optional(),
+  GITHUB_APP_CLIENT_SECRET: text.optional(),
+  GITHUB_WEBHOOK_SECRET: text.optional(),
+  GITHUB_API_URL: httpUrl.transform((url) => url.replace(/\/$/, '')).optional(),
+  GITHUB_EMULATOR_PORT: port.default(12112),
+
   LOG_SILENT: flag.default(false),
   RATE_LIMIT_MULTIPLIER: z.coerce.number({ error: 'must be a number above 0' }).positive('must be a number above 0').default(1),
 }
@@ -84,7 +96,19 @@ const SECRET: ReadonlySet<EnvName> = new Set([
   'SUPABASE_SERVICE_ROLE_KEY',
   'STRIPE_SECRET_KEY',
   'STRIPE_WEBHOOK_SECRET',
+  'GITHUB_APP_PRIVATE_KEY',
+  'GITHUB_APP_CLIENT_SECRET',
+  'GITHUB_WEBHOOK_SECRET',
 ])
+
+/** The GitHub App is configured all together or not at all (then, locally, the emulator stands in). */
+export const GITHUB_APP_VARIABLES = [
+  'GITHUB_APP_ID',
+  'GITHUB_APP_PRIVATE_KEY',
+  'GITHUB_APP_CLIENT_ID',
+  'GITHUB_APP_CLIENT_SECRET',
+  'GITHUB_WEBHOOK_SECRET',
+] as const satisfies readonly EnvName[]
 
 export const ConfigSchema = z.object(shape)
 
@@ -115,6 +139,12 @@ export function parseConfig(source: Record<string, string | undefined> = process
     const value = input[name]
     const shown = value === undefined || SECRET.has(name) ? '' : ` (got ${JSON.stringify(value)})`
     problems.set(name, `${name} ${issue.message}${shown}`)
+  }
+  const githubSet = GITHUB_APP_VARIABLES.filter((name) => input[name] !== undefined)
+  if (githubSet.length > 0) {
+    for (const name of GITHUB_APP_VARIABLES) {
+      if (input[name] === undefined && !problems.has(name)) problems.set(name, `${name} must be set with ${githubSet[0]} (the GitHub App is configured all together)`)
+    }
   }
   if (input.NODE_ENV === 'production') {
     for (const name of REQUIRED_IN_PRODUCTION) {
@@ -181,7 +211,7 @@ export function appUrl(request?: Request): string {
 }
 
 export interface EnvDoc {
-  group: 'Server' | 'Database' | 'Secrets' | 'Identity (Supabase Auth)' | 'Payments (Stripe)' | 'Storage' | 'Logs and limits'
+  group: 'Server' | 'Database' | 'Secrets' | 'Identity (Supabase Auth)' | 'Payments (Stripe)' | 'Delivery (GitHub App)' | 'Storage' | 'Logs and limits'
   /** The default, as the README states it. */
   default: string
   meaning: string
@@ -216,6 +246,13 @@ export const ENV_DOCS: { readonly [K in EnvName]: EnvDoc } = {
   STRIPE_EMULATOR_PORT: { group: 'Payments (Stripe)', default: '`12111`', meaning: 'port of the local Stripe emulator' },
   STRIPE_API_BASE: { group: 'Payments (Stripe)', default: "Stripe's API (the launcher sets the emulator's)", meaning: 'where the Stripe client talks; leave unset with real keys', example: 'http://127.0.0.1:12111' },
   STRIPE_JS_URL: { group: 'Payments (Stripe)', default: "js.stripe.com (the launcher sets the emulator's)", meaning: "the emulator's stand-in for Stripe.js; leave unset with real keys", example: 'http://127.0.0.1:12111/v3/stripe.js' },
+  GITHUB_APP_ID: { group: 'Delivery (GitHub App)', default: 'local GitHub emulator', meaning: "the Forkmarket GitHub App's ID (set the five `GITHUB_APP_*`/`GITHUB_WEBHOOK_SECRET` together; unset in production: GitHub delivery is off and every listing is delivered by its seller)", example: '123456' },
+  GITHUB_APP_PRIVATE_KEY: { group: 'Delivery (GitHub App)', default: 'local GitHub emulator', meaning: "the App's private key (PEM; `\\n` escapes allowed), signs the App's JWTs", example: '-----BEGIN RSA PRIVATE KEY-----\\n…' },
+  GITHUB_APP_CLIENT_ID: { group: 'Delivery (GitHub App)', default: 'local GitHub emulator', meaning: "the App's client ID (buyers connect GitHub through the App's user authorization)", example: 'Iv23li…' },
+  GITHUB_APP_CLIENT_SECRET: { group: 'Delivery (GitHub App)', default: 'local GitHub emulator', meaning: "the App's client secret", example: '…' },
+  GITHUB_WEBHOOK_SECRET: { group: 'Delivery (GitHub App)', default: 'generated for the emulator', meaning: 'verifies `POST /api/github/webhook` (`X-Hub-Signature-256`)', example: '…' },
+  GITHUB_API_URL: { group: 'Delivery (GitHub App)', default: '`https://api.github.com` (the launcher sets the emulator\'s)', meaning: "GitHub's REST API (GitHub Enterprise: `https://HOST/api/v3`); the OAuth and install pages follow it", example: 'https://api.github.com' },
+  GITHUB_EMULATOR_PORT: { group: 'Delivery (GitHub App)', default: '`12112`', meaning: 'port of the local GitHub emulator' },
   SUPABASE_STORAGE_BUCKET: { group: 'Storage', default: 'local files in `DATA_DIR/uploads`', meaning: 'Supabase Storage bucket for listing images (bucket, `SUPABASE_SERVICE_ROLE_KEY` and `SUPABASE_URL` together switch it on; images are still served through `/uploads/*`)', example: 'listing-images' },
   SUPABASE_SERVICE_ROLE_KEY: { group: 'Storage', default: '—', meaning: 'server-only key for Storage uploads', example: '…' },
   LOG_SILENT: { group: 'Logs and limits', default: '`false`', meaning: '`true` drops info/warn log lines (errors are always written)' },

@@ -1,7 +1,7 @@
 import { isUuid } from '~/lib/ids'
 import type { Task } from 'graphile-worker'
 import type { Kysely, Transaction as DbTransaction, Updateable } from 'kysely'
-import type { AuditActorRole, DB, Transaction, TransactionStatus, TransactionsTable } from '../../db/schema.ts'
+import type { AuditActorRole, DB, DeliveryProof, Transaction, TransactionStatus, TransactionsTable } from '../../db/schema.ts'
 import { ACCESS_STATUSES, DISPUTE_WINDOW_HOURS, DISPUTE_WINDOW_MS, isValidForkUrl, isWindowOpen, windowEndsAt } from '~/lib/escrow'
 import { recordAudit } from './audit.server.ts'
 import { db } from './db.server.ts'
@@ -9,6 +9,7 @@ import { AppError } from './errors.server.ts'
 import { ensureJobSchema, queueJob, type JobDefinition } from './jobs.server.ts'
 import { logEvent } from './log.server.ts'
 import { recordMoneyException } from './money-exceptions.server.ts'
+import { purchaseGithubViews, type PurchaseGithub } from './github-views.server.ts'
 import { getStripe } from './stripe.server.ts'
 
 /**
@@ -43,6 +44,10 @@ export type EscrowEvent =
   | 'refund_requested'
   | 'refund_failed'
   | 'refunded'
+  | 'github_delivery_started'
+  | 'access_confirmed'
+  | 'fork_recorded'
+  | 'delivery_failed'
 
 /** What an event carries besides the sale (each transition reads what it needs). */
 export interface EventData {
@@ -59,6 +64,8 @@ export interface EventData {
   refundId?: string | null
   /** refund_failed: the claim being given back (so a newer claim is never undone). */
   claimedAt?: Date
+  /** access_confirmed: the evidence of a GitHub delivery (github-delivery.server.ts). */
+  deliveryProof?: DeliveryProof
 }
 
 /** The sale stays in its state; only the row's other fields change (a claim). */
@@ -128,6 +135,45 @@ export const TRANSITIONS: readonly Transition[] = [
     reason: () => 'Instant-delivery listing: the private delivery link is released on payment',
   },
 
+  // Delivery through GitHub (issue 16): a listing with a connected repository is delivered by an
+  // invitation (github-delivery.server.ts). The 72-hour window starts only when access is confirmed
+  // (the `member` webhook, or polling the collaborator endpoint).
+  {
+    event: 'github_delivery_started',
+    from: ['paid'],
+    actor: 'system',
+    to: 'delivering',
+    reason: () => 'GitHub listing: the buyer is invited to the repository as a read collaborator',
+  },
+  {
+    event: 'access_confirmed',
+    from: ['delivering'],
+    actor: 'system',
+    to: 'delivered',
+    guard: (_, data) => (data.deliveryProof?.github ? null : 'No proof that the buyer has access'),
+    set: (_, data) => ({ deliveryProof: JSON.stringify(data.deliveryProof), deliveredAt: data.now }),
+  },
+  // The buyer forked the repository: the proof gains the fork (the sale's state is unchanged).
+  {
+    event: 'fork_recorded',
+    from: ['delivered', 'completed', 'disputed'],
+    actor: 'system',
+    to: UNCHANGED,
+    guard: (sale, data) => (sale.deliveryProof?.github && data.forkUrl ? null : 'Not a GitHub delivery'),
+    set: (sale, data) => ({
+      deliveryProof: JSON.stringify({ ...sale.deliveryProof, forkUrl: data.forkUrl, github: { ...sale.deliveryProof!.github, forkUrl: data.forkUrl } }),
+    }),
+  },
+  // Never accepted within 14 days, or the seller's repository became unreachable: the admin decides.
+  {
+    event: 'delivery_failed',
+    from: ['delivering'],
+    actor: 'system',
+    to: 'disputed',
+    guard: (_, data) => (data.reason?.trim() ? null : 'A reason is required'),
+    set: (_, data) => ({ disputedAt: data.now, disputeReason: data.reason ?? null }),
+  },
+
   // The 72-hour window: the buyer confirms or reports a problem; at its end the system confirms.
   { event: 'confirm_receipt', from: ['delivered'], actor: 'buyer', to: 'completed', set: completion },
   {
@@ -163,7 +209,7 @@ export const TRANSITIONS: readonly Transition[] = [
   },
   {
     event: 'refund_requested',
-    from: ['disputed', 'paid', 'held'],
+    from: ['disputed', 'paid', 'delivering', 'held'],
     actor: 'admin',
     to: UNCHANGED,
     guard: (sale) =>
@@ -172,7 +218,7 @@ export const TRANSITIONS: readonly Transition[] = [
   },
   {
     event: 'refund_failed',
-    from: ['disputed', 'paid', 'held'],
+    from: ['disputed', 'paid', 'delivering', 'held'],
     actor: 'admin',
     to: UNCHANGED,
     guard: (sale, data) =>
@@ -183,7 +229,7 @@ export const TRANSITIONS: readonly Transition[] = [
   // order of events — except after the payout: that needs a person (a money exception).
   {
     event: 'refunded',
-    from: ['pending_payment', 'failed', 'paid', 'delivered', 'disputed', 'completed', 'held'],
+    from: ['pending_payment', 'failed', 'paid', 'delivering', 'delivered', 'disputed', 'completed', 'held'],
     actor: 'provider',
     to: 'refunded',
     guard: (sale) => (sale.paidAt ? 'This sale was already paid out to the seller' : null),
@@ -212,7 +258,17 @@ const ON_ENTER: Partial<Record<TransactionStatus, (trx: Executor, sale: Transact
       details: paymentMismatch(sale, data) ?? 'Payment held for review',
       providerRef: data.paymentIntentId ?? sale.stripePaymentIntentId,
     }),
+  // Refunded before completion: the buyer's GitHub access is revoked (a job: GitHub is called after
+  // the commit). After completion access is never revoked.
+  refunded: async (trx, sale) => {
+    if (sale.completedAt) return
+    const delivery = await trx.selectFrom('githubDeliveries').select('transactionId').where('transactionId', '=', sale.id).executeTakeFirst()
+    if (delivery) await queueJob(trx, GITHUB_REVOKE_TASK, { transactionId: sale.id }, { runAt: new Date(), jobKey: `${GITHUB_REVOKE_TASK}:${sale.id}` })
+  },
 }
+
+/** The job that revokes a refunded buyer's GitHub access (its task: github-delivery.server.ts). */
+export const GITHUB_REVOKE_TASK = 'github-revoke'
 
 // --- The runner ------------------------------------------------------------------------
 
@@ -477,7 +533,7 @@ export const ESCROW_JOBS: readonly JobDefinition[] = [
 // --- The buyer's purchases -------------------------------------------------------------
 
 /** Statuses shown in My Purchases: attempts that never got paid are not purchases. */
-const PURCHASE_STATUSES: readonly TransactionStatus[] = ['paid', 'delivered', 'completed', 'disputed', 'refunded', 'held']
+const PURCHASE_STATUSES: readonly TransactionStatus[] = ['paid', 'delivering', 'delivered', 'completed', 'disputed', 'refunded', 'held']
 
 export interface Purchase {
   id: string
@@ -492,6 +548,8 @@ export interface Purchase {
   /** When the 72-hour window ends, for a delivered sale. */
   windowEndsAt: Date | null
   disputeReason: string | null
+  /** Delivery through GitHub (issue 16): the invitation while delivering, then the repository and the fork. */
+  github: PurchaseGithub | null
 }
 
 /** The spec's buyer view (GET /api/purchases and /purchases), newest first. */
@@ -518,6 +576,7 @@ export async function listPurchases(buyerId: string): Promise<Purchase[]> {
     .orderBy('transactions.createdAt', 'desc')
     .orderBy('transactions.id', 'desc')
     .execute()
+  const github = await purchaseGithubViews(rows.map((row) => row.id))
   return rows.map((row) => {
     const hasAccess = (ACCESS_STATUSES as readonly TransactionStatus[]).includes(row.status)
     const forkUrl = hasAccess ? row.deliveryProof?.forkUrl : undefined
@@ -532,6 +591,7 @@ export async function listPurchases(buyerId: string): Promise<Purchase[]> {
       deliveredAt: row.deliveredAt,
       windowEndsAt: row.status === 'delivered' && row.deliveredAt ? windowEndsAt(row.deliveredAt) : null,
       disputeReason: row.disputeReason,
+      github: github.get(row.id) ?? null,
     }
   })
 }

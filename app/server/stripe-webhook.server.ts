@@ -5,6 +5,7 @@ import { isValidForkUrl, OWNED_STATUSES } from '~/lib/escrow'
 import { recordAudit } from './audit.server.ts'
 import { db } from './db.server.ts'
 import { applyEvent, prepareEscrow, type Actor } from './escrow.server.ts'
+import { beginGithubDelivery } from './github-delivery.server.ts'
 import { getDeliveryUrl } from './listings.server.ts'
 import { logEvent } from './log.server.ts'
 import { recordMoneyException } from './money-exceptions.server.ts'
@@ -129,6 +130,9 @@ async function paymentSucceeded(trx: Executor, intent: Stripe.PaymentIntent, now
     now,
   })
   if (!paid.applied || paid.sale.status !== 'paid') return
+
+  // A listing with a connected GitHub repository is delivered by invitation (issue 16): paid → delivering.
+  if (await beginGithubDelivery(trx, paid.sale, now)) return
 
   const forkUrl = await instantDeliveryUrl(trx, sale.listingId)
   if (!forkUrl) return

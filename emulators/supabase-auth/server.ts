@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net'
 import type { JWTPayload } from 'jose'
 import { AuthStore, isProvider, type Provider, type SessionRecord, type UserRecord } from './store.ts'
 import { TokenSigner, describeJwtFailure, generateSigningKey, unverifiedRole } from './tokens.ts'
-import { AUTHENTICATED, accessTokenClaims, providerIdentityData, toAuthUser, type AuthUser } from './users.ts'
+import { AUTHENTICATED, accessTokenClaims, githubLogin, providerIdentityData, toAuthUser, type AuthUser } from './users.ts'
 import { renderAvatarSvg, renderConsentPage } from './views.ts'
 
 export type { Provider } from './store.ts'
@@ -37,6 +37,10 @@ export interface AuthEmulatorOptions {
   /** How a new user's id is chosen; default random. The app's launcher derives it from the
    * e-mail so the seeded demo accounts can be signed into. */
   userIdForEmail?: (email: string) => string
+  /** The GitHub account behind a GitHub sign-in (its numeric id and login); default: a random id
+   * and a login from the e-mail. The launcher asks the GitHub emulator, so the identity is an
+   * account there that can be invited to repositories (issue 16). */
+  githubAccount?: (profile: { email: string; login: string; fullName: string }) => { id: number; login: string }
 }
 
 export interface SessionResponse {
@@ -93,6 +97,7 @@ export async function startAuthEmulator(opts: AuthEmulatorOptions = {}): Promise
     siteUrl: opts.siteUrl ?? DEFAULT_SITE_URL,
     ttlSeconds: opts.accessTokenTtlSeconds ?? 3600,
     now,
+    githubAccount: opts.githubAccount,
   }
   server.on('request', (req: IncomingMessage, res: ServerResponse) => void handleHttp(ctx, req, res))
 
@@ -163,6 +168,7 @@ interface EmulatorContext {
   siteUrl: string
   ttlSeconds: number
   now: () => number
+  githubAccount?: AuthEmulatorOptions['githubAccount']
 }
 
 interface FlowState {
@@ -470,12 +476,17 @@ function isFlowExpired(ctx: EmulatorContext, flow: FlowState): boolean {
 // Users and sessions
 
 function signIn(ctx: EmulatorContext, input: { email: string; fullName: string; provider: Provider }): UserRecord {
+  const github =
+    input.provider === 'github' && ctx.githubAccount
+      ? ctx.githubAccount({ email: input.email, login: githubLogin(input.email), fullName: input.fullName })
+      : undefined
   return ctx.store.recordOAuthSignIn({
     email: input.email,
     provider: input.provider,
     now: new Date(ctx.now()),
+    providerId: github ? String(github.id) : undefined,
     identityData: (userId, providerId) =>
-      providerIdentityData({ ...input, providerId, avatarUrl: `${ctx.issuer}/avatars/${userId}.svg` }),
+      providerIdentityData({ ...input, providerId, login: github?.login, avatarUrl: `${ctx.issuer}/avatars/${userId}.svg` }),
   })
 }
 

@@ -62,6 +62,8 @@ export interface OAuthSignIn {
   provider: Provider
   /** Builds the provider's view of the account; called with the (possibly new) user id. */
   identityData: (userId: string, providerId: string) => IdentityData
+  /** The provider's account id when the caller knows it (the GitHub emulator's); default: kept, or random. */
+  providerId?: string
   now: Date
 }
 
@@ -112,9 +114,10 @@ export class AuthStore {
     const timestamp = input.now.toISOString()
     const user = this.findUserByEmail(email) ?? this.addUser(email, timestamp)
     const identity = user.identities.find((candidate) => candidate.provider === input.provider)
-    const providerId = identity?.providerId ?? providerAccountId(input.provider)
+    const providerId = input.providerId ?? identity?.providerId ?? providerAccountId(input.provider)
     const identityData = input.identityData(user.id, providerId)
     if (identity) {
+      identity.providerId = providerId
       identity.identityData = identityData
       identity.updatedAt = timestamp
       identity.lastSignInAt = timestamp

@@ -44,6 +44,8 @@ export interface ProviderProfile {
   email: string
   fullName: string
   avatarUrl: string
+  /** GitHub: the account's login (default: made from the e-mail). */
+  login?: string
 }
 
 /**
@@ -66,7 +68,7 @@ export function providerIdentityData(profile: ProviderProfile): IdentityData {
     data.name = profile.fullName
   }
   if (profile.provider === 'github') {
-    const login = githubLogin(profile.email)
+    const login = profile.login ?? githubLogin(profile.email)
     data.user_name = login
     data.preferred_username = login
   } else {
@@ -76,7 +78,7 @@ export function providerIdentityData(profile: ProviderProfile): IdentityData {
 }
 
 /** GitHub logins are alphanumerics and single inner hyphens, at most 39 characters. */
-function githubLogin(email: string): string {
+export function githubLogin(email: string): string {
   const localPart = email.split('@')[0] ?? ''
   const login = localPart
     .replace(/[^a-zA-Z0-9]+/g, '-')

@@ -78,6 +78,12 @@ const MATRIX: Record<string, Row[]> = {
     },
   ],
   'auth/callback': [{ method: 'GET', request: get('/auth/callback'), expect: all('302 /login') }],
+  // GitHub's flows (issue 16) need a signed-in user; without the GitHub App (not configured here) or
+  // without a valid signed state they go back with the reason, writing nothing.
+  'github/install': [{ method: 'GET', request: get('/github/install'), expect: signedIn('302 /seller/dashboard', LOGIN) }],
+  'github/install/callback': [{ method: 'GET', request: get('/github/install/callback'), expect: signedIn('302 /seller/dashboard', LOGIN) }],
+  'github/authorize': [{ method: 'GET', request: get('/github/authorize'), expect: signedIn('302 /purchases', LOGIN) }],
+  'github/oauth/callback': [{ method: 'GET', request: get('/github/oauth/callback'), expect: signedIn('302 /purchases', LOGIN) }],
   logout: [
     { method: 'GET', request: get('/logout'), expect: all('302 /') },
     { method: 'POST', request: get('/logout'), expect: all('302 /') },
@@ -356,6 +362,15 @@ const MATRIX: Record<string, Row[]> = {
       request: () => ({ path: '/api/stripe/webhook', body: { raw: '{"type":"payment_intent.succeeded"}', contentType: 'application/json' } }),
       expect: all(400),
       note: 'unsigned: refused whoever sends it (signature, not session, authenticates Stripe)',
+    },
+  ],
+  'api/github/webhook': [
+    methodNotAllowed('GET', '/api/github/webhook'),
+    {
+      method: 'POST',
+      request: () => ({ path: '/api/github/webhook', body: { raw: '{"action":"added"}', contentType: 'application/json' } }),
+      expect: all(401),
+      note: 'unsigned: refused whoever sends it (X-Hub-Signature-256, not a session, authenticates GitHub)',
     },
   ],
   'api/*': [

@@ -270,7 +270,7 @@ describe('refunds through Stripe', () => {
       { transactionId: sale.id },
     )
     expect(again.status).toBe(409)
-    expect(await again.json()).toEqual({ error: 'This sale is refunded, not disputed, paid or held' })
+    expect(await again.json()).toEqual({ error: 'This sale is refunded, not disputed, paid, delivering or held' })
     const release = await callRoute(
       adminRelease,
       apiRequest(`/api/admin/transactions/${sale.id}/release`, { method: 'POST', token: admin.token, json: {} }),

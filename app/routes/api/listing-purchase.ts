@@ -1,10 +1,12 @@
 import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api-route.server'
 import { startCheckout } from '~/server/checkout.server'
 import { AppError } from '~/server/errors.server'
+import { GITHUB_AUTHORIZE_PATH, githubPath } from '~/server/github-delivery.server'
 
 // POST /api/listings/:id/purchase (spec §7): { clientSecret } for the buyer's
 // open payment attempt (created or reused), or { requiresOnboarding: true }
-// while the seller has no bank details on file. The amount comes from the
+// while the seller has no bank details on file, or { requiresGithub: true, connectUrl } for a
+// GitHub-delivered listing while the buyer has no connected GitHub account. The amount comes from the
 // listing's price in the database; the body is ignored.
 const api = apiRoute({
   policy: { bodyLimit: BODY_LIMITS.json, rateLimit: RATE_LIMITS.purchase },
@@ -15,6 +17,9 @@ const api = apiRoute({
       switch (result.kind) {
         case 'requiresOnboarding':
           return { requiresOnboarding: true }
+        case 'requiresGithub':
+          // Issue 16: a GitHub-delivered listing needs the buyer's GitHub account before any payment.
+          return { requiresGithub: true, connectUrl: githubPath(GITHUB_AUTHORIZE_PATH, `/checkout/${result.summary.listingId}`) }
         case 'processing':
           throw new AppError(409, 'Your payment for this listing is already being processed', { extra: { paymentIntentId: result.paymentIntentId } })
         case 'ready':

@@ -1,0 +1,23 @@
+import { redirect } from 'react-router'
+import { requireUser, safeRedirectPath } from '~/server/auth.server'
+import { isAppError } from '~/server/errors.server'
+import { GITHUB_FLOW_RATE_LIMIT, installUrl } from '~/server/github-delivery.server'
+import { redirectWithToast } from '~/server/responses.server'
+import { BODY_LIMITS, routePolicy } from '~/server/route-policy.server'
+import type { Route } from './+types/install'
+
+// GET /github/install?returnTo=…: "Connect GitHub" for a seller — on to the Forkmarket
+// GitHub App's installation page (GitHub's, or the local emulator's consent page).
+// Writes nothing: the state it carries is signed for the signed-in user.
+export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.tiny, rateLimit: GITHUB_FLOW_RATE_LIMIT })]
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, context)
+  const returnTo = safeRedirectPath(new URL(request.url).searchParams.get('returnTo'), '/seller/dashboard')
+  try {
+    return redirect(await installUrl(user.id, returnTo))
+  } catch (error) {
+    if (!isAppError(error)) throw error
+    return redirectWithToast(returnTo, { type: 'error', title: error.message })
+  }
+}
