@@ -3,15 +3,18 @@ import { describe, expect, it } from 'vitest'
 import type { PurchaseGithub } from '~/server/github-delivery.server'
 import { DeliveryCell } from './delivery-cell'
 
-const github = (over: Partial<PurchaseGithub>): PurchaseGithub => ({
-  state: 'invited',
-  invitationUrl: 'https://github.com/acme/kit/invitations',
-  repositoryUrl: 'https://github.com/acme/kit',
-  forkUrl: null,
-  resent: false,
-  message: 'Accept your invitation on GitHub within 7 days.',
-  ...over,
-})
+const github = (over: Partial<PurchaseGithub>) =>
+  ({
+    state: 'invited',
+    invitationUrl: 'https://github.com/acme/kit/invitations',
+    repositoryUrl: 'https://github.com/acme/kit',
+    forkUrl: null,
+    resent: false,
+    waitingOn: null,
+    nextAttemptAt: null,
+    message: 'Accept your invitation on GitHub within 7 days.',
+    ...over,
+  }) as PurchaseGithub
 
 const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim()
 
