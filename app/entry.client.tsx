@@ -1,16 +1,19 @@
-import { startTransition, StrictMode, useEffect } from 'react'
+import { startTransition, StrictMode, useEffect, type ReactNode } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import { HydratedRouter } from 'react-router/dom'
 
 /**
  * Marks <html data-hydrated> once hydration has committed (its effect runs after
  * the router's): end-to-end tests wait on it before using client-side behaviour.
+ * It wraps the router rather than sitting beside it: a sibling would change the
+ * tree positions useId() derives its ids from, so ids made in the browser
+ * would no longer match the server's (aria-controls pointing nowhere).
  */
-function HydrationMarker() {
+function HydrationMarker({ children }: { children: ReactNode }) {
   useEffect(() => {
     document.documentElement.dataset.hydrated = 'true'
   }, [])
-  return null
+  return children
 }
 
 function hydrate() {
@@ -18,8 +21,9 @@ function hydrate() {
     hydrateRoot(
       document,
       <StrictMode>
-        <HydratedRouter />
-        <HydrationMarker />
+        <HydrationMarker>
+          <HydratedRouter />
+        </HydrationMarker>
       </StrictMode>,
     )
   })

@@ -29,7 +29,7 @@ const PROSE_CLASSES = [
   '[&_li>p]:mt-2',
   // definition lists
   '[&_dl]:mt-4 [&_dt]:mt-4 [&_dt]:font-semibold [&_dd]:mt-1 [&_dd]:pl-4 [&_dd]:text-foreground/90',
-  // tables (wrap them in a div with overflow-x-auto on small screens)
+  // tables (wrap them in <ProseTable>, which scrolls sideways on small screens)
   '[&_table]:mt-4 [&_table]:w-full [&_table]:border-collapse [&_table]:text-sm',
   '[&_th]:border [&_th]:border-border [&_th]:bg-muted [&_th]:px-3 [&_th]:py-2 [&_th]:text-left [&_th]:font-semibold',
   '[&_td]:border [&_td]:border-border [&_td]:px-3 [&_td]:py-2 [&_td]:align-top',
@@ -104,6 +104,18 @@ export function LegalPage({
       ) : null}
 
       <Prose className="mt-10">{children}</Prose>
+    </div>
+  )
+}
+
+/**
+ * A prose table that scrolls sideways where it does not fit (phones). The
+ * scroll area is named and focusable, so keyboard users can scroll it too.
+ */
+export function ProseTable({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="overflow-x-auto" role="region" aria-label={label} tabIndex={0}>
+      {children}
     </div>
   )
 }

@@ -17,8 +17,13 @@ import {
 import { Link } from 'react-router'
 import type { Route } from './+types/home'
 
-const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring'
-const buttonBase = `inline-flex items-center justify-center gap-2 rounded-md px-5 py-2.5 text-sm font-medium whitespace-nowrap transition-colors ${focusRing}`
+const buttonShape = 'inline-flex items-center justify-center gap-2 rounded-md px-5 py-2.5 text-sm font-medium whitespace-nowrap transition-colors focus-visible:outline-2 focus-visible:outline-offset-2'
+const buttonBase = `${buttonShape} outline-ring`
+/**
+ * On the primary-coloured closing banner the ring is drawn in the banner's text colour (the page's ring
+ * colour would vanish on it) — set without the focus variant, so the ring does not fade in from the other.
+ */
+const bannerButtonBase = `${buttonShape} outline-primary-foreground`
 const primaryButton = `${buttonBase} bg-primary text-primary-foreground shadow-xs hover:bg-primary/90`
 const outlineButton = `${buttonBase} border border-border bg-background text-foreground shadow-xs hover:bg-accent hover:text-accent-foreground`
 
@@ -249,20 +254,20 @@ export default function Home() {
       <section className="mx-auto w-full max-w-6xl px-4 py-16 sm:px-6 sm:py-20 lg:px-8">
         <div className="rounded-2xl bg-primary px-6 py-12 text-center text-primary-foreground sm:px-12 sm:py-16">
           <h2 className="text-3xl font-bold tracking-tight text-balance sm:text-4xl">Ready to ship faster?</h2>
-          <p className="mx-auto mt-4 max-w-xl text-lg text-pretty text-primary-foreground/80">
+          <p className="mx-auto mt-4 max-w-xl text-lg text-pretty text-primary-foreground/90">
             Find your next starting point, or list the project you already built and get paid for it.
           </p>
           <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
             <Link
               to="/marketplace"
-              className={`${buttonBase} bg-primary-foreground text-primary shadow-xs hover:bg-primary-foreground/90`}
+              className={`${bannerButtonBase} bg-primary-foreground text-primary shadow-xs hover:bg-primary-foreground/90`}
             >
               Browse Marketplace
               <ArrowRight aria-hidden="true" className="size-4" />
             </Link>
             <Link
               to="/seller/create"
-              className={`${buttonBase} border border-primary-foreground/30 text-primary-foreground hover:bg-primary-foreground/10`}
+              className={`${bannerButtonBase} border border-primary-foreground/30 text-primary-foreground hover:bg-primary-foreground/10`}
             >
               Start Selling
             </Link>

@@ -97,21 +97,22 @@ function TechList({ label, items }: { label: string; items: string[] }) {
   )
 }
 
+/** One support term: a <dt>/<dd> pair in its own <div> (the only wrapper a <dl> allows). */
 function SupportRow({ label, available, children }: { label: string; available: boolean; children?: React.ReactNode }) {
   return (
-    <div className="flex gap-3 py-3">
-      <span
-        className={cn(
-          'mt-0.5 flex size-5 shrink-0 items-center justify-center rounded-full',
-          available ? 'bg-success text-success-foreground' : 'bg-muted text-muted-foreground',
-        )}
-      >
-        {available ? <Check aria-hidden="true" className="size-3.5" /> : <Minus aria-hidden="true" className="size-3.5" />}
-      </span>
-      <div className="grid gap-1">
-        <dt className="font-medium">{label}</dt>
-        <dd className="text-sm text-muted-foreground">{children ?? (available ? 'Available' : 'Not available')}</dd>
-      </div>
+    <div className="py-3">
+      <dt className="flex items-center gap-3 font-medium">
+        <span
+          className={cn(
+            'flex size-5 shrink-0 items-center justify-center rounded-full',
+            available ? 'bg-success text-success-foreground' : 'bg-muted text-muted-foreground',
+          )}
+        >
+          {available ? <Check aria-hidden="true" className="size-3.5" /> : <Minus aria-hidden="true" className="size-3.5" />}
+        </span>
+        {label}
+      </dt>
+      <dd className="mt-1 ps-8 text-sm text-muted-foreground">{children ?? (available ? 'Available' : 'Not available')}</dd>
     </div>
   )
 }

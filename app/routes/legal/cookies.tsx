@@ -1,5 +1,5 @@
 import { Link } from 'react-router'
-import { Callout, LegalPage, SUPPORT_EMAIL } from '~/components/prose'
+import { Callout, LegalPage, ProseTable, SUPPORT_EMAIL } from '~/components/prose'
 import type { Route } from './+types/cookies'
 
 const COOKIES = [
@@ -52,7 +52,7 @@ export default function CookiesPage() {
       </p>
 
       <h2 id="cookies-we-use">Cookies we use</h2>
-      <div className="overflow-x-auto">
+      <ProseTable label="Cookies we use">
         <table>
           <thead>
             <tr>
@@ -73,7 +73,7 @@ export default function CookiesPage() {
             ))}
           </tbody>
         </table>
-      </div>
+      </ProseTable>
 
       <h2 id="third-party">Payments by Stripe</h2>
       <p>

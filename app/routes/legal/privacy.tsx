@@ -1,5 +1,5 @@
 import { Link } from 'react-router'
-import { Callout, LegalPage, SUPPORT_EMAIL } from '~/components/prose'
+import { Callout, LegalPage, ProseTable, SUPPORT_EMAIL } from '~/components/prose'
 import type { Route } from './+types/privacy'
 
 const SECTIONS = [
@@ -71,7 +71,7 @@ export default function PrivacyPage() {
       </p>
 
       <h2 id="how-we-use-it">3. How we use it</h2>
-      <div className="overflow-x-auto">
+      <ProseTable label="How we use your data">
         <table>
           <thead>
             <tr>
@@ -106,7 +106,7 @@ export default function PrivacyPage() {
             </tr>
           </tbody>
         </table>
-      </div>
+      </ProseTable>
 
       <h2 id="sharing">4. Who we share it with</h2>
       <p>We do not sell your personal data. We share it only as needed to run Forkmarket:</p>
