@@ -3,6 +3,8 @@ import type { TransactionStatus } from '../../db/schema.ts'
 /** Policy pages (spec §9): the buyer has 72 hours after delivery to report a problem; then the sale auto-confirms. */
 export const DISPUTE_WINDOW_HOURS = 72
 export const DISPUTE_WINDOW_MS = DISPUTE_WINDOW_HOURS * 60 * 60 * 1000
+/** The same window in days, for copy ("3 days (72 hours)"). */
+export const DISPUTE_WINDOW_DAYS = DISPUTE_WINDOW_HOURS / 24
 
 /** Statuses in which the buyer owns the purchase (and may not buy the listing again). */
 export const OWNED_STATUSES = ['paid', 'delivering', 'delivered', 'completed', 'disputed'] as const satisfies readonly TransactionStatus[]

@@ -1,5 +1,8 @@
 /** The platform's share of every sale (design.md §5); the only place the rate lives. */
 export const PLATFORM_FEE_RATE = 0.15
+/** The fee and the seller's share as whole percentages, for copy ("a 15% fee", "you receive 85%"). */
+export const PLATFORM_FEE_PERCENT = Math.round(PLATFORM_FEE_RATE * 100)
+export const SELLER_SHARE_PERCENT = 100 - PLATFORM_FEE_PERCENT
 
 export interface FeeSplit {
   amountCents: number

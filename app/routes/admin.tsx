@@ -14,7 +14,7 @@ import { Label } from '~/components/ui/label'
 import { NativeSelect } from '~/components/ui/native-select'
 import { useHydrated } from '~/components/ui/use-hydrated'
 import { SALE_STATUSES, STATUS_LABELS } from '~/lib/escrow'
-import { formatCents } from '~/lib/money'
+import { formatCents, PLATFORM_FEE_PERCENT } from '~/lib/money'
 import {
   ADMIN_TRANSACTIONS_LIMIT,
   bankDetailsForPayouts,
@@ -182,7 +182,7 @@ export default function Admin({ loaderData }: Route.ComponentProps) {
         <StatCard
           title="Platform fees earned"
           value={formatCents(summary.platformFeesCents)}
-          description="15% of those sales"
+          description={`${PLATFORM_FEE_PERCENT}% of those sales`}
           icon={<CircleDollarSign />}
         />
         <StatCard

@@ -1,4 +1,3 @@
-import type { LucideIcon } from 'lucide-react'
 import {
   ArrowRight,
   BadgeCheck,
@@ -13,11 +12,15 @@ import {
   ShieldCheck,
   Store,
   Tag,
+  type LucideIcon,
 } from 'lucide-react'
 import { Link } from 'react-router'
+import { DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
+import { PLATFORM_FEE_PERCENT, SELLER_SHARE_PERCENT } from '~/lib/money'
 import type { Route } from './+types/home'
 
-const buttonShape = 'inline-flex items-center justify-center gap-2 rounded-md px-5 py-2.5 text-sm font-medium whitespace-nowrap transition-colors focus-visible:outline-2 focus-visible:outline-offset-2'
+const buttonShape =
+  'inline-flex items-center justify-center gap-2 rounded-md px-5 py-2.5 text-sm font-medium whitespace-nowrap transition-colors focus-visible:outline-2 focus-visible:outline-offset-2'
 const buttonBase = `${buttonShape} outline-ring`
 /**
  * On the primary-coloured closing banner the ring is drawn in the banner's text colour (the page's ring
@@ -42,16 +45,15 @@ const STEPS: { title: string; description: string; icon: LucideIcon }[] = [
   },
   {
     title: 'Deliver & Earn',
-    description:
-      'The seller delivers a fork link, the buyer confirms receipt within 72 hours, and the seller is paid out by bank transfer.',
+    description: `The seller delivers a fork link, the buyer confirms receipt within ${DISPUTE_WINDOW_HOURS} hours, and the seller is paid out by bank transfer.`,
     icon: GitFork,
   },
 ]
 
 const SELLER_BENEFITS: { title: string; description: string; icon: LucideIcon }[] = [
   {
-    title: 'Free to list, 15% platform fee',
-    description: 'No monthly costs. You keep 85% of every sale.',
+    title: `Free to list, ${PLATFORM_FEE_PERCENT}% platform fee`,
+    description: `No monthly costs. You keep ${SELLER_SHARE_PERCENT}% of every sale.`,
     icon: Percent,
   },
   {
@@ -61,14 +63,12 @@ const SELLER_BENEFITS: { title: string; description: string; icon: LucideIcon }[
   },
   {
     title: 'Payment secured up front',
-    description:
-      'Buyers pay before you deliver, and escrow holds the money until the sale completes. No invoices to chase.',
+    description: 'Buyers pay before you deliver, and escrow holds the money until the sale completes. No invoices to chase.',
     icon: ShieldCheck,
   },
   {
     title: 'Sell your way',
-    description:
-      'Templates or full sites, personal, commercial or unlimited licences, plus optional setup calls and support.',
+    description: 'Templates or full sites, personal, commercial or unlimited licences, plus optional setup calls and support.',
     icon: Tag,
   },
 ]
@@ -80,7 +80,7 @@ const BUYER_BENEFITS: { title: string; description: string; icon: LucideIcon }[]
     icon: ShieldCheck,
   },
   {
-    title: '72-hour dispute window',
+    title: `${DISPUTE_WINDOW_HOURS}-hour dispute window`,
     description: 'Check the code, then Confirm Receipt or report a problem and an admin steps in.',
     icon: Clock,
   },
@@ -96,7 +96,7 @@ const BUYER_BENEFITS: { title: string; description: string; icon: LucideIcon }[]
   },
 ]
 
-const HIGHLIGHTS = ['Escrow on every sale', '72-hour dispute window', 'Lifetime access']
+const HIGHLIGHTS = ['Escrow on every sale', `${DISPUTE_WINDOW_HOURS}-hour dispute window`, 'Lifetime access']
 
 function BenefitList({ items }: { items: { title: string; description: string; icon: LucideIcon }[] }) {
   return (
@@ -121,7 +121,7 @@ function OrderTimeline() {
   const events = [
     { label: 'Payment received', detail: '$149.00 held in escrow', done: true },
     { label: 'Delivered', detail: 'Fork link sent to buyer', done: true },
-    { label: 'Receipt confirmed', detail: 'Buyer confirmed within 72 hours', done: true },
+    { label: 'Receipt confirmed', detail: `Buyer confirmed within ${DISPUTE_WINDOW_HOURS} hours`, done: true },
     { label: 'Payout scheduled', detail: '$126.65 by bank transfer', done: false },
   ]
   return (
@@ -156,7 +156,7 @@ function OrderTimeline() {
         ))}
       </ol>
       <figcaption className="mt-6 border-t border-border pt-4 text-xs text-muted-foreground">
-        Seller receives 85% after the 15% platform fee.
+        Seller receives {SELLER_SHARE_PERCENT}% after the {PLATFORM_FEE_PERCENT}% platform fee.
       </figcaption>
     </figure>
   )
@@ -177,8 +177,8 @@ export default function Home() {
               Buy and Sell <span className="whitespace-nowrap">Production-Ready</span> Apps
             </h1>
             <p className="mt-6 max-w-xl text-lg leading-8 text-pretty text-muted-foreground">
-              Apps, templates and full sites from independent developers, delivered straight to your account as a fork.
-              Pay once by card; the money stays in escrow until delivery is confirmed.
+              Apps, templates and full sites from independent developers, delivered straight to your account as a fork. Pay once by card;
+              the money stays in escrow until delivery is confirmed.
             </p>
             <div className="mt-8 flex flex-col gap-3 sm:flex-row">
               <Link to="/marketplace" className={primaryButton}>
@@ -211,16 +211,11 @@ export default function Home() {
           <h2 id="how-it-works" className="text-3xl font-bold tracking-tight sm:text-4xl">
             How It Works
           </h2>
-          <p className="mt-4 text-lg text-muted-foreground">
-            Three steps from repository to revenue, or from idea to launch.
-          </p>
+          <p className="mt-4 text-lg text-muted-foreground">Three steps from repository to revenue, or from idea to launch.</p>
         </div>
         <ol className="mt-10 grid gap-6 md:grid-cols-3">
           {STEPS.map((step, index) => (
-            <li
-              key={step.title}
-              className="relative rounded-xl border border-border bg-card p-6 text-card-foreground shadow-xs"
-            >
+            <li key={step.title} className="relative rounded-xl border border-border bg-card p-6 text-card-foreground shadow-xs">
               <div className="flex items-center gap-3">
                 <span className="flex size-10 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground">
                   {index + 1}
@@ -283,8 +278,7 @@ export function meta({}: Route.MetaArgs) {
     { title: 'Forkmarket — Buy and sell code-hosted apps and templates' },
     {
       name: 'description',
-      content:
-        'Buy and sell apps, templates and full sites built on a code-hosting platform. Card payments, escrow protection, a 72-hour dispute window and delivery by fork link.',
+      content: `Buy and sell apps, templates and full sites built on a code-hosting platform. Card payments, escrow protection, a ${DISPUTE_WINDOW_HOURS}-hour dispute window and delivery by fork link.`,
     },
   ]
 }

@@ -10,6 +10,7 @@ import { StatCard } from '~/components/dashboard/stat-card'
 import { Button } from '~/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
 import { formatCents } from '~/lib/money'
+import { DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
 import { requireUser } from '~/server/auth.server'
 import { deliverSale } from '~/server/escrow.server'
 import { isAppError } from '~/server/errors.server'
@@ -70,7 +71,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   return redirectWithToast(here, {
     title: 'Sale delivered',
-    description: 'The buyer can now open their fork; the 72-hour window to confirm receipt has started.',
+    description: `The buyer can now open their fork; the ${DISPUTE_WINDOW_HOURS}-hour window to confirm receipt has started.`,
   })
 }
 
@@ -142,7 +143,7 @@ export default function SellerDashboard({ loaderData }: Route.ComponentProps) {
           </CardTitle>
           <CardDescription>
             Your latest sales. Deliver a paid sale by sending the buyer’s fork link; funds are released when the buyer
-            confirms receipt (or after 72 hours).
+            confirms receipt (or after {DISPUTE_WINDOW_HOURS} hours).
           </CardDescription>
         </CardHeader>
         <CardContent>

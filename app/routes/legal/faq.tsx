@@ -1,7 +1,12 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import { LegalPage, SUPPORT_EMAIL } from '~/components/prose'
+import { DISPUTE_WINDOW_DAYS, DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
+import { formatCents, PLATFORM_FEE_PERCENT, SELLER_SHARE_PERCENT, splitFee } from '~/lib/money'
 import type { Route } from './+types/faq'
+
+/** The fee example in the copy: a $100.00 sale, split by the same rule as every sale. */
+const FEE_EXAMPLE = splitFee(10_000)
 
 type Question = { id: string; question: string; answer: ReactNode }
 type Group = { id: string; title: string; questions: Question[] }
@@ -17,10 +22,10 @@ const GROUPS: Group[] = [
         answer: (
           <>
             <p>
-              When you pay, your money does not go straight to the seller. The platform holds it in escrow until
-              delivery is confirmed, either by you pressing Confirm Receipt or automatically when the 72-hour dispute
-              window ends. If you report a problem, the money stays in escrow until an admin resolves the dispute by
-              releasing it to the seller or refunding you.
+              When you pay, your money does not go straight to the seller. The platform holds it in escrow until delivery is confirmed,
+              either by you pressing Confirm Receipt or automatically when the {DISPUTE_WINDOW_HOURS}-hour dispute window ends. If you
+              report a problem, the money stays in escrow until an admin resolves the dispute by releasing it to the seller or refunding
+              you.
             </p>
           </>
         ),
@@ -30,9 +35,9 @@ const GROUPS: Group[] = [
         question: 'How do I receive what I buy?',
         answer: (
           <p>
-            The seller delivers a fork link: a link to your own copy of the repository on the code-hosting platform. It
-            appears in the Delivery column of <Link to="/purchases">My Purchases</Link> (it shows "Pending" until the
-            seller delivers). Each listing states its delivery timeframe, from instant to 3-5 days.
+            The seller delivers a fork link: a link to your own copy of the repository on the code-hosting platform. It appears in the
+            Delivery column of <Link to="/purchases">My Purchases</Link> (it shows "Pending" until the seller delivers). Each listing states
+            its delivery timeframe, from instant to 3-5 days.
           </p>
         ),
       },
@@ -41,8 +46,8 @@ const GROUPS: Group[] = [
         question: 'What is the dispute window?',
         answer: (
           <p>
-            After the seller delivers, you have 3 days (72 hours) to check the code against the listing. During that
-            time you can press Confirm Receipt if everything is fine, or Report a problem if it is not. Your payment
+            After the seller delivers, you have {DISPUTE_WINDOW_DAYS} days ({DISPUTE_WINDOW_HOURS} hours) to check the code against the
+            listing. During that time you can press Confirm Receipt if everything is fine, or Report a problem if it is not. Your payment
             stays in escrow until one of those happens or the window ends.
           </p>
         ),
@@ -52,9 +57,9 @@ const GROUPS: Group[] = [
         question: 'What does Confirm Receipt do?',
         answer: (
           <p>
-            Confirm Receipt tells us that the delivery matches the listing. It completes the sale and releases the funds
-            to the seller early, without waiting for the 72 hours to run out. Only press it once you have opened the
-            fork and checked the code, because a confirmed sale can no longer be disputed.
+            Confirm Receipt tells us that the delivery matches the listing. It completes the sale and releases the funds to the seller
+            early, without waiting for the {DISPUTE_WINDOW_HOURS} hours to run out. Only press it once you have opened the fork and checked
+            the code, because a confirmed sale can no longer be disputed.
           </p>
         ),
       },
@@ -63,9 +68,9 @@ const GROUPS: Group[] = [
         question: "What happens if I don't confirm or report a problem?",
         answer: (
           <p>
-            If you neither press Confirm Receipt nor report a problem, the delivery is confirmed automatically 72 hours
-            after it was made, and the funds are released to the seller. If you need more time to check a large project,
-            report a problem before the window ends and explain why.
+            If you neither press Confirm Receipt nor report a problem, the delivery is confirmed automatically {DISPUTE_WINDOW_HOURS} hours
+            after it was made, and the funds are released to the seller. If you need more time to check a large project, report a problem
+            before the window ends and explain why.
           </p>
         ),
       },
@@ -75,13 +80,13 @@ const GROUPS: Group[] = [
         answer: (
           <>
             <p>
-              Press Report a problem on the purchase within 72 hours of delivery and describe what is wrong (for
-              example, the fork link does not work, or features described in the listing are missing). This opens a
-              dispute and keeps your payment in escrow.
+              Press Report a problem on the purchase within {DISPUTE_WINDOW_HOURS} hours of delivery and describe what is wrong (for
+              example, the fork link does not work, or features described in the listing are missing). This opens a dispute and keeps your
+              payment in escrow.
             </p>
             <p>
-              The seller can fix the issue. If you cannot agree, a Forkmarket admin reviews the case and either releases
-              the funds to the seller or refunds you.
+              The seller can fix the issue. If you cannot agree, a Forkmarket admin reviews the case and either releases the funds to the
+              seller or refunds you.
             </p>
           </>
         ),
@@ -91,9 +96,9 @@ const GROUPS: Group[] = [
         question: 'Can I get a refund?',
         answer: (
           <p>
-            Yes, through a dispute: if the code is not delivered, or is materially different from its listing, an admin
-            can refund you in full. Refunds are not available after a sale is confirmed, so report problems within the
-            72-hour window. See <Link to="/terms#disputes">Disputes and refunds</Link> in our Terms.
+            Yes, through a dispute: if the code is not delivered, or is materially different from its listing, an admin can refund you in
+            full. Refunds are not available after a sale is confirmed, so report problems within the {DISPUTE_WINDOW_HOURS}-hour window. See{' '}
+            <Link to="/terms#disputes">Disputes and refunds</Link> in our Terms.
           </p>
         ),
       },
@@ -102,8 +107,8 @@ const GROUPS: Group[] = [
         question: 'Is it a subscription? How long can I access my purchase?',
         answer: (
           <p>
-            No subscription: every purchase is a one-time payment with lifetime access. The fork is your copy, so you
-            keep it even if the seller later hides or deletes the listing.
+            No subscription: every purchase is a one-time payment with lifetime access. The fork is your copy, so you keep it even if the
+            seller later hides or deletes the listing.
           </p>
         ),
       },
@@ -112,9 +117,9 @@ const GROUPS: Group[] = [
         question: 'Which licence do I need?',
         answer: (
           <p>
-            Personal covers your own non-commercial projects. Commercial adds use in one commercial product or client
-            project. Unlimited covers any number of commercial products and client projects. No licence lets you resell
-            the source code itself. The full wording is in our <Link to="/terms#licences">Terms</Link>.
+            Personal covers your own non-commercial projects. Commercial adds use in one commercial product or client project. Unlimited
+            covers any number of commercial products and client projects. No licence lets you resell the source code itself. The full
+            wording is in our <Link to="/terms#licences">Terms</Link>.
           </p>
         ),
       },
@@ -123,8 +128,8 @@ const GROUPS: Group[] = [
         question: 'How do I pay, and is my card safe?',
         answer: (
           <p>
-            You pay by card at checkout, in US dollars. Payments are processed by Stripe: your card details go straight
-            to Stripe and never touch our servers.
+            You pay by card at checkout, in US dollars. Payments are processed by Stripe: your card details go straight to Stripe and never
+            touch our servers.
           </p>
         ),
       },
@@ -139,8 +144,9 @@ const GROUPS: Group[] = [
         question: 'How much does it cost to sell?',
         answer: (
           <p>
-            Listing is free. When something sells, Forkmarket keeps a platform fee of 15% of the price and you receive
-            85%. On a $100.00 sale, for example, the fee is $15.00 and you receive $85.00.
+            Listing is free. When something sells, Forkmarket keeps a platform fee of {PLATFORM_FEE_PERCENT}% of the price and you receive{' '}
+            {SELLER_SHARE_PERCENT}%. On a {formatCents(FEE_EXAMPLE.amountCents)} sale, for example, the fee is{' '}
+            {formatCents(FEE_EXAMPLE.applicationFeeCents)} and you receive {formatCents(FEE_EXAMPLE.sellerShareCents)}.
           </p>
         ),
       },
@@ -150,12 +156,12 @@ const GROUPS: Group[] = [
         answer: (
           <>
             <p>
-              Payouts are made by bank transfer within 5 working days after a sale completes, that is, once the buyer
-              presses Confirm Receipt, the 72-hour dispute window passes, or a dispute is resolved in your favour.
+              Payouts are made by bank transfer within 5 working days after a sale completes, that is, once the buyer presses Confirm
+              Receipt, the {DISPUTE_WINDOW_HOURS}-hour dispute window passes, or a dispute is resolved in your favour.
             </p>
             <p>
-              Your Seller Dashboard shows pending payouts and each transaction's status: "Pending Payout" until the
-              transfer is made, then "Paid Out" with its payment reference.
+              Your Seller Dashboard shows pending payouts and each transaction's status: "Pending Payout" until the transfer is made, then
+              "Paid Out" with its payment reference.
             </p>
           </>
         ),
@@ -166,8 +172,8 @@ const GROUPS: Group[] = [
         answer: (
           <p>
             To protect your earnings, an admin checks bank details before any money is sent to them. Add them on your{' '}
-            <Link to="/profile">Profile</Link> page; approval usually takes 1-2 business days. Payouts only go to
-            approved details, so add them early. If you edit approved details, they need approval again.
+            <Link to="/profile">Profile</Link> page; approval usually takes 1-2 business days. Payouts only go to approved details, so add
+            them early. If you edit approved details, they need approval again.
           </p>
         ),
       },
@@ -176,8 +182,8 @@ const GROUPS: Group[] = [
         question: 'How do I deliver an order?',
         answer: (
           <p>
-            Give the buyer access to a fork of your repository on the code-hosting platform within the delivery
-            timeframe shown on your listing. The buyer then has 72 hours to confirm receipt or report a problem.
+            Give the buyer access to a fork of your repository on the code-hosting platform within the delivery timeframe shown on your
+            listing. The buyer then has {DISPUTE_WINDOW_HOURS} hours to confirm receipt or report a problem.
           </p>
         ),
       },
@@ -186,8 +192,8 @@ const GROUPS: Group[] = [
         question: 'Can I hide or delete a listing?',
         answer: (
           <p>
-            Yes. Hidden listings disappear from the marketplace but stay on your dashboard; deleted listings are removed
-            for good. Buyers who already purchased keep their licence and access either way.
+            Yes. Hidden listings disappear from the marketplace but stay on your dashboard; deleted listings are removed for good. Buyers
+            who already purchased keep their licence and access either way.
           </p>
         ),
       },
@@ -200,12 +206,7 @@ const GROUPS: Group[] = [
       {
         id: 'sign-in',
         question: 'How do I sign in?',
-        answer: (
-          <p>
-            Use the Sign In button and choose Google or GitHub. Sign-in is handled by Supabase, so we never see your
-            password.
-          </p>
-        ),
+        answer: <p>Use the Sign In button and choose Google or GitHub. Sign-in is handled by Supabase, so we never see your password.</p>,
       },
       {
         id: 'age',
@@ -229,7 +230,7 @@ export default function FaqPage() {
   return (
     <LegalPage
       title="Frequently Asked Questions"
-      lead="Quick answers about escrow, delivery, the 72-hour dispute window, Confirm Receipt and payouts."
+      lead={`Quick answers about escrow, delivery, the ${DISPUTE_WINDOW_HOURS}-hour dispute window, Confirm Receipt and payouts.`}
       toc={GROUPS.map((group) => ({ id: group.id, title: group.title }))}
     >
       {GROUPS.map((group) => (
@@ -243,8 +244,8 @@ export default function FaqPage() {
 
       <h2 id="more-help">Still have a question?</h2>
       <p>
-        Browse the <Link to="/help">Help Center</Link> or email <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>.
-        We'll get back to you as soon as we can.
+        Browse the <Link to="/help">Help Center</Link> or email <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>. We'll get back to
+        you as soon as we can.
       </p>
     </LegalPage>
   )
@@ -255,8 +256,7 @@ export function meta({}: Route.MetaArgs) {
     { title: 'Frequently Asked Questions · Forkmarket' },
     {
       name: 'description',
-      content:
-        'Answers about buying and selling on Forkmarket: escrow, fork delivery, the 72-hour dispute window, auto-confirm, Confirm Receipt, fees and payouts.',
+      content: `Answers about buying and selling on Forkmarket: escrow, fork delivery, the ${DISPUTE_WINDOW_HOURS}-hour dispute window, auto-confirm, Confirm Receipt, fees and payouts.`,
     },
   ]
 }

@@ -1,17 +1,8 @@
-import type { LucideIcon } from 'lucide-react'
-import {
-  ArrowRight,
-  Compass,
-  Landmark,
-  LifeBuoy,
-  Mail,
-  ShieldCheck,
-  ShoppingCart,
-  Store,
-  UserRound,
-} from 'lucide-react'
+import { ArrowRight, Compass, Landmark, LifeBuoy, Mail, ShieldCheck, ShoppingCart, Store, UserRound, type LucideIcon } from 'lucide-react'
 import { Link } from 'react-router'
 import { LegalPageHeader, Prose, SUPPORT_EMAIL } from '~/components/prose'
+import { DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
+import { PLATFORM_FEE_PERCENT } from '~/lib/money'
 import type { Route } from './+types/help'
 
 type Topic = {
@@ -38,8 +29,7 @@ const TOPICS: Topic[] = [
     id: 'buying',
     icon: ShoppingCart,
     title: 'Buying',
-    summary:
-      'Pay once by card and get lifetime access. The seller delivers a fork link, which appears in My Purchases.',
+    summary: 'Pay once by card and get lifetime access. The seller delivers a fork link, which appears in My Purchases.',
     links: [
       { to: '/faq#delivery', label: 'How do I receive what I buy?' },
       { to: '/faq#licences', label: 'Which licence do I need?' },
@@ -49,8 +39,7 @@ const TOPICS: Topic[] = [
     id: 'escrow',
     icon: ShieldCheck,
     title: 'Escrow and disputes',
-    summary:
-      'Your payment is held until delivery is confirmed. You have 72 hours after delivery to Confirm Receipt or Report a problem; after that the sale confirms automatically.',
+    summary: `Your payment is held until delivery is confirmed. You have ${DISPUTE_WINDOW_HOURS} hours after delivery to Confirm Receipt or Report a problem; after that the sale confirms automatically.`,
     links: [
       { to: '/faq#dispute-window', label: 'What is the dispute window?' },
       { to: '/faq#report-a-problem', label: 'How do I report a problem?' },
@@ -60,8 +49,7 @@ const TOPICS: Topic[] = [
     id: 'selling',
     icon: Store,
     title: 'Selling',
-    summary:
-      'List an app, template or full site with its price, licence, tech stack and support options. Listing is free; a 15% fee applies when it sells.',
+    summary: `List an app, template or full site with its price, licence, tech stack and support options. Listing is free; a ${PLATFORM_FEE_PERCENT}% fee applies when it sells.`,
     links: [
       { to: '/seller/create', label: 'Create a listing' },
       { to: '/faq#fees', label: 'How much does it cost to sell?' },
@@ -82,8 +70,7 @@ const TOPICS: Topic[] = [
     id: 'account',
     icon: UserRound,
     title: 'Account and privacy',
-    summary:
-      'How we handle your data, the few cookies we use, and how to ask for a copy of your data or close your account.',
+    summary: 'How we handle your data, the few cookies we use, and how to ask for a copy of your data or close your account.',
     links: [
       { to: '/privacy', label: 'Privacy Policy' },
       { to: '/cookies', label: 'Cookie Policy' },
@@ -153,8 +140,8 @@ export default function HelpPage() {
               ))}
             </ul>
             <p>
-              See all answers in the <Link to="/faq">Frequently Asked Questions</Link>. We are writing step-by-step
-              guides for listing, delivering and payouts; more articles are coming soon.
+              See all answers in the <Link to="/faq">Frequently Asked Questions</Link>. We are writing step-by-step guides for listing,
+              delivering and payouts; more articles are coming soon.
             </p>
           </Prose>
         </section>
@@ -167,9 +154,8 @@ export default function HelpPage() {
             Contact support
           </h2>
           <p className="mt-2 text-sm leading-6 text-muted-foreground">
-            Can't find what you need? Email us from the address on your account and include the listing or order
-            involved. For a problem with a purchase, use Report a problem within the 72-hour dispute window so your
-            payment stays protected.
+            Can't find what you need? Email us from the address on your account and include the listing or order involved. For a problem
+            with a purchase, use Report a problem within the {DISPUTE_WINDOW_HOURS}-hour dispute window so your payment stays protected.
           </p>
           <a
             href={`mailto:${SUPPORT_EMAIL}`}
