@@ -196,3 +196,8 @@ export function githubWebUrl(): string {
   if (/^https:\/\/api\..*\.ghe\.com$/.test(api)) return api.replace('://api.', '://')
   return api.replace(/\/api\/v3$/, '')
 }
+
+/** Forgets the App client and its cached tokens (tests that move the emulator's clock past a token's hour). */
+export function resetGithubClients(): void {
+  cached = undefined
+}
