@@ -1,7 +1,7 @@
-import type { TransactionStatus } from '../../db/schema.ts'
 import { Badge, type BadgeProps } from '~/components/ui/badge'
 import { statusLabel } from '~/lib/escrow'
 import { formatDate } from '~/lib/format'
+import type { TransactionStatus } from '../../db/schema.ts'
 
 /**
  * How each sale status looks, on every table (buyer, seller, admin): the one

@@ -12,7 +12,9 @@ const STATUS = /^(Pending payment|Paid|Delivering|Delivered|Completed|Disputed|O
 async function noSidewaysScroll(page: Page) {
   const overflow = await page.evaluate(() => ({
     page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    tables: Array.from(document.querySelectorAll<HTMLElement>('[data-slot="table-container"]')).map((el) => el.scrollWidth - el.clientWidth),
+    tables: Array.from(document.querySelectorAll<HTMLElement>('[data-slot="table-container"]')).map(
+      (el) => el.scrollWidth - el.clientWidth,
+    ),
   }))
   expect(overflow.page, 'the page scrolls sideways').toBeLessThanOrEqual(0)
   for (const table of overflow.tables) expect(table, 'a table scrolls sideways').toBeLessThanOrEqual(0)
@@ -95,7 +97,10 @@ test('the admin transactions at 1280 px: Status, Payout and Mark as Paid on scre
 
 test('Report a problem opens beside the purchases table and leaves its columns as they were', async ({ page }) => {
   await signIn(page, { email: DEMO.buyer, fullName: 'Demo Buyer', from: '/purchases' })
-  const row = page.getByRole('row').filter({ has: page.getByRole('button', { name: /Confirm Receipt/ }) }).first()
+  const row = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('button', { name: /Confirm Receipt/ }) })
+    .first()
   const columns = () => page.locator('thead th').evaluateAll((cells) => cells.map((cell) => Math.round(cell.getBoundingClientRect().width)))
   const before = await columns()
   await row.getByRole('button', { name: /Report a problem/ }).click()

@@ -1,8 +1,7 @@
-import * as React from 'react'
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import * as React from 'react'
 import { Form, Link, useNavigation } from 'react-router'
-import { Button } from '~/components/ui/button'
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -12,16 +11,9 @@ import {
   AlertDialogTitle,
   AlertDialogTrigger,
 } from '~/components/ui/alert-dialog'
+import { Button } from '~/components/ui/button'
 import { Card, CardContent } from '~/components/ui/card'
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '~/components/ui/dialog'
+import { Dialog, DialogClose, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '~/components/ui/dialog'
 import { Field, FormErrors } from '~/components/ui/field'
 import { Textarea } from '~/components/ui/textarea'
 import { useHydrated } from '~/components/ui/use-hydrated'
@@ -200,12 +192,18 @@ export function PurchaseActions({
     return (
       <div className="flex flex-wrap gap-2">
         <Button asChild size="sm">
-          <Link to={`/purchases?${STEP_PARAM['confirm-receipt']}=${target.transactionId}`} aria-label={`Confirm Receipt of ${target.title}`}>
+          <Link
+            to={`/purchases?${STEP_PARAM['confirm-receipt']}=${target.transactionId}`}
+            aria-label={`Confirm Receipt of ${target.title}`}
+          >
             Confirm Receipt
           </Link>
         </Button>
         <Button asChild size="sm" variant="outline">
-          <Link to={`/purchases?${STEP_PARAM['report-problem']}=${target.transactionId}`} aria-label={`Report a problem with ${target.title}`}>
+          <Link
+            to={`/purchases?${STEP_PARAM['report-problem']}=${target.transactionId}`}
+            aria-label={`Report a problem with ${target.title}`}
+          >
             Report a problem
           </Link>
         </Button>

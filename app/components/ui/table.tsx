@@ -1,5 +1,4 @@
 import * as React from 'react'
-
 import { cn } from './cn'
 
 export type TableProps = React.ComponentProps<'table'> & {
@@ -19,7 +18,12 @@ export type TableProps = React.ComponentProps<'table'> & {
 export function Table({ className, containerClassName, ...props }: TableProps) {
   return (
     <div data-slot="table-container" className={cn('data-table-container relative w-full overflow-x-auto', containerClassName)}>
-      <table data-slot="table" role="table" className={cn('data-table w-full caption-bottom border-collapse text-sm', className)} {...props} />
+      <table
+        data-slot="table"
+        role="table"
+        className={cn('data-table w-full caption-bottom border-collapse text-sm', className)}
+        {...props}
+      />
     </div>
   )
 }
