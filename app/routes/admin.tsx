@@ -25,6 +25,7 @@ import {
   parseStatusFilter,
 } from '~/server/admin.server'
 import { requireAdmin } from '~/server/auth.server'
+import { githubEvidence } from '~/server/github-delivery.server'
 import {
   approveBankDetails,
   countPendingBankDetails,
@@ -64,6 +65,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     tab === 'transactions' ? listAdminTransactions({ status }) : null,
     tab === 'transactions' ? listOpenDisputes() : null,
   ])
+  // Issue 16: the GitHub evidence of disputed sales (listed vs delivered commit, invitation, acceptance).
+  const evidence = disputes?.length ? Object.fromEntries(await githubEvidence(disputes.map((d) => d.id))) : {}
   return {
     tab,
     status,
@@ -75,6 +78,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     auditLog,
     transactions,
     disputes,
+    evidence,
     payoutBankDetails: transactions ? await bankDetailsForPayouts(transactions) : {},
   }
 }
@@ -205,7 +209,7 @@ export default function Admin({ loaderData }: Route.ComponentProps) {
 
       {loaderData.transactions && loaderData.disputes ? (
         <div className="grid grid-cols-1 gap-6">
-          <OpenDisputes disputes={loaderData.disputes} />
+          <OpenDisputes disputes={loaderData.disputes} evidence={loaderData.evidence} />
           <Card>
             <CardHeader className="flex flex-row flex-wrap items-end justify-between gap-4">
               <div className="grid gap-1.5">

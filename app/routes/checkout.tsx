@@ -1,5 +1,6 @@
 import * as React from 'react'
 import { data, Link, redirect, useFetcher, useNavigate } from 'react-router'
+import { GithubRequired, GITHUB_REQUIRED_TITLE } from '~/components/checkout/github-required'
 import { OrderSummary } from '~/components/checkout/order-summary'
 import { Alert, AlertDescription, AlertTitle } from '~/components/ui/alert'
 import { Button } from '~/components/ui/button'
@@ -15,6 +16,7 @@ import { checkoutSummary, startCheckout } from '~/server/checkout.server'
 import { isAppError } from '~/server/errors.server'
 import { appUrl } from '~/server/env.server'
 import { readFormBody } from '~/server/form-data.server'
+import { GITHUB_AUTHORIZE_PATH, githubPath } from '~/server/github-delivery.server'
 import { stripeBrowserConfig } from '~/server/stripe.server'
 import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/route-policy.server'
 import type { Route } from './+types/checkout'
@@ -36,6 +38,14 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   try {
     const view = await checkoutSummary({ listingId: params.id, buyerId: user.id })
     if (view.kind === 'requiresOnboarding') return { state: 'seller-setup' as const, summary: view.summary }
+    // Issue 16: a listing delivered through GitHub needs the buyer's GitHub account before any payment.
+    if (view.kind === 'requiresGithub') {
+      return {
+        state: 'github-required' as const,
+        summary: view.summary,
+        authorizeUrl: githubPath(GITHUB_AUTHORIZE_PATH, new URL(request.url).pathname),
+      }
+    }
     return {
       state: 'ready' as const,
       summary: view.summary,
@@ -61,6 +71,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       throw redirect(`/purchase-success?${new URLSearchParams({ payment_intent: result.paymentIntentId })}`)
     }
     if (result.kind === 'requiresOnboarding') return data({ error: SELLER_SETUP_MESSAGE }, { status: 409 })
+    if (result.kind === 'requiresGithub') return data({ error: `${GITHUB_REQUIRED_TITLE}: reload this page to connect it.` }, { status: 409 })
     return { clientSecret: result.clientSecret, amountCents: result.summary.fee.amountCents }
   } catch (error) {
     if (!isAppError(error)) throw error
@@ -102,6 +113,8 @@ function CheckoutBody({ data: loaded }: { data: Route.ComponentProps['loaderData
       )
     case 'seller-setup':
       return <SellerSetupRequired summary={loaded.summary} />
+    case 'github-required':
+      return <GithubRequired summary={loaded.summary} authorizeUrl={loaded.authorizeUrl} />
     case 'ready':
       return <ReadyCheckout data={loaded} />
   }

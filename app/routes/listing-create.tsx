@@ -4,7 +4,7 @@ import { listingFormDefaults } from '~/lib/listing-schema'
 import { sellerCanTakePayments } from '~/lib/seller-eligibility'
 import { requireUser } from '~/server/auth.server'
 import { getBankDetailsStatus } from '~/server/bank-details.server'
-import { submitListingForm } from '~/server/listing-form.server'
+import { listingFormSource, submitListingForm } from '~/server/listing-form.server'
 import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/route-policy.server'
 import type { Route } from './+types/listing-create'
 
@@ -13,7 +13,8 @@ export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.upload, rateLimi
 // /seller/create and /create-listing (two route ids, one module). Any signed-in user can sell.
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context)
-  return { defaults: listingFormDefaults(), bankStatus: await getBankDetailsStatus(user.id) }
+  const [bankStatus, source] = await Promise.all([getBankDetailsStatus(user.id), listingFormSource(user.id)])
+  return { defaults: listingFormDefaults(), bankStatus, source }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -30,7 +31,7 @@ export default function CreateListing({ loaderData, actionData }: Route.Componen
           <BankAlert kind="missing" bankStatus={bankStatus} subject="new-listing" />
         </div>
       )}
-      <ListingForm mode="create" defaults={loaderData.defaults} actionData={actionData} />
+      <ListingForm mode="create" defaults={loaderData.defaults} actionData={actionData} source={loaderData.source} />
     </>
   )
 }

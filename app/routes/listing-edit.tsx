@@ -3,7 +3,7 @@ import { ListingError, ListingNotFound, NotYourListing } from '~/components/list
 import { ListingForm } from '~/components/listing-form/listing-form'
 import { listingFormDefaults } from '~/lib/listing-schema'
 import { requireUser } from '~/server/auth.server'
-import { submitListingForm } from '~/server/listing-form.server'
+import { listingFormSource, submitListingForm } from '~/server/listing-form.server'
 import { checkListingOwner, getOwnedListing } from '~/server/listings.server'
 import { logSecurityEvent } from '~/server/log.server'
 import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/route-policy.server'
@@ -26,8 +26,9 @@ async function requireOwnListing({ request, context, params }: Route.LoaderArgs 
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const { listing } = await requireOwnListing(args)
-  return { title: listing.title, defaults: listingFormDefaults(listing) }
+  const { user, listing } = await requireOwnListing(args)
+  const source = await listingFormSource(user.id, listing.id)
+  return { title: listing.title, defaults: { ...listingFormDefaults(listing), githubRepoId: source.selected }, source }
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -36,7 +37,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function EditListing({ loaderData, actionData }: Route.ComponentProps) {
-  return <ListingForm mode="edit" defaults={loaderData.defaults} actionData={actionData} />
+  return <ListingForm mode="edit" defaults={loaderData.defaults} actionData={actionData} source={loaderData.source} />
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {

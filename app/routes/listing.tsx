@@ -4,6 +4,7 @@ import { data, isRouteErrorResponse, Link } from 'react-router'
 import { z } from '~/lib/zod'
 import { BankAlert } from '~/components/dashboard/bank-alert'
 import { DeleteConfirmation, DeleteListingButton } from '~/components/listing-detail/delete-listing'
+import { DeliveryMethod } from '~/components/listing-detail/delivery-method'
 import { DemoLink, ListingTabs, TechSummary } from '~/components/listing-detail/listing-details'
 import { ListingMedia } from '~/components/listing-detail/listing-media'
 import { ListingError, ListingNotFound } from '~/components/listing-detail/listing-not-found'
@@ -16,6 +17,7 @@ import { formatCents } from '~/lib/money'
 import { isOneOf, LICENCE_LABELS, LICENCES, LISTING_TYPE_LABELS, LISTING_TYPES } from '~/lib/options'
 import { getOptionalUser, requireUser } from '~/server/auth.server'
 import { readFormBody } from '~/server/form-data.server'
+import { listingDeliveryMethod, listingRepository } from '~/server/github-delivery.server'
 import { canViewListing, checkListingOwner, deleteListing, getListingBySlug, getListingPageBySlug } from '~/server/listings.server'
 import { logSecurityEvent } from '~/server/log.server'
 import { redirectWithToast } from '~/server/responses.server'
@@ -32,9 +34,18 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!page || !canViewListing(page.listing, viewer?.id)) throw data('Listing not found', { status: 404 })
   const { listing, purchasable } = page
   const isOwner = viewer?.id === listing.sellerId
+  const repository = await listingRepository(listing.id)
   return {
     listing,
     isOwner,
+    // Issue 16: buyers see how the code reaches them; only the seller sees which repository it is.
+    delivery: {
+      verified: repository ? listingDeliveryMethod({ githubRepoId: repository.repoId, githubAccessLostAt: repository.accessLostAt }) === 'github' : false,
+      ownerSource:
+        isOwner && repository
+          ? { fullName: repository.fullName, headSha: repository.listedSha, accessLost: repository.accessLostAt !== null }
+          : null,
+    },
     // Buy Now only when the seller can take payments (a dead end at checkout otherwise).
     purchasable,
     ownerBankStatus: isOwner ? page.sellerBankStatus : null,
@@ -66,7 +77,7 @@ function label<T extends readonly string[]>(list: T, labels: Record<T[number], s
 }
 
 export default function ListingPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { listing, isOwner, purchasable, ownerBankStatus, confirmDelete } = loaderData
+  const { listing, isOwner, purchasable, ownerBankStatus, confirmDelete, delivery } = loaderData
   const seller = listing.seller
 
   React.useEffect(() => {
@@ -133,6 +144,7 @@ export default function ListingPage({ loaderData, actionData }: Route.ComponentP
                   <p className="text-muted-foreground">The seller is still setting up payments. Please check back soon.</p>
                 </div>
               )}
+              <DeliveryMethod verified={delivery.verified} ownerSource={delivery.ownerSource} />
               {listing.demoUrl ? <DemoLink url={listing.demoUrl} /> : null}
             </CardContent>
           </Card>

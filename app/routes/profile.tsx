@@ -3,12 +3,21 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { data } from 'react-router'
 import { BankDetailsForm, submitLabelFor } from '~/components/profile/bank-details-form'
 import { BankStatusBanner } from '~/components/profile/bank-status-banner'
+import { GithubCard } from '~/components/profile/github-card'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
 import { showToast } from '~/components/ui/toaster'
 import { BankDetailsSchema } from '~/lib/bank-details-schema'
 import { requireUser } from '~/server/auth.server'
 import { getMaskedBankDetails, saveBankDetails } from '~/server/bank-details.server'
 import { AppError } from '~/server/errors.server'
+import {
+  getGithubAccount,
+  GITHUB_AUTHORIZE_PATH,
+  GITHUB_INSTALL_PATH,
+  githubPath,
+  sellerGithubStatus,
+} from '~/server/github-delivery.server'
+import { githubEnabled } from '~/server/github.server'
 import { logEvent } from '~/server/log.server'
 import { redirectWithToast } from '~/server/responses.server'
 import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/route-policy.server'
@@ -21,7 +30,22 @@ const SAVE_FAILED = 'Failed to save bank details'
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context)
-  return { email: user.email, bankDetails: await getMaskedBankDetails(user.id) }
+  const [bankDetails, githubAccount, githubStatus] = await Promise.all([
+    getMaskedBankDetails(user.id),
+    getGithubAccount(user.id),
+    sellerGithubStatus(user.id),
+  ])
+  return {
+    email: user.email,
+    bankDetails,
+    github: {
+      enabled: githubEnabled(),
+      installUrl: githubPath(GITHUB_INSTALL_PATH, '/profile'),
+      authorizeUrl: githubPath(GITHUB_AUTHORIZE_PATH, '/profile'),
+      installations: githubStatus.installations,
+      account: githubAccount ? { login: githubAccount.login } : null,
+    },
+  }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -88,6 +112,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
           />
         </CardContent>
       </Card>
+      {loaderData.github.enabled ? <GithubCard {...loaderData.github} /> : null}
     </div>
   )
 }

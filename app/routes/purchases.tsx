@@ -9,6 +9,7 @@ import { PurchaseActionSchema } from '~/lib/purchase-schema'
 import { requireUser } from '~/server/auth.server'
 import { confirmReceipt, disputeSale, listPurchases } from '~/server/escrow.server'
 import { isAppError } from '~/server/errors.server'
+import { GITHUB_AUTHORIZE_PATH, githubPath } from '~/server/github-delivery.server'
 import { redirectWithToast } from '~/server/responses.server'
 import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/route-policy.server'
 import type { Route } from './+types/purchases'
@@ -27,7 +28,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const purchase = purchases.find((p) => p.id === params.get(STEP_PARAM[intent]))
     if (purchase && canActOn(purchase, now)) step = { intent, transactionId: purchase.id }
   }
-  return { purchases, now, step }
+  // Issue 16: an invitation waiting for the buyer's GitHub account links to the App's authorization.
+  return { purchases, now, step, connectGithubUrl: githubPath(GITHUB_AUTHORIZE_PATH, '/purchases') }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -106,7 +108,12 @@ export default function Purchases({ loaderData, actionData }: Route.ComponentPro
             </Button>
           </div>
         ) : (
-          <PurchasesTable purchases={purchases} now={new Date(now)} actionResult={actionData ?? null} />
+          <PurchasesTable
+            purchases={purchases}
+            now={new Date(now)}
+            actionResult={actionData ?? null}
+            connectGithubUrl={loaderData.connectGithubUrl}
+          />
         )}
       </div>
     </div>

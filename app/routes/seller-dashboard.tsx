@@ -4,16 +4,18 @@ import { data, Link } from 'react-router'
 import { z } from '~/lib/zod'
 import { BankAlert } from '~/components/dashboard/bank-alert'
 import { DeliverSchema } from '~/components/dashboard/deliver-form'
+import { GithubAlerts } from '~/components/dashboard/github-alerts'
 import { SellerListingsTable } from '~/components/dashboard/seller-listings-table'
 import { SellerTransactionsTable } from '~/components/dashboard/seller-transactions-table'
 import { StatCard } from '~/components/dashboard/stat-card'
 import { Button } from '~/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
-import { formatCents } from '~/lib/money'
 import { DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
+import { formatCents } from '~/lib/money'
 import { requireUser } from '~/server/auth.server'
 import { deliverSale } from '~/server/escrow.server'
 import { isAppError } from '~/server/errors.server'
+import { GITHUB_INSTALL_PATH, githubPath, sellerGithubStatus } from '~/server/github-delivery.server'
 import { setListingVisibility } from '~/server/listings.server'
 import { redirectWithToast } from '~/server/responses.server'
 import { getSellerDashboard } from '~/server/seller-dashboard.server'
@@ -34,7 +36,13 @@ const SellerDashboardActionSchema = z.discriminatedUnion('intent', [SetVisibilit
 // Served at /seller/dashboard and /seller-dashboard (two route ids, one module).
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context)
-  return getSellerDashboard(user.id)
+  const [dashboard, github] = await Promise.all([getSellerDashboard(user.id), sellerGithubStatus(user.id)])
+  return {
+    ...dashboard,
+    // Issue 16: "Reconnect GitHub" (listings hidden for a lost repository) and invitations waiting on GitHub's limits.
+    github: { lostAccess: github.lostAccess, waitingInvitations: github.waitingInvitations },
+    reconnectUrl: githubPath(GITHUB_INSTALL_PATH, new URL(request.url).pathname),
+  }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -76,7 +84,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function SellerDashboard({ loaderData }: Route.ComponentProps) {
-  const { stats, listings, transactions, bankAlert, bankStatus } = loaderData
+  const { stats, listings, transactions, bankAlert, bankStatus, github, reconnectUrl } = loaderData
   return (
     <div className="mx-auto grid max-w-6xl grid-cols-1 gap-6 px-4 py-8">
       <div className="flex flex-wrap items-center justify-between gap-4">
@@ -93,6 +101,7 @@ export default function SellerDashboard({ loaderData }: Route.ComponentProps) {
       </div>
 
       {bankAlert ? <BankAlert kind={bankAlert} bankStatus={bankStatus} pendingSales={stats.pendingSales > 0} /> : null}
+      <GithubAlerts status={github} reconnectUrl={reconnectUrl} />
 
       <section aria-label="Summary" className="grid gap-4 sm:grid-cols-3">
         <StatCard
@@ -142,7 +151,8 @@ export default function SellerDashboard({ loaderData }: Route.ComponentProps) {
             <h2>Recent Transactions</h2>
           </CardTitle>
           <CardDescription>
-            Your latest sales. Deliver a paid sale by sending the buyer’s fork link; funds are released when the buyer
+            Your latest sales. Sales of listings with a source repository are delivered through GitHub; deliver the others
+            by sending the buyer’s fork link. Funds are released when the buyer
             confirms receipt (or after {DISPUTE_WINDOW_HOURS} hours).
           </CardDescription>
         </CardHeader>

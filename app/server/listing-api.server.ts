@@ -1,5 +1,6 @@
 import { fieldErrors, flattenListingBody, ListingApiSchema, listingInputFromApi, MAX_IMAGES, TOO_MANY_IMAGES_MESSAGE } from '~/lib/listing-schema'
 import { AppError } from './errors.server.ts'
+import { setListingRepository } from './github-delivery.server.ts'
 import { chosenFiles, ImageRejectedError, uploadImages } from './images.server.ts'
 import {
   canViewListing,
@@ -10,6 +11,7 @@ import {
   getListingBySlug,
   getOwnedListing,
   listSellerListingViews,
+  setListingVisibility,
   updateListing,
   type ListingView,
   type OwnedListing,
@@ -70,7 +72,7 @@ export function toApiListing(listing: ListingView) {
 function parseListingBody(body: Record<string, unknown>) {
   const parsed = ListingApiSchema.safeParse(body)
   if (!parsed.success) throw new AppError(400, 'Invalid listing', { fieldErrors: fieldErrors(parsed.error) })
-  return listingInputFromApi(parsed.data)
+  return { input: listingInputFromApi(parsed.data), githubRepoId: parsed.data.githubRepoId }
 }
 
 /** A stored listing as an API body, the base a PATCH is applied to. */
@@ -81,8 +83,21 @@ function asApiBody(listing: OwnedListing): Record<string, unknown> {
 
 /** POST /api/listings: a new listing for the signed-in user (visible unless the body says otherwise). */
 export async function createApiListing(userId: string, body: Record<string, unknown>) {
-  const listing = await createListing(userId, parseListingBody({ visible: true, ...flattenListingBody(body) }))
-  return toApiListing(listing)
+  const { input, githubRepoId } = parseListingBody({ visible: true, ...flattenListingBody(body) })
+  if (typeof githubRepoId !== 'number') return toApiListing(await createListing(userId, input))
+  // Delivered through GitHub (issue 16): created hidden, shown once its repository is connected.
+  const listing = await createListing(userId, { ...input, visible: false })
+  try {
+    await setListingRepository({ listingId: listing.id, sellerId: userId, repoId: githubRepoId })
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error
+    throw new AppError(error.status, `The listing was saved hidden, without its source repository: ${error.message}`, {
+      fieldErrors: error.fieldErrors,
+      extra: { ...error.extra, listingId: listing.id },
+    })
+  }
+  if (!input.visible) return toApiListing(listing)
+  return toApiListing({ ...listing, ...(await setListingVisibility({ listingId: listing.id, sellerId: userId, visible: true })) })
 }
 
 async function requireOwnListing(request: Request, userId: string, listingId: string) {
@@ -116,8 +131,11 @@ export async function patchApiListing(request: Request, userId: string, listingI
   if (body.bespokeDevelopmentRate !== undefined && body.bespokeDevelopmentRateCents === undefined) {
     delete base.bespokeDevelopmentRateCents
   }
-  const updated = await updateListing(listingId, userId, parseListingBody({ ...base, ...body }))
+  const { input, githubRepoId } = parseListingBody({ ...base, ...body })
+  const updated = await updateListing(listingId, userId, input)
   if (!updated) throw new AppError(404, 'Listing not found')
+  // Issue 16: `githubRepoId` connects (recording the head commit now) or, null, disconnects; absent leaves it.
+  if (githubRepoId !== undefined) await setListingRepository({ listingId, sellerId: userId, repoId: githubRepoId })
   return toApiListing(updated)
 }
 

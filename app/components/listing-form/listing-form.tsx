@@ -39,6 +39,7 @@ import {
 import { CharacterCount } from './character-count'
 import { ImageUploader } from './image-uploader'
 import { MultiSelectPicker } from './multi-select-picker'
+import { SourceRepositoryHelp, SourceRepositorySelect, type SourceRepositoryData } from './source-repository-picker'
 
 export type ListingFormActionData = {
   result?: SubmissionResult<string[]>
@@ -50,6 +51,8 @@ export type ListingFormProps = {
   mode: 'create' | 'edit'
   defaults: ListingFormDefaults
   actionData?: ListingFormActionData
+  /** The seller's GitHub repositories for "Source repository" (issue 16). */
+  source: SourceRepositoryData
 }
 
 /** Every name the form posts (Conform types `fields` from this). */
@@ -102,7 +105,7 @@ const TECH_PICKERS = [
   { name: 'dependencies', label: 'Dependencies & services', noun: 'dependency', options: DEPENDENCIES },
 ] as const
 
-export function ListingForm({ mode, defaults, actionData }: ListingFormProps) {
+export function ListingForm({ mode, defaults, actionData, source }: ListingFormProps) {
   const hydrated = useHydrated()
   const navigation = useNavigation()
   const submitting = navigation.state === 'submitting' && navigation.formMethod?.toLowerCase() === 'post'
@@ -129,6 +132,7 @@ export function ListingForm({ mode, defaults, actionData }: ListingFormProps) {
   const [emailSupport, setEmailSupport] = React.useState(() => on(fields.emailSupportAvailable.initialValue))
   const [bespoke, setBespoke] = React.useState(() => on(fields.bespokeDevelopmentAvailable.initialValue))
   const [timeframe, setTimeframe] = React.useState(() => String(fields.deliveryTimeframe.initialValue ?? ''))
+  const [repository, setRepository] = React.useState(() => String(fields.githubRepoId.initialValue ?? ''))
   const removed = new Set(asList(fields.removeImages.initialValue))
   const initialImages = [...asList(fields.screenshots.initialValue), ...(actionData?.uploadedImages ?? [])].filter((u) => !removed.has(u))
   const initialThumbnail = String(fields.thumbnailUrl.initialValue ?? '') || null
@@ -151,7 +155,7 @@ export function ListingForm({ mode, defaults, actionData }: ListingFormProps) {
       <h1 className="text-3xl font-bold tracking-tight">{title}</h1>
       <p className="mt-2 text-muted-foreground">
         {mode === 'create'
-          ? 'Describe what you are selling. Buyers see everything except the private delivery link.'
+          ? 'Describe what you are selling. Buyers see everything except your repository and the private delivery link.'
           : 'Changes are shown on your listing page as soon as you save them.'}
       </p>
 
@@ -258,6 +262,12 @@ export function ListingForm({ mode, defaults, actionData }: ListingFormProps) {
         </FormSection>
 
         <FormSection title="Support & Delivery">
+          {source.enabled || source.current ? (
+            <Field meta={fields.githubRepoId} label="Source repository" control="select" description={<SourceRepositoryHelp data={source} />}>
+              {(props) => <SourceRepositorySelect props={props} data={source} onChange={(event) => setRepository(event.target.value)} />}
+            </Field>
+          ) : null}
+
           <Field meta={fields.setupCallAvailable} label="Setup call available" control="checkbox">
             {(props) => <Switch {...props} onChange={(event) => setSetupCall(event.target.checked)} />}
           </Field>
@@ -290,7 +300,12 @@ export function ListingForm({ mode, defaults, actionData }: ListingFormProps) {
             </Field>
           </div>
 
-          <Field meta={fields.deliveryTimeframe} label="Delivery timeframe" control="select">
+          <Field
+            meta={fields.deliveryTimeframe}
+            label="Delivery timeframe"
+            control="select"
+            description={show(repository !== '') ? 'With a source repository, buyers are invited the moment they pay, whatever this says.' : undefined}
+          >
             {(props) => (
               <NativeSelect {...props} onChange={(event) => setTimeframe(event.target.value)}>
                 <option value="">Select a timeframe</option>
@@ -302,12 +317,12 @@ export function ListingForm({ mode, defaults, actionData }: ListingFormProps) {
               </NativeSelect>
             )}
           </Field>
-          <div hidden={!show(timeframe === 'instant')}>
+          <div hidden={!show(timeframe === 'instant' && repository === '')}>
             <Field
               meta={fields.deliveryUrl}
               label="Private delivery link"
               type="url"
-              description="Only for instant delivery: released to the buyer the moment payment succeeds. Never shown publicly."
+              description="Only for instant delivery without a source repository: released to the buyer the moment payment succeeds. Never shown publicly."
             >
               {(props) => <Input {...props} placeholder="https://github.com/you/your-template" />}
             </Field>

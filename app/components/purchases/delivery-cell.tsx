@@ -2,10 +2,10 @@ import type * as React from 'react'
 import { ExternalLink, GitFork, MailOpen } from 'lucide-react'
 import { cn } from '~/components/ui/cn'
 import type { TransactionStatus } from '../../../db/schema.ts'
-import { ACCESS_STATUSES } from '~/lib/escrow'
+import { ACCESS_STATUSES, DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
 import type { PurchaseGithub } from '~/server/github-delivery.server'
 
-const LINK = 'inline-flex items-center gap-1 font-medium text-primary underline-offset-4 hover:underline'
+const LINK = 'font-medium text-primary underline-offset-4 hover:underline'
 
 function OutLink({
   href,
@@ -24,7 +24,7 @@ function OutLink({
     <a href={href} target="_blank" rel="noopener noreferrer" className={cn(LINK, nowrap && 'whitespace-nowrap')}>
       {icon}
       {children}
-      <ExternalLink aria-hidden="true" className="size-3 shrink-0" />
+      <ExternalLink aria-hidden="true" className="ms-1 inline size-3" />
       <span className="sr-only">
         {' '}
         of {about} (opens in a new tab)
@@ -44,29 +44,38 @@ export function DeliveryCell({
   title,
   github,
   forkUrl,
+  connectGithubUrl,
 }: {
   status: TransactionStatus
   title: string
   github: PurchaseGithub | null | undefined
   /** The seller's link (manual delivery), present only while the buyer has access. */
   forkUrl: string | null
+  /** Where the buyer connects a GitHub account when the invitation waits for one. */
+  connectGithubUrl?: string
 }) {
   const hasAccess = (ACCESS_STATUSES as readonly TransactionStatus[]).includes(status)
   if (github) {
     if (status === 'delivering') {
+      const invited = github.state === 'invited' && github.invitationUrl
+      const needsAccount = github.state === 'queued' && github.waitingOn === 'buyer_github' && connectGithubUrl
       return (
         <div className="grid max-w-64 justify-items-start gap-1">
-          {github.invitationUrl && github.state === 'invited' ? (
-            <OutLink
-              href={github.invitationUrl}
-              about={title}
-              nowrap={false}
-              icon={<MailOpen aria-hidden="true" className="size-4 shrink-0" />}
-            >
+          {invited ? (
+            <OutLink href={github.invitationUrl!} about={title} nowrap={false} icon={<MailOpen aria-hidden="true" className="me-1 inline size-4" />}>
               Accept your invitation on GitHub
             </OutLink>
           ) : null}
-          <span className="text-xs text-muted-foreground">{github.message}</span>
+          {needsAccount ? (
+            <a href={connectGithubUrl} className={LINK}>
+              Connect GitHub account
+            </a>
+          ) : null}
+          <span className="text-xs text-muted-foreground">
+            {invited && !github.resent
+              ? `Then fork the repository. Your ${DISPUTE_WINDOW_HOURS}-hour window starts once you have access.`
+              : github.message}
+          </span>
         </div>
       )
     }
@@ -76,7 +85,7 @@ export function DeliveryCell({
           View Fork
         </OutLink>
       ) : (
-        <OutLink href={github.repositoryUrl} about={title} icon={<GitFork aria-hidden="true" className="size-4 shrink-0" />}>
+        <OutLink href={github.repositoryUrl} about={title} icon={<GitFork aria-hidden="true" className="me-1 inline size-4" />}>
           Fork on GitHub
         </OutLink>
       )

@@ -40,11 +40,14 @@ export function PurchasesTable({
   purchases,
   now,
   actionResult,
+  connectGithubUrl,
 }: {
   purchases: PurchaseRow[]
   /** The server's clock when the page was rendered (so SSR and hydration agree). */
   now: Date
   actionResult?: PurchaseActionResult | null
+  /** Where the buyer connects GitHub when an invitation waits for their account (issue 16). */
+  connectGithubUrl?: string
 }) {
   const hasActions = purchases.some((p) => p.status === 'delivered')
   return (
@@ -95,6 +98,7 @@ export function PurchasesTable({
                   title={purchase.listing.title}
                   github={purchase.github}
                   forkUrl={purchase.deliveryProof?.forkUrl ?? null}
+                  connectGithubUrl={connectGithubUrl}
                 />
               </TableCell>
               {hasActions ? (

@@ -1,0 +1,153 @@
+import type { Page } from '@playwright/test'
+import { expect, payWithCard, purchaseOf, test } from './payment-helpers'
+import { DEMO, signIn, uniqueEmail, waitForHydration } from './support'
+
+// Delivery through GitHub (issue 16), end to end against the GitHub emulator's
+// pages, as people would click through them: a seller connects GitHub and lists
+// a repository; a buyer who signed in with GitHub pays, accepts the invitation,
+// forks, sees View Fork and confirms receipt; a buyer who signed in with Google
+// is asked to connect GitHub before any payment. The tests share one listing,
+// so they run in order.
+test.describe.configure({ mode: 'serial' })
+
+const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`
+const ORG = `e2e-org-${run}`
+const REPO = `starter-${run}`
+const REPOSITORY = `${ORG}/${REPO}`
+const TITLE = `GitHub Starter Kit ${run}`
+const SELLER_LOGIN = `ada-${run}`
+
+let listingPath = ''
+
+/** Reloads until `check` passes: GitHub's side (the invitation job, webhooks) lands a moment after the click. */
+async function eventually(page: Page, check: () => Promise<void>) {
+  await expect(async () => {
+    await page.reload()
+    await check()
+  }).toPass({ timeout: 45_000, intervals: [500, 1_000, 2_000] })
+}
+
+/** The emulator's consent page of the App's user authorization: pick the login, authorize. */
+async function authorizeOnGithub(page: Page, login: string) {
+  await expect(page.getByRole('heading', { name: /^Authorize / })).toBeVisible()
+  await page.getByLabel('GitHub login').fill(login)
+  await page.getByRole('button', { name: 'Authorize' }).click()
+}
+
+test('a seller connects GitHub and lists a repository of their organization', async ({ page, browser }) => {
+  await signIn(page, { email: DEMO.sellerWithBank, fullName: 'Ada Okafor', from: '/profile' })
+  await page.goto('/profile')
+  await expect(page.getByRole('heading', { name: 'GitHub', exact: true })).toBeVisible()
+  await expect(page.getByRole('link', { name: 'transferring a repository (opens in a new tab)' })).toHaveAttribute(
+    'href',
+    /^https:\/\/docs\.github\.com\/.+transferring-a-repository$/,
+  )
+  await page.getByRole('link', { name: /^(Connect GitHub|Connect another organization|Reconnect GitHub)$/ }).click()
+
+  // The emulator's "Install the App" pages: a new organization with a new private repository.
+  await page.getByLabel('Your GitHub login').fill(SELLER_LOGIN)
+  await page.getByLabel('New organization name').fill(ORG)
+  await page.getByRole('button', { name: 'Continue' }).click()
+  await page.getByLabel('Also create a private repository named (optional)').fill(REPO)
+  await page.getByRole('button', { name: 'Install' }).click()
+  // The installation is recorded only once the seller's own GitHub account shows it.
+  await authorizeOnGithub(page, SELLER_LOGIN)
+
+  await expect(page).toHaveURL(/\/profile$/)
+  await expect(page.getByRole('list', { name: 'Connected GitHub accounts' }).getByText(ORG, { exact: true })).toBeVisible()
+
+  await page.goto('/seller/create')
+  await waitForHydration(page)
+  const repository = page.getByLabel('Source repository')
+  await expect(repository.locator('option', { hasText: REPOSITORY })).toBeEnabled()
+  await page.getByLabel('Title').fill(TITLE)
+  await page.getByLabel('Short description').fill('A SaaS starter delivered straight from GitHub.')
+  await page.getByLabel('Price (USD)').fill('49.00')
+  await repository.selectOption({ label: REPOSITORY })
+  // With a repository the private delivery link is not asked for.
+  await expect(page.getByLabel('Private delivery link')).toBeHidden()
+  await page.getByRole('button', { name: 'Create Listing' }).click()
+
+  await expect(page.getByRole('heading', { level: 1, name: TITLE })).toBeVisible()
+  listingPath = new URL(page.url()).pathname
+  await expect(page.getByText('Source verified on GitHub')).toBeVisible()
+  // The seller sees which repository and commit; nobody else does.
+  await expect(page.getByText(`Your repository: ${REPOSITORY} at`)).toBeVisible()
+
+  const visitor = await browser.newContext()
+  const visitorPage = await visitor.newPage()
+  await visitorPage.goto(listingPath)
+  await expect(visitorPage.getByText('Source verified on GitHub')).toBeVisible()
+  expect(await visitorPage.content()).not.toContain(REPO)
+  await visitor.close()
+})
+
+test('a buyer signed in with GitHub pays, accepts the invitation, forks, sees View Fork and confirms receipt', async ({ page }) => {
+  expect(listingPath, 'the listing of the first test').not.toBe('')
+  const email = uniqueEmail('gh-buyer')
+  const login = email.split('@')[0]!
+  await signIn(page, { email, fullName: 'Gia Hub', provider: 'GitHub' })
+
+  await page.goto(listingPath)
+  await page.getByRole('link', { name: 'Buy Now' }).click()
+  await payWithCard(page)
+  await expect(page.getByText('Your payment is confirmed.')).toBeVisible()
+
+  await page.goto('/purchases')
+  const row = page.getByRole('row', { name: new RegExp(TITLE) })
+  await expect(row.getByText('Delivering', { exact: true })).toBeVisible()
+  // No escrow clock yet: nothing to confirm before the buyer has access.
+  await expect(row.getByRole('button', { name: /Confirm Receipt/ })).toHaveCount(0)
+
+  const accept = row.getByRole('link', { name: /Accept your invitation on GitHub/ })
+  await eventually(page, () => expect(accept).toBeVisible({ timeout: 1_000 }))
+  await page.goto((await accept.getAttribute('href'))!)
+  await page.getByRole('button', { name: new RegExp(`^Accept( as ${login})?`) }).click()
+
+  // Access confirmed (the `member` webhook): delivered, and the 72-hour window has started.
+  await page.goto('/purchases')
+  const forkOnGithub = row.getByRole('link', { name: /Fork on GitHub/ })
+  await eventually(page, () => expect(forkOnGithub).toBeVisible({ timeout: 1_000 }))
+  await expect(row.getByText('Delivered', { exact: true })).toBeVisible()
+  await expect(row.getByText(/2 days 2\d hours left|3 days left/)).toBeVisible()
+
+  // The buyer forks on GitHub; the `fork` webhook gives us the fork's address.
+  await page.goto((await forkOnGithub.getAttribute('href'))!)
+  await page.getByLabel('Fork as').selectOption(login)
+  await page.getByRole('button', { name: 'Fork', exact: true }).click()
+
+  await page.goto('/purchases')
+  const viewFork = row.getByRole('link', { name: /View Fork/ })
+  await eventually(page, () => expect(viewFork).toHaveAttribute('href', new RegExp(`/${login}/${REPO}$`), { timeout: 1_000 }))
+
+  await waitForHydration(page)
+  await row.getByRole('button', { name: /Confirm Receipt/ }).click()
+  await page.getByRole('alertdialog', { name: /Confirm receipt of/ }).getByRole('button', { name: 'Confirm and release payment' }).click()
+  await expect(page.getByText('Receipt confirmed', { exact: true })).toBeVisible()
+  await expect(row.getByText('Completed', { exact: true })).toBeVisible()
+  await expect(row.getByRole('link', { name: /View Fork/ })).toBeVisible()
+  expect((await purchaseOf(page, TITLE))?.status).toBe('completed')
+})
+
+test('a buyer signed in with Google is asked to connect GitHub before paying', async ({ page }) => {
+  expect(listingPath, 'the listing of the first test').not.toBe('')
+  await signIn(page, { email: uniqueEmail('google-buyer'), fullName: 'Gus Google', provider: 'Google' })
+
+  await page.goto(listingPath)
+  await page.getByRole('link', { name: 'Buy Now' }).click()
+  await expect(page.getByRole('heading', { name: 'Connect your GitHub account first' })).toBeVisible()
+  await expect(page.getByText('No payment has been taken.', { exact: false })).toBeVisible()
+  await expect(page.getByLabel('Card number')).toHaveCount(0)
+  await expect(page.getByRole('button', { name: /^Pay / })).toHaveCount(0)
+  expect(await purchaseOf(page, TITLE)).toBeUndefined()
+
+  // Connecting comes back to the checkout, which now takes the card (after a click: the buyer
+  // arrives from GitHub's page, another site, so no payment attempt opens by itself — issue 14.6).
+  await page.getByRole('link', { name: 'Connect GitHub account' }).click()
+  await authorizeOnGithub(page, `gus-${run}`)
+  await expect(page).toHaveURL(/\/checkout\/[0-9a-f-]+$/)
+  await expect(page.getByText(`GitHub connected as gus-${run}`)).toBeVisible()
+  await waitForHydration(page)
+  await page.getByRole('button', { name: 'Continue to payment of $49.00' }).click()
+  await expect(page.getByLabel('Card number')).toBeVisible()
+})
