@@ -7,6 +7,7 @@ import { DEMO_ADMIN, DEMO_BUYERS, DEMO_LISTINGS, DEMO_SELLERS, demoLongDescripti
 import { logEvent } from '../app/server/log.server.ts'
 import { imageUrlFor } from '../app/server/images.server.ts'
 import { planDemoImages, storeDemoScreens, storeDemoThumbnails, type DemoImageOptions, type DemoImagePlan, type DemoListingImages } from './demo-images.ts'
+import { seedDemoGithub, type DemoGithub } from './demo-github.ts'
 import type { DB } from './schema.ts'
 
 /**
@@ -33,7 +34,11 @@ export function demoImagesStored(): Promise<void> {
  * background (db/demo-images.ts), also on later starts if an earlier one
  * stopped before they were all there.
  */
-export async function seedDemoDataOnce(db: Kysely<DB>, now = new Date(), options: DemoImageOptions = {}): Promise<boolean> {
+export async function seedDemoDataOnce(
+  db: Kysely<DB>,
+  now = new Date(),
+  options: DemoImageOptions & { /** The GitHub emulator's demo repositories (the launcher seeds it): GitHub-delivered demo sales. */ github?: DemoGithub } = {},
+): Promise<boolean> {
   const plan = planDemoImages()
   const loaded = await db.selectFrom('appMeta').select('key').where('key', '=', 'demo_seeded').executeTakeFirst()
   if (loaded) {
@@ -57,7 +62,7 @@ export async function seedDemoDataOnce(db: Kysely<DB>, now = new Date(), options
       .returning('key')
       .executeTakeFirst()
     if (!inserted) return false
-    await seedDemoData(trx, now, plan.images)
+    await seedDemoData(trx, now, plan.images, options.github)
     return true
   })
   completeDemoImages(plan, options)
@@ -75,7 +80,7 @@ function completeDemoImages(plan: DemoImagePlan, options: DemoImageOptions) {
 }
 
 /** The demo data; `images` are the listings' image URLs, in DEMO_LISTINGS order (planDemoImages). */
-export async function seedDemoData(db: Kysely<DB>, now: Date, images: DemoListingImages[]) {
+export async function seedDemoData(db: Kysely<DB>, now: Date, images: DemoListingImages[], github?: DemoGithub) {
   const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * HOUR)
   const users = [
     { ...DEMO_ADMIN, isAdmin: true, bio: 'Runs payouts and bank approvals.' },
@@ -178,6 +183,14 @@ export async function seedDemoData(db: Kysely<DB>, now: Date, images: DemoListin
       { ...sale(5, secondBuyerId, 24 * 12), status: 'completed', deliveredAt: at(24 * 11), completedAt: at(24 * 8), deliveryProof: fork(listings[5]!.slug) },
     ])
     .execute()
+  if (github) {
+    // Delivery through GitHub (issue 16): connected organizations and a purchase in each delivery state.
+    await seedDemoGithub(db, now, github, {
+      sellers: { ada: sellerIds[0]!, lin: sellerIds[1]!, noah: sellerIds[4]! },
+      buyers: { buyer: buyerId, jules: secondBuyerId },
+      listings,
+    })
+  }
   await sql`ANALYZE`.execute(db)
 }
 

@@ -2,6 +2,7 @@ import path from 'node:path'
 import { randomBytes } from 'node:crypto'
 import type { Config } from '../app/server/env.server.ts'
 import { assertPortFree } from '../db/ports.ts'
+import { demoGithubSpec, type DemoGithub } from '../db/demo-github.ts'
 import { emailUserId } from '../db/seed.ts'
 
 /**
@@ -14,6 +15,8 @@ export interface LocalServices {
   supplied: Record<string, string>
   /** Local defaults the operator may still override (the demo admin). */
   defaults: Record<string, string>
+  /** The GitHub emulator's demo repositories, for the demo data's GitHub-delivered sales. */
+  demoGithub?: DemoGithub
   stop: () => Promise<void>
 }
 
@@ -31,6 +34,7 @@ export async function startLocalServices(options: {
 
   // GitHub first: the auth emulator's GitHub sign-ins are accounts of the GitHub emulator (one id for both).
   let githubAccount: ((profile: { email: string; login: string; fullName: string }) => { id: number; login: string }) | undefined
+  let demoGithub: DemoGithub | undefined
   if (!env.GITHUB_APP_ID) {
     if (production) {
       options.log('no GITHUB_APP_ID: GitHub delivery is off (every listing is delivered by its seller)')
@@ -47,6 +51,9 @@ export async function startLocalServices(options: {
         setupUrl: `${appOrigin}/github/install/callback`,
         callbackUrls: [`${appOrigin}/github/oauth/callback`],
       })
+      // The demo organizations, repositories and buyers (created when missing; db/demo-github.ts).
+      const seeded = github.seed(demoGithubSpec(new Date()))
+      demoGithub = { repositories: Object.fromEntries(seeded.repositories.map((r) => [r.fullName, { id: r.id, headSha: r.headSha, htmlUrl: r.htmlUrl }])) }
       supplied.GITHUB_API_URL = github.url
       supplied.GITHUB_APP_ID = String(github.appId)
       supplied.GITHUB_APP_PRIVATE_KEY = github.privateKey
@@ -106,6 +113,7 @@ export async function startLocalServices(options: {
   return {
     supplied,
     defaults,
+    demoGithub,
     stop: async () => {
       for (const stop of stops.reverse()) await stop()
     },

@@ -578,3 +578,59 @@ describe('POST /api/github/webhook', () => {
     expect((await post(notJson, { ...headers, 'X-GitHub-Delivery': 'd-2', 'X-Hub-Signature-256': sign(notJson) })).status).toBe(400)
   })
 })
+
+describe('demo data', () => {
+  it('the GitHub emulator and the database agree: connected organizations, a lost one, a purchase in each delivery state', async () => {
+    const { demoGithubSpec, DEMO_GITHUB } = await import('../../db/demo-github.ts')
+    const { seedDemoData } = await import('../../db/seed.ts')
+    const { DEMO_LISTINGS } = await import('../../db/demo-data.ts')
+    // The emulator's clock (earlier tests in this file moved it forward), so its invitations' ages match.
+    const now = new Date(gh.advanceClock({ ms: 0 }).now)
+    resetGithubClients()
+    const seeded = gh.seed(demoGithubSpec(now))
+    // Seeding again changes nothing (the launcher seeds the emulator on every start).
+    expect(gh.seed(demoGithubSpec(now)).repositories.map((r) => r.headSha)).toEqual(seeded.repositories.map((r) => r.headSha))
+    const github = {
+      repositories: Object.fromEntries(seeded.repositories.map((r) => [r.fullName, { id: r.id, headSha: r.headSha, htmlUrl: r.htmlUrl }])),
+    }
+    await seedDemoData(
+      db,
+      now,
+      DEMO_LISTINGS.map(() => ({ thumbnailUrl: '/uploads/demo.webp', screenshots: [] })),
+      github,
+    )
+
+    const states = await db
+      .selectFrom('githubDeliveries')
+      .innerJoin('transactions', 'transactions.id', 'githubDeliveries.transactionId')
+      .select(['transactions.status', 'githubDeliveries.state'])
+      .orderBy('transactions.status')
+      .execute()
+    expect(states.map((row) => `${row.status}/${row.state}`).sort()).toEqual(
+      ['completed/accepted', 'delivered/accepted', 'delivering/invited', 'delivering/queued', 'disputed/failed', 'refunded/revoked'].sort(),
+    )
+    // The invited demo buyer's invitation is pending on the emulator; the delivered one is a collaborator with a fork.
+    const invited = gh.repository({ repository: 'launchkit-labs/invoice-tracker' })
+    expect(invited.invitations).toEqual([expect.objectContaining({ userId: DEMO_GITHUB.users.buyer, expired: false })])
+    const delivered = await db
+      .selectFrom('transactions')
+      .select(['deliveryProof'])
+      .where('status', '=', 'delivered')
+      .where('deliveryProof', 'is not', null)
+      .execute()
+    const forked = delivered.map((row) => row.deliveryProof!).find((proof) => proof.github)!
+    expect(forked.github!.headSha).toBe(gh.repository({ repository: 'linstudio-templates/agency-website-kit' }).headSha)
+    expect(gh.repository({ repository: 'buyer/agency-website-kit' }).parent).toBe('linstudio-templates/agency-website-kit')
+    expect(forked.forkUrl).toBe(gh.repository({ repository: 'buyer/agency-website-kit' }).htmlUrl)
+
+    // Noah's organization lost the App: his listing is hidden with the alert.
+    const noah = await db
+      .selectFrom('githubInstallations')
+      .select(['userId'])
+      .where('id', '=', DEMO_GITHUB.installations['noah-platform'])
+      .executeTakeFirstOrThrow()
+    expect((await sellerGithubStatus(noah.userId)).lostAccess).toHaveLength(1)
+    // The invited sale is polled like any other: still pending, nothing changes.
+    expect(await sweepGithubDeliveries(now)).toMatchObject({ delivered: 0, failed: 0, resent: 0 })
+  })
+})
