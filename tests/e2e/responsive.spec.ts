@@ -118,3 +118,22 @@ test('the bank form: fields side by side line up (1280 px)', async ({ page }) =>
   // ada@ banks in the UK: sort code and account number share a row (the account number's hint is longer).
   expect(await top('Account number')).toBe(await top('Sort code'))
 })
+
+test('the bank form without JavaScript: every country’s fields in one column, in reading order (1280 px)', async ({ page, browser }) => {
+  await signIn(page, { email: DEMO.sellerWithBank, fullName: 'Ada Okafor' })
+  const noScript = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState() })
+  const plain = await noScript.newPage()
+  await plain.setViewportSize({ width: 1280, height: 900 })
+  await plain.goto('/profile')
+  const boxes = await Promise.all(
+    ['Sort code', 'Routing number', 'Account number', 'IBAN', 'BIC/SWIFT'].map(async (name) => {
+      const box = (await plain.getByLabel(new RegExp(`^${name.replace('/', '\\/')}`)).boundingBox())!
+      return { name, x: box.x, y: box.y }
+    }),
+  )
+  for (const [before, after] of boxes.slice(0, -1).map((box, i) => [box, boxes[i + 1]!] as const)) {
+    expect(after.x, `${after.name} under ${before.name}`).toBe(before.x)
+    expect(after.y, `${after.name} below ${before.name}`).toBeGreaterThan(before.y)
+  }
+  await noScript.close()
+})

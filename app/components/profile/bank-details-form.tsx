@@ -1,19 +1,13 @@
-import { useEffect, useState } from 'react'
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { useEffect, useState } from 'react'
 import { Form, useNavigation } from 'react-router'
 import { Button } from '~/components/ui/button'
 import { Field, FormErrors } from '~/components/ui/field'
 import { Input } from '~/components/ui/input'
 import { NativeSelect } from '~/components/ui/native-select'
 import { useHydrated } from '~/components/ui/use-hydrated'
-import {
-  BANK_FIELD_HINTS,
-  BankDetailsFieldsSchema,
-  BankDetailsSchema,
-  fieldsForCountry,
-  type FieldGroup,
-} from '~/lib/bank-details-schema'
+import { BANK_FIELD_HINTS, BankDetailsFieldsSchema, BankDetailsSchema, fieldsForCountry, type FieldGroup } from '~/lib/bank-details-schema'
 import { COUNTRIES, COUNTRY_LABELS, isOneOf } from '~/lib/options'
 
 export interface BankDetailsFormValues {
@@ -67,8 +61,16 @@ export function BankDetailsForm({
     if (select instanceof HTMLSelectElement) setCountry(select.value)
   }, [countryId])
   const shown = hydrated ? new Set(fieldsForCountry(isOneOf(COUNTRIES, country) ? country : '')) : ALL_GROUPS
-  // Before hydration every group is on screen, so say which countries each field is for.
-  const forCountries = (text: string) => (hydrated ? null : <span className="font-normal text-muted-foreground">({text})</span>)
+  // Before hydration every group is on screen, so say which countries each field is for
+  // (one run of text, so a long label wraps as a sentence rather than in two columns).
+  const labelFor = (name: string, countries: string) =>
+    hydrated ? (
+      name
+    ) : (
+      <span className="leading-snug">
+        {name} <span className="font-normal text-muted-foreground">({countries})</span>
+      </span>
+    )
   const masked = (value: string | null | undefined) =>
     value?.startsWith('•') ? `Shown masked: leave ${value} as it is to keep the stored number.` : null
 
@@ -98,21 +100,26 @@ export function BankDetailsForm({
         <p className="text-sm text-muted-foreground">Choose a country to enter the account details its banks use.</p>
       ) : null}
 
-      <div className="grid gap-5 sm:grid-cols-2">
+      {/* Two columns pair one country's fields; with every group on screen (no JavaScript), one column reads in order. */}
+      <div className={hydrated ? 'grid gap-5 sm:grid-cols-2' : 'grid gap-5'}>
         {shown.has('sortCode') ? (
-          <Field meta={fields.sortCode} label={<>Sort code {forCountries('United Kingdom')}</>} description={BANK_FIELD_HINTS.sortCode}>
+          <Field meta={fields.sortCode} label={labelFor('Sort code', 'United Kingdom')} description={BANK_FIELD_HINTS.sortCode}>
             {(props) => <Input {...props} inputMode="numeric" autoComplete="off" placeholder="04-00-04" />}
           </Field>
         ) : null}
         {shown.has('routingNumber') ? (
-          <Field meta={fields.routingNumber} label={<>Routing number {forCountries('United States')}</>} description={BANK_FIELD_HINTS.routingNumber}>
+          <Field
+            meta={fields.routingNumber}
+            label={labelFor('Routing number', 'United States')}
+            description={BANK_FIELD_HINTS.routingNumber}
+          >
             {(props) => <Input {...props} inputMode="numeric" autoComplete="off" />}
           </Field>
         ) : null}
         {shown.has('accountNumber') ? (
           <Field
             meta={fields.accountNumber}
-            label={<>Account number {forCountries('United Kingdom and United States')}</>}
+            label={labelFor('Account number', 'United Kingdom and United States')}
             description={
               <>
                 {country === 'US' ? BANK_FIELD_HINTS.accountNumberUs : BANK_FIELD_HINTS.accountNumber}
@@ -126,15 +133,15 @@ export function BankDetailsForm({
         {shown.has('iban') ? (
           <Field
             meta={fields.iban}
-            label={<>IBAN {forCountries('every other country')}</>}
+            label={labelFor('IBAN', 'every other country')}
             description={masked(defaultValue?.iban) ?? BANK_FIELD_HINTS.iban}
-            className="sm:col-span-2"
+            className={hydrated ? 'sm:col-span-2' : undefined}
           >
             {(props) => <Input {...props} autoComplete="off" spellCheck={false} />}
           </Field>
         ) : null}
         {shown.has('swift') ? (
-          <Field meta={fields.swift} label={<>BIC/SWIFT {forCountries('every other country')}</>} description={BANK_FIELD_HINTS.swift}>
+          <Field meta={fields.swift} label={labelFor('BIC/SWIFT', 'every other country')} description={BANK_FIELD_HINTS.swift}>
             {(props) => <Input {...props} autoComplete="off" spellCheck={false} />}
           </Field>
         ) : null}
