@@ -12,6 +12,7 @@ import {
   completeInstallation,
   completeUserAuthorization,
   connectGithubAccount,
+  GITHUB_JOBS,
   githubEvidence,
   installUrl,
   listRepositoryChoices,
@@ -23,6 +24,7 @@ import {
   sweepGithubDeliveries,
 } from '../../app/server/github-delivery.server.ts'
 import { resetGithubClients } from '../../app/server/github.server.ts'
+import { startJobWorker } from '../../app/server/jobs.server.ts'
 import { apiRequest, APP, callRoute } from '../support/call-route.ts'
 import { githubEmulator as gh, githubWebhookAnswers, withGithubWebhooksLost } from '../support/github.ts'
 import { payIntent, saleStatus, sellerWithListing, signUp } from '../support/payment-fixtures.ts'
@@ -240,6 +242,31 @@ describe('access confirmed', () => {
   })
 })
 
+describe('the jobs', () => {
+  it('the worker runs the invitation job queued at payment and puts it back at the time GitHub states', async () => {
+    const w = await world()
+    gh.failNext({ operationId: 'repos/add-collaborator', status: 429, headers: { 'retry-after': '3600' } })
+    const worker = await startJobWorker(GITHUB_JOBS.filter((job) => job.name === 'github-invite'))
+    try {
+      const saleId = await pay(w.buyer.id, w.listing.id)
+      await expect.poll(async () => (await delivery(saleId)).waitingOn, { timeout: 20_000 }).toBe('rate_limit')
+      const { nextAttemptAt } = await delivery(saleId)
+      await expect
+        .poll(async () => {
+          const { rows } = await sql<{
+            runAt: Date
+          }>`SELECT run_at FROM graphile_worker.jobs WHERE key = ${`github-invite:${saleId}`}`.execute(db)
+          return rows.map((row) => row.runAt.getTime())
+        })
+        .toEqual([nextAttemptAt!.getTime()])
+      expect(nextAttemptAt!.getTime() - Date.now()).toBeGreaterThan(3500_000)
+      expect(repoState(w.repo.fullName).invitations).toEqual([])
+    } finally {
+      await worker.stop()
+    }
+  })
+})
+
 describe('expiry and the 14-day deadline', () => {
   it('an expired invitation is re-sent once (the buyer told); unaccepted after 14 days the sale goes to the admin queue', async () => {
     const w = await world()
@@ -262,8 +289,10 @@ describe('expiry and the 14-day deadline', () => {
     expect(purchase!.github!.message).toMatch(/first invitation expired/)
     expect(await auditActions(saleId)).toContain('github_invitation_resent:delivering→delivering')
 
-    // Day 13: nothing new (never a third invitation); the sale still waits.
+    // Day 13: the buyer declined the second one: nothing new (never a third invitation); the sale still waits.
+    gh.declineInvitation({ repository: w.repo.fullName, login: w.buyerAccount.login })
     expect(await sweepGithubDeliveries(at(paidAt, 13 * DAY))).toMatchObject({ resent: 0, failed: 0 })
+    expect(repoState(w.repo.fullName).invitations).toEqual([])
     expect(await saleStatus(saleId)).toBe('delivering')
 
     // Day 14 (counted from the payment, a moment after paidAt): not accepted → disputed, in the admin's queue, with the reason.
