@@ -4,9 +4,10 @@ import { signIn, uniqueEmail } from './support'
 
 // Issue 14.14: Confirm Receipt releases the money, so it asks first: a dialog
 // with JavaScript, a confirmation step (its own page state) without.
-// ada@'s instant-delivery listings are delivered the moment payment succeeds.
+// ada@'s instant-delivery listings without a source repository are delivered the moment payment
+// succeeds (a private link; db/demo-github.ts connects other listings to GitHub).
 const BLOG = { slug: 'headless-blog-engine', title: 'Headless Blog Engine', price: '$29.00' }
-const WAITLIST = { slug: 'waitlist-landing-page', title: 'Waitlist Landing Page', price: '$9.00' }
+const DASHBOARD = { slug: 'react-admin-dashboard-pro', title: 'React Admin Dashboard Pro', price: '$49.00' }
 
 async function buyDelivered(page: Page, listing: { slug: string; title: string }) {
   await page.goto(`/checkout/${await listingId(page.request, listing.slug)}`)
@@ -22,7 +23,7 @@ test('Confirm Receipt asks before it releases the money: a dialog (390 px, dark)
   test.setTimeout(120_000)
   await signIn(page, { email: uniqueEmail('confirm'), fullName: 'Cora Confirm' })
   await buyDelivered(page, BLOG)
-  await buyDelivered(page, WAITLIST)
+  await buyDelivered(page, DASHBOARD)
 
   // With JavaScript, on a phone, in the dark theme.
   await page.goto('/purchases')
@@ -49,33 +50,33 @@ test('Confirm Receipt asks before it releases the money: a dialog (390 px, dark)
   const noScript = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState() })
   const plain = await noScript.newPage()
   await plain.goto('/purchases')
-  const waitlist = plain.getByRole('row', { name: new RegExp(WAITLIST.title) })
-  await waitlist.getByRole('link', { name: `Confirm Receipt of ${WAITLIST.title}` }).click()
+  const dashboard = plain.getByRole('row', { name: new RegExp(DASHBOARD.title) })
+  await dashboard.getByRole('link', { name: `Confirm Receipt of ${DASHBOARD.title}` }).click()
   await expect(plain).toHaveURL(/\/purchases\?confirm=/)
-  const step = plain.getByRole('region', { name: `Confirm receipt of “${WAITLIST.title}”?` })
-  await expect(step).toContainText(`This releases your payment of ${WAITLIST.price} to @adabuilds.`)
-  expect((await purchaseOf(plain, WAITLIST.title))?.status).toBe('delivered')
+  const step = plain.getByRole('region', { name: `Confirm receipt of “${DASHBOARD.title}”?` })
+  await expect(step).toContainText(`This releases your payment of ${DASHBOARD.price} to @adabuilds.`)
+  expect((await purchaseOf(plain, DASHBOARD.title))?.status).toBe('delivered')
   // Cancel goes back without a change…
   await step.getByRole('link', { name: 'Cancel' }).click()
   await expect(plain).toHaveURL(/\/purchases$/)
-  await expect(waitlist.getByText('Delivered', { exact: true })).toBeVisible()
+  await expect(dashboard.getByText('Delivered', { exact: true })).toBeVisible()
   // …and confirming on the step releases it.
-  await waitlist.getByRole('link', { name: `Confirm Receipt of ${WAITLIST.title}` }).click()
+  await dashboard.getByRole('link', { name: `Confirm Receipt of ${DASHBOARD.title}` }).click()
   await plain.getByRole('button', { name: 'Confirm and release payment' }).click()
   await expect(plain).toHaveURL(/\/purchases$/)
-  await expect(waitlist.getByText('Completed', { exact: true })).toBeVisible()
+  await expect(dashboard.getByText('Completed', { exact: true })).toBeVisible()
   await noScript.close()
 })
 
 test('Report a problem works without JavaScript: its own step with the form', async ({ page, browser }) => {
   await signIn(page, { email: uniqueEmail('report'), fullName: 'Remy Report' })
-  await buyDelivered(page, WAITLIST)
+  await buyDelivered(page, DASHBOARD)
   const noScript = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState() })
   const plain = await noScript.newPage()
   await plain.goto('/purchases')
-  const row = plain.getByRole('row', { name: new RegExp(WAITLIST.title) })
-  await row.getByRole('link', { name: `Report a problem with ${WAITLIST.title}` }).click()
-  const step = plain.getByRole('region', { name: `Report a problem with “${WAITLIST.title}”` })
+  const row = plain.getByRole('row', { name: new RegExp(DASHBOARD.title) })
+  await row.getByRole('link', { name: `Report a problem with ${DASHBOARD.title}` }).click()
+  const step = plain.getByRole('region', { name: `Report a problem with “${DASHBOARD.title}”` })
   await step.getByLabel('What went wrong?').fill('The fork link gives a 404.')
   await step.getByRole('button', { name: 'Submit report' }).click()
   await expect(plain).toHaveURL(/\/purchases$/)
