@@ -1,4 +1,5 @@
-import type { Page } from '@playwright/test'
+import AxeBuilder from '@axe-core/playwright'
+import type { Browser, Page } from '@playwright/test'
 import { expect, payWithCard, purchaseOf, test } from './payment-helpers'
 import { DEMO, signIn, uniqueEmail, waitForHydration } from './support'
 
@@ -6,9 +7,11 @@ import { DEMO, signIn, uniqueEmail, waitForHydration } from './support'
 // pages, as people would click through them: a seller connects GitHub and lists
 // a repository; a buyer who signed in with GitHub pays, accepts the invitation,
 // forks, sees View Fork and confirms receipt; a buyer who signed in with Google
-// is asked to connect GitHub before any payment. The tests share one listing,
-// so they run in order.
-test.describe.configure({ mode: 'serial' })
+// is asked to connect GitHub before any payment; a dispute shows the admin the
+// listed and delivered commits; an uninstalled App asks the seller to reconnect.
+// Each new screen state is scanned by axe in both themes at 1280 and 390 px.
+// The tests share one listing, so they run in order.
+test.describe.configure({ mode: 'serial', timeout: 120_000 })
 
 const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`
 const ORG = `e2e-org-${run}`
@@ -18,6 +21,48 @@ const TITLE = `GitHub Starter Kit ${run}`
 const SELLER_LOGIN = `ada-${run}`
 
 let listingPath = ''
+
+/** axe finds nothing on the page as it is now, in the light and dark theme, at 1280 and 390 px, and nothing scrolls sideways. */
+async function expectAccessible(page: Page) {
+  const origin = new URL(page.url()).origin
+  const found: string[] = []
+  for (const theme of ['light', 'dark'] as const) {
+    const set = await page.request.post('/action/set-theme', { data: { theme }, headers: { Origin: origin } })
+    expect(set.ok()).toBe(true)
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await page.reload()
+    await waitForHydration(page)
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 })
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))
+      const { violations } = await new AxeBuilder({ page }).analyze()
+      for (const v of violations) found.push(`${page.url()} [${theme}, ${width}px] ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+      if (overflow > 0) found.push(`${page.url()} [${theme}, ${width}px] scrolls sideways by ${overflow}px`)
+    }
+  }
+  await page.request.post('/action/set-theme', { data: { theme: 'light' }, headers: { Origin: origin } })
+  await page.setViewportSize({ width: 1280, height: 720 })
+  expect(found, found.join('\n')).toEqual([])
+}
+
+/** Another person in their own browser context. */
+async function as(browser: Browser, email: string, fullName: string, provider: 'GitHub' | 'Google' = 'GitHub') {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  await signIn(page, { email, fullName, provider })
+  return { page, close: () => context.close() }
+}
+
+/** A buyer signed in with GitHub pays for the listing; returns their purchases row. */
+async function buyWithGithub(page: Page) {
+  await page.goto(listingPath)
+  await page.getByRole('link', { name: 'Buy Now' }).click()
+  await payWithCard(page)
+  await expect(page.getByText('Your payment is confirmed.')).toBeVisible()
+  await page.goto('/purchases')
+  return page.getByRole('row', { name: new RegExp(TITLE) })
+}
 
 /** Reloads until `check` passes: GitHub's side (the invitation job, webhooks) lands a moment after the click. */
 async function eventually(page: Page, check: () => Promise<void>) {
@@ -55,11 +100,13 @@ test('a seller connects GitHub and lists a repository of their organization', as
 
   await expect(page).toHaveURL(/\/profile$/)
   await expect(page.getByRole('list', { name: 'Connected GitHub accounts' }).getByText(ORG, { exact: true })).toBeVisible()
+  await expectAccessible(page)
 
   await page.goto('/seller/create')
   await waitForHydration(page)
   const repository = page.getByLabel('Source repository')
   await expect(repository.locator('option', { hasText: REPOSITORY })).toBeEnabled()
+  await expectAccessible(page)
   await page.getByLabel('Title').fill(TITLE)
   await page.getByLabel('Short description').fill('A SaaS starter delivered straight from GitHub.')
   await page.getByLabel('Price (USD)').fill('49.00')
@@ -73,6 +120,7 @@ test('a seller connects GitHub and lists a repository of their organization', as
   await expect(page.getByText('Source verified on GitHub')).toBeVisible()
   // The seller sees which repository and commit; nobody else does.
   await expect(page.getByText(`Your repository: ${REPOSITORY} at`)).toBeVisible()
+  await expectAccessible(page)
 
   const visitor = await browser.newContext()
   const visitorPage = await visitor.newPage()
@@ -87,20 +135,14 @@ test('a buyer signed in with GitHub pays, accepts the invitation, forks, sees Vi
   const email = uniqueEmail('gh-buyer')
   const login = email.split('@')[0]!
   await signIn(page, { email, fullName: 'Gia Hub', provider: 'GitHub' })
-
-  await page.goto(listingPath)
-  await page.getByRole('link', { name: 'Buy Now' }).click()
-  await payWithCard(page)
-  await expect(page.getByText('Your payment is confirmed.')).toBeVisible()
-
-  await page.goto('/purchases')
-  const row = page.getByRole('row', { name: new RegExp(TITLE) })
+  const row = await buyWithGithub(page)
   await expect(row.getByText('Delivering', { exact: true })).toBeVisible()
   // No escrow clock yet: nothing to confirm before the buyer has access.
   await expect(row.getByRole('button', { name: /Confirm Receipt/ })).toHaveCount(0)
 
   const accept = row.getByRole('link', { name: /Accept your invitation on GitHub/ })
   await eventually(page, () => expect(accept).toBeVisible({ timeout: 1_000 }))
+  await expectAccessible(page)
   await page.goto((await accept.getAttribute('href'))!)
   await page.getByRole('button', { name: new RegExp(`^Accept( as ${login})?`) }).click()
 
@@ -119,6 +161,7 @@ test('a buyer signed in with GitHub pays, accepts the invitation, forks, sees Vi
   await page.goto('/purchases')
   const viewFork = row.getByRole('link', { name: /View Fork/ })
   await eventually(page, () => expect(viewFork).toHaveAttribute('href', new RegExp(`/${login}/${REPO}$`), { timeout: 1_000 }))
+  await expectAccessible(page)
 
   await waitForHydration(page)
   await row.getByRole('button', { name: /Confirm Receipt/ }).click()
@@ -140,6 +183,7 @@ test('a buyer signed in with Google is asked to connect GitHub before paying', a
   await expect(page.getByLabel('Card number')).toHaveCount(0)
   await expect(page.getByRole('button', { name: /^Pay / })).toHaveCount(0)
   expect(await purchaseOf(page, TITLE)).toBeUndefined()
+  await expectAccessible(page)
 
   // Connecting comes back to the checkout, which now takes the card (after a click: the buyer
   // arrives from GitHub's page, another site, so no payment attempt opens by itself — issue 14.6).
@@ -150,4 +194,86 @@ test('a buyer signed in with Google is asked to connect GitHub before paying', a
   await waitForHydration(page)
   await page.getByRole('button', { name: 'Continue to payment of $49.00' }).click()
   await expect(page.getByLabel('Card number')).toBeVisible()
+})
+
+test('a dispute shows the admin the listed and the delivered commit side by side', async ({ page, browser }) => {
+  expect(listingPath, 'the listing of the first test').not.toBe('')
+  const email = uniqueEmail('gh-disputer')
+  const login = email.split('@')[0]!
+  await signIn(page, { email, fullName: 'Dee Hub', provider: 'GitHub' })
+  const row = await buyWithGithub(page)
+  const accept = row.getByRole('link', { name: /Accept your invitation on GitHub/ })
+  await eventually(page, () => expect(accept).toBeVisible({ timeout: 1_000 }))
+  const invitation = new URL((await accept.getAttribute('href'))!)
+
+  // The seller pushes to the repository after the sale, before the buyer has access.
+  await page.goto(`${invitation.origin}/${REPOSITORY}`)
+  await page.getByRole('button', { name: 'Push a new commit' }).click()
+  await page.goto(invitation.href)
+  await page.getByRole('button', { name: new RegExp(`^Accept( as ${login})?`) }).click()
+
+  await page.goto('/purchases')
+  await eventually(page, () => expect(row.getByRole('link', { name: /Fork on GitHub/ })).toBeVisible({ timeout: 1_000 }))
+  await waitForHydration(page)
+  await row.getByRole('button', { name: /Report a problem/ }).click()
+  const report = page.getByRole('dialog', { name: new RegExp(`Report a problem with .${TITLE}.`) })
+  await report.getByLabel('What went wrong?').fill('The code is not what was listed.')
+  await report.getByRole('button', { name: 'Submit report' }).click()
+  await expect(row.getByText('Disputed', { exact: true })).toBeVisible()
+
+  const admin = await as(browser, DEMO.admin, 'Forkmarket Admin')
+  await admin.page.goto('/admin')
+  const dispute = admin.page.getByRole('listitem', { name: `Dispute about ${TITLE}` }).filter({ hasText: `@${login}` })
+  const evidence = dispute.getByRole('group', { name: 'Delivery evidence from GitHub' })
+  await expect(evidence.getByText(/^The code changed on .+ UTC/)).toBeVisible()
+  await expect(evidence.getByText('Listed (when the buyer paid)')).toBeVisible()
+  await expect(evidence.getByText('Delivered (when access was confirmed)')).toBeVisible()
+  await expect(evidence.getByText(`@${login}`)).toBeVisible()
+  await expect(evidence.getByText(REPOSITORY)).toBeVisible()
+  await expectAccessible(admin.page)
+  await admin.close()
+})
+
+test('a seller whose App was uninstalled is asked to reconnect GitHub, and the listing is hidden', async ({ page, browser }) => {
+  // A seller of their own (the uninstall must not touch the shared listing's demo seller).
+  const id = uniqueEmail('gh-seller').split('@')[0]!
+  const org = `${id}-org`
+  await signIn(page, { email: `${id}@example.com`, fullName: 'Sol Seller', from: '/profile' })
+  await page.goto('/profile')
+  await page.getByRole('link', { name: 'Connect GitHub' }).click()
+  await page.getByLabel('Your GitHub login').fill(id)
+  await page.getByLabel('New organization name').fill(org)
+  await page.getByRole('button', { name: 'Continue' }).click()
+  await page.getByLabel('Also create a private repository named (optional)').fill('app')
+  await page.getByRole('button', { name: 'Install' }).click()
+  await authorizeOnGithub(page, id)
+  await expect(page).toHaveURL(/\/profile$/)
+
+  await page.goto('/seller/create')
+  await page.getByLabel('Title').fill(`Sol's App ${run}`)
+  await page.getByLabel('Short description').fill('Delivered from GitHub.')
+  await page.getByLabel('Price (USD)').fill('19.00')
+  await page.getByLabel('Source repository').selectOption({ label: `${org}/app` })
+  await page.getByRole('button', { name: 'Create Listing' }).click()
+  await expect(page.getByText('Source verified on GitHub')).toBeVisible()
+  const path = new URL(page.url()).pathname
+
+  // On GitHub (the emulator's overview, on the origin "Connect GitHub" leads to), the organization uninstalls the App.
+  await page.goto('/profile')
+  await page.getByRole('link', { name: 'Connect another organization' }).click()
+  await page.goto(`${new URL(page.url()).origin}/_emulator`)
+  await page.getByRole('listitem').filter({ hasText: `on ${org}` }).getByRole('button', { name: 'Uninstall' }).click()
+
+  await page.goto('/seller/dashboard')
+  const alert = page.getByRole('alert').filter({ hasText: 'Reconnect GitHub' })
+  await eventually(page, () => expect(alert).toBeVisible({ timeout: 1_000 }))
+  await expect(alert.getByRole('link', { name: `Sol's App ${run}` })).toHaveAttribute('href', /^\/seller\/edit\//)
+  await expect(alert.getByRole('link', { name: 'Reconnect GitHub' })).toHaveAttribute('href', '/github/install?returnTo=%2Fseller%2Fdashboard')
+  await expectAccessible(page)
+
+  const visitor = await browser.newContext()
+  const visitorPage = await visitor.newPage()
+  const gone = await visitorPage.goto(path)
+  expect(gone?.status()).toBe(404)
+  await visitor.close()
 })

@@ -1,3 +1,4 @@
+import { useId } from 'react'
 import { CircleCheck, GitCommitHorizontal, TriangleAlert } from 'lucide-react'
 import { formatDateTime } from '~/lib/format'
 import { shortSha } from '~/lib/github'
@@ -37,9 +38,13 @@ function Commit({ label, sha, at }: { label: string; sha: string | null; at: Dat
  */
 export function DeliveryEvidence({ evidence }: { evidence: GithubEvidence }) {
   const same = evidence.listedSha !== null && evidence.listedSha === evidence.deliveredSha
+  const headingId = useId()
+  // A group, not a landmark: every dispute on the page has one.
   return (
-    <section aria-label="Delivery evidence from GitHub" className="grid gap-3 rounded-lg bg-muted/40 p-3 text-sm">
-      <h4 className="font-medium">Delivery evidence from GitHub</h4>
+    <div role="group" aria-labelledby={headingId} className="grid gap-3 rounded-lg bg-muted/40 p-3 text-sm">
+      <h4 id={headingId} className="font-medium">
+        Delivery evidence from GitHub
+      </h4>
       <p className="flex items-start gap-2" data-evidence-summary>
         {same ? (
           <CircleCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-success" />
@@ -93,6 +98,6 @@ export function DeliveryEvidence({ evidence }: { evidence: GithubEvidence }) {
           </>
         ) : null}
       </dl>
-    </section>
+    </div>
   )
 }
