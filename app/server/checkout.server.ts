@@ -84,7 +84,8 @@ async function purchasable(input: { listingId: string; buyerId: string }) {
   const listing = await getCheckoutListing(input.listingId)
   if (!listing || listing.archivedAt) throw new AppError(404, 'Listing not found')
   if (listing.sellerId === input.buyerId) throw new AppError(403, 'You cannot buy your own listing')
-  if (!listing.visible) throw new AppError(409, 'This listing is not available for purchase')
+  // A GitHub listing whose repository the App can no longer reach (issue 16) cannot be delivered until the seller reconnects.
+  if (!listing.visible || listing.githubAccessLostAt) throw new AppError(409, 'This listing is not available for purchase')
   if (await ownedCopy(input.buyerId, listing.id)) throw new AppError(409, 'You already own this listing')
 
   const summary: CheckoutSummary = {

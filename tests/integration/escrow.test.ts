@@ -388,6 +388,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..')
 const MACHINE = 'app/server/escrow.server.ts'
 const REVIEWED_STATUS_WRITERS: Record<string, string> = {
   'db/seed.ts': 'demo data: inserts sales in their final states before the app runs (no transition happens)',
+  'db/demo-github.ts': "demo data (db/seed.ts's GitHub half): inserts GitHub-delivered sales in their final states before the app runs",
 }
 
 function statusWriters(file: string, source: string): string[] {

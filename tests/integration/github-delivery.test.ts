@@ -386,9 +386,14 @@ describe('GitHub failures', () => {
     expect(status.lostAccess).toEqual([expect.objectContaining({ listingId: w.listing.id, reason: expect.stringMatching(/uninstalled/) })])
     expect(status.installations).toEqual([expect.objectContaining({ id: w.installation.id, active: false })])
     expect(await sale(saleId)).toMatchObject({ status: 'disputed', disputeReason: expect.stringMatching(/can no longer be reached/) })
-    // Nobody can buy it meanwhile.
+    // Nobody can buy it meanwhile, even if the seller shows it again before reconnecting.
     const another = await signUp('buyer')
     await expect(checkoutSummary({ listingId: w.listing.id, buyerId: another.id })).rejects.toMatchObject({ status: 409 })
+    await db.updateTable('listings').set({ visible: true }).where('id', '=', w.listing.id).execute()
+    await expect(startCheckout({ listingId: w.listing.id, buyerId: another.id })).rejects.toMatchObject({
+      status: 409,
+      message: 'This listing is not available for purchase',
+    })
   })
 
   it('a 404 on invite (the repository removed from the App, the webhook lost) hides the listing and queues the sale for the admin', async () => {
