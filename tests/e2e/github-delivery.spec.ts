@@ -36,7 +36,8 @@ async function expectAccessible(page: Page) {
       await page.setViewportSize({ width, height: 900 })
       await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))
       const { violations } = await new AxeBuilder({ page }).analyze()
-      for (const v of violations) found.push(`${page.url()} [${theme}, ${width}px] ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+      for (const v of violations)
+        found.push(`${page.url()} [${theme}, ${width}px] ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
       if (overflow > 0) found.push(`${page.url()} [${theme}, ${width}px] scrolls sideways by ${overflow}px`)
     }
@@ -46,12 +47,23 @@ async function expectAccessible(page: Page) {
   expect(found, found.join('\n')).toEqual([])
 }
 
-/** Another person in their own browser context. */
-async function as(browser: Browser, email: string, fullName: string, provider: 'GitHub' | 'Google' = 'GitHub') {
+/**
+ * Another person in their own browser context; without JavaScript they sign in
+ * with it first (the OAuth hop needs it), then browse without it.
+ */
+async function as(
+  browser: Browser,
+  email: string,
+  fullName: string,
+  { provider = 'GitHub', javaScriptEnabled = true }: { provider?: 'GitHub' | 'Google'; javaScriptEnabled?: boolean } = {},
+) {
   const context = await browser.newContext()
   const page = await context.newPage()
   await signIn(page, { email, fullName, provider })
-  return { page, close: () => context.close() }
+  if (javaScriptEnabled) return { page, close: () => context.close() }
+  const noScript = await browser.newContext({ javaScriptEnabled: false, storageState: await context.storageState() })
+  await context.close()
+  return { page: await noScript.newPage(), close: () => noScript.close() }
 }
 
 /** A buyer signed in with GitHub pays for the listing; returns their purchases row. */
@@ -165,7 +177,10 @@ test('a buyer signed in with GitHub pays, accepts the invitation, forks, sees Vi
 
   await waitForHydration(page)
   await row.getByRole('button', { name: /Confirm Receipt/ }).click()
-  await page.getByRole('alertdialog', { name: /Confirm receipt of/ }).getByRole('button', { name: 'Confirm and release payment' }).click()
+  await page
+    .getByRole('alertdialog', { name: /Confirm receipt of/ })
+    .getByRole('button', { name: 'Confirm and release payment' })
+    .click()
   await expect(page.getByText('Receipt confirmed', { exact: true })).toBeVisible()
   await expect(row.getByText('Completed', { exact: true })).toBeVisible()
   await expect(row.getByRole('link', { name: /View Fork/ })).toBeVisible()
@@ -194,6 +209,30 @@ test('a buyer signed in with Google is asked to connect GitHub before paying', a
   await waitForHydration(page)
   await page.getByRole('button', { name: 'Continue to payment of $49.00' }).click()
   await expect(page.getByLabel('Card number')).toBeVisible()
+})
+
+test('without JavaScript: the seller saves the repository with the native picker; a buyer without GitHub gets the notice and its link', async ({
+  browser,
+}) => {
+  expect(listingPath, 'the listing of the first test').not.toBe('')
+  const seller = await as(browser, DEMO.sellerWithBank, 'Ada Okafor', { javaScriptEnabled: false })
+  const { id } = (await (await seller.page.request.get(`/api${listingPath.replace('/listing/', '/listings/')}`)).json()) as { id: string }
+  await seller.page.goto(`/seller/edit/${id}`)
+  await expect(seller.page.getByLabel('Source repository')).toHaveValue(/^\d+$/)
+  await expect(seller.page.getByLabel('Source repository').locator('option:checked')).toHaveText(REPOSITORY)
+  await seller.page.getByRole('button', { name: 'Update Listing' }).click()
+  await expect(seller.page).toHaveURL(new RegExp(`${listingPath}$`))
+  await expect(seller.page.getByText('Source verified on GitHub')).toBeVisible()
+  await seller.close()
+
+  const buyer = await as(browser, uniqueEmail('noscript-buyer'), 'Nora Google', { provider: 'Google', javaScriptEnabled: false })
+  await buyer.page.goto(`/checkout/${id}`)
+  await expect(buyer.page.getByRole('heading', { name: 'Connect your GitHub account first' })).toBeVisible()
+  await expect(buyer.page.getByRole('link', { name: 'Connect GitHub account' })).toHaveAttribute(
+    'href',
+    `/github/authorize?returnTo=${encodeURIComponent(`/checkout/${id}`)}`,
+  )
+  await buyer.close()
 })
 
 test('a dispute shows the admin the listed and the delivered commit side by side', async ({ page, browser }) => {
@@ -262,13 +301,20 @@ test('a seller whose App was uninstalled is asked to reconnect GitHub, and the l
   await page.goto('/profile')
   await page.getByRole('link', { name: 'Connect another organization' }).click()
   await page.goto(`${new URL(page.url()).origin}/_emulator`)
-  await page.getByRole('listitem').filter({ hasText: `on ${org}` }).getByRole('button', { name: 'Uninstall' }).click()
+  await page
+    .getByRole('listitem')
+    .filter({ hasText: `on ${org}` })
+    .getByRole('button', { name: 'Uninstall' })
+    .click()
 
   await page.goto('/seller/dashboard')
   const alert = page.getByRole('alert').filter({ hasText: 'Reconnect GitHub' })
   await eventually(page, () => expect(alert).toBeVisible({ timeout: 1_000 }))
   await expect(alert.getByRole('link', { name: `Sol's App ${run}` })).toHaveAttribute('href', /^\/seller\/edit\//)
-  await expect(alert.getByRole('link', { name: 'Reconnect GitHub' })).toHaveAttribute('href', '/github/install?returnTo=%2Fseller%2Fdashboard')
+  await expect(alert.getByRole('link', { name: 'Reconnect GitHub' })).toHaveAttribute(
+    'href',
+    '/github/install?returnTo=%2Fseller%2Fdashboard',
+  )
   await expectAccessible(page)
 
   const visitor = await browser.newContext()

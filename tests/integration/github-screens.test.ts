@@ -1,17 +1,17 @@
-import { githubEmulator as gh } from '../support/github.ts'
 import { describe, expect, it } from 'vitest'
 import * as adminRoute from '../../app/routes/admin.tsx'
+import * as listingApi from '../../app/routes/api/listing.ts'
+import * as listingsApi from '../../app/routes/api/listings.ts'
 import * as checkoutRoute from '../../app/routes/checkout.tsx'
 import * as createRoute from '../../app/routes/listing-create.tsx'
 import * as editRoute from '../../app/routes/listing-edit.tsx'
 import * as listingPage from '../../app/routes/listing.tsx'
 import * as profileRoute from '../../app/routes/profile.tsx'
 import * as sellerDashboard from '../../app/routes/seller-dashboard.tsx'
-import * as listingsApi from '../../app/routes/api/listings.ts'
-import * as listingApi from '../../app/routes/api/listing.ts'
 import { db } from '../../app/server/db.server.ts'
 import { connectGithubAccount, repositoryLost } from '../../app/server/github-delivery.server.ts'
-import { APP, apiRequest, callRoute } from '../support/call-route.ts'
+import { apiRequest, APP, callRoute } from '../support/call-route.ts'
+import { githubEmulator as gh } from '../support/github.ts'
 import { giveBankDetails, insertSale, sellerWithListing, signUp } from '../support/payment-fixtures.ts'
 import { formPost } from './listings-support.ts'
 
@@ -65,8 +65,7 @@ function listingForm(fields: Record<string, string>) {
   return form
 }
 
-const get = (path: string, token?: string) =>
-  new Request(`${APP}${path}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} })
+const get = (path: string, token?: string) => new Request(`${APP}${path}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} })
 
 async function listingRow(id: string) {
   return db.selectFrom('listings').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
@@ -126,7 +125,10 @@ describe('listing form: Source repository', () => {
 
   it('a repository that cannot be sold (personal) is refused: the listing is kept hidden, never for sale as a manual one', async () => {
     const { seller, personal } = await sellerOnGithub()
-    const response = await callRoute(createRoute, formPost('/seller/create', listingForm({ githubRepoId: String(personal.id) }), seller.token))
+    const response = await callRoute(
+      createRoute,
+      formPost('/seller/create', listingForm({ githubRepoId: String(personal.id) }), seller.token),
+    )
     expect(response.status).toBe(302)
     const location = response.headers.get('Location')!
     expect(location).toMatch(/^\/seller\/edit\/[0-9a-f-]{36}$/)

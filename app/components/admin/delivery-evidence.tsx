@@ -1,5 +1,5 @@
-import { useId } from 'react'
 import { CircleCheck, GitCommitHorizontal, TriangleAlert } from 'lucide-react'
+import { useId } from 'react'
 import { formatDateTime } from '~/lib/format'
 import { shortSha } from '~/lib/github'
 import type { GithubEvidence } from '~/server/github-delivery.server'
@@ -76,7 +76,12 @@ export function DeliveryEvidence({ evidence }: { evidence: GithubEvidence }) {
         <dt className="text-muted-foreground">Fork</dt>
         <dd className="break-all">
           {evidence.forkUrl ? (
-            <a href={evidence.forkUrl} target="_blank" rel="noreferrer noopener" className="text-primary underline-offset-4 hover:underline">
+            <a
+              href={evidence.forkUrl}
+              target="_blank"
+              rel="noreferrer noopener"
+              className="text-primary underline-offset-4 hover:underline"
+            >
               {evidence.forkUrl}
             </a>
           ) : (

@@ -11,13 +11,7 @@ export const GITHUB_REQUIRED_TITLE = 'Connect your GitHub account first'
  * payment. The button is a plain link to the App's user authorization, which
  * comes back to this checkout.
  */
-export function GithubRequired({
-  summary,
-  authorizeUrl,
-}: {
-  summary: { title: string; sellerUsername: string }
-  authorizeUrl: string
-}) {
+export function GithubRequired({ summary, authorizeUrl }: { summary: { title: string; sellerUsername: string }; authorizeUrl: string }) {
   return (
     <Card className="max-w-xl" aria-labelledby="github-required-title">
       <CardHeader>

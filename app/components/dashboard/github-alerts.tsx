@@ -28,10 +28,11 @@ export function GithubAlerts({
           <AlertTitle>Reconnect GitHub</AlertTitle>
           <AlertDescription>
             <p>
-              Forkmarket can no longer reach {lostAccess.length === 1 ? 'the repository of this listing' : 'the repositories of these listings'},
-              so {lostAccess.length === 1 ? 'it is' : 'they are'} hidden from the marketplace and buyers waiting for an invitation
-              were passed to an admin. Reconnect the organization (or give the Forkmarket App access to the repository again),
-              then make the listing visible.
+              Forkmarket can no longer reach{' '}
+              {lostAccess.length === 1 ? 'the repository of this listing' : 'the repositories of these listings'}, so{' '}
+              {lostAccess.length === 1 ? 'it is' : 'they are'} hidden from the marketplace and buyers waiting for an invitation were passed
+              to an admin. Reconnect the organization (or give the Forkmarket App access to the repository again), then make the listing
+              visible.
             </p>
             <ul className="grid list-disc gap-1 ps-5">
               {lostAccess.map((listing) => (

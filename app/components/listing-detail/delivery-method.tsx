@@ -24,8 +24,8 @@ export function DeliveryMethod({ verified, ownerSource }: { verified: boolean; o
           {VERIFIED_SOURCE_TITLE}
         </p>
         <p className="text-foreground/90">
-          After payment you are invited to the seller’s private repository with read access and can fork it. The escrow
-          window starts only once you have accepted.
+          After payment you are invited to the seller’s private repository with read access and can fork it. The escrow window starts only
+          once you have accepted.
         </p>
         {ownerSource ? (
           <p className="text-muted-foreground [overflow-wrap:anywhere]">
@@ -48,9 +48,7 @@ export function DeliveryMethod({ verified, ownerSource }: { verified: boolean; o
         <Handshake aria-hidden="true" className="size-4 shrink-0" />
         {UNVERIFIED_DELIVERY_TITLE}
       </p>
-      <p className="text-muted-foreground">
-        The seller sends you a link after payment; Forkmarket cannot check what it contains.
-      </p>
+      <p className="text-muted-foreground">The seller sends you a link after payment; Forkmarket cannot check what it contains.</p>
       {ownerSource?.accessLost ? (
         <p className="mt-1 flex gap-2 text-foreground/90 [overflow-wrap:anywhere]">
           <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-warning" />

@@ -31,12 +31,17 @@ describe('Source repository picker (issue 16)', () => {
     expect(html).toMatch(/^<div[^>]*><select[^>]*name="githubRepoId"/)
     expect(html).toContain('<option value="" selected="">None: I deliver it myself (not verified)</option>')
     expect(html).toContain('<option value="1">acme/alpha</option>')
-    expect(html).toContain('<option value="3" disabled="">paula/side-project: personal repository, move it to an organization to sell it</option>')
+    expect(html).toContain(
+      '<option value="3" disabled="">paula/side-project: personal repository, move it to an organization to sell it</option>',
+    )
   })
 
   it("keeps the listing's repository selectable when GitHub did not list it", () => {
     const html = renderToString(
-      <SourceRepositorySelect props={props} data={data({ repositories: [], current: { id: 9, fullName: 'acme/gone', accessLost: true } })} />,
+      <SourceRepositorySelect
+        props={props}
+        data={data({ repositories: [], current: { id: 9, fullName: 'acme/gone', accessLost: true } })}
+      />,
     )
     expect(html).toContain('<option value="9">acme/gone: access lost, reconnect GitHub</option>')
   })

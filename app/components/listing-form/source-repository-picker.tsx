@@ -1,5 +1,5 @@
-import type * as React from 'react'
 import { ExternalLink } from 'lucide-react'
+import type * as React from 'react'
 import { Link } from 'react-router'
 import type { SelectControlProps } from '~/components/ui/field'
 import { NativeSelect } from '~/components/ui/native-select'
@@ -26,7 +26,10 @@ const ownerOf = (fullName: string) => fullName.split('/')[0] ?? fullName
 
 /** Repositories grouped by owner, organizations first; owners and repositories by name. */
 export function groupRepositories(repositories: readonly SourceRepositoryOption[]) {
-  const groups = new Map<string, { owner: string; ownerType: SourceRepositoryOption['ownerType']; repositories: SourceRepositoryOption[] }>()
+  const groups = new Map<
+    string,
+    { owner: string; ownerType: SourceRepositoryOption['ownerType']; repositories: SourceRepositoryOption[] }
+  >()
   for (const repository of repositories) {
     const owner = ownerOf(repository.fullName)
     const key = owner.toLowerCase()
@@ -93,9 +96,8 @@ export function SourceRepositoryHelp({ data }: { data: SourceRepositoryData }) {
   return (
     <span className="grid gap-1">
       <span>
-        Buyers are invited to this repository with read access as soon as they pay, and the commit at the head of its
-        default branch is recorded each time you save. Without a repository you deliver a link yourself, and buyers see
-        that the delivery is not verified.
+        Buyers are invited to this repository with read access as soon as they pay, and the commit at the head of its default branch is
+        recorded each time you save. Without a repository you deliver a link yourself, and buyers see that the delivery is not verified.
       </span>
       {data.unavailable ? <span>GitHub could not be reached just now, so the list may be incomplete.</span> : null}
       {data.connected ? null : (
@@ -110,7 +112,12 @@ export function SourceRepositoryHelp({ data }: { data: SourceRepositoryData }) {
       {hasPersonal || !data.connected ? (
         <span>
           {ORGANIZATION_ONLY_REASON}{' '}
-          <a href={TRANSFER_REPOSITORY_DOCS_URL} target="_blank" rel="noopener noreferrer" className={`inline-flex items-center gap-1 ${LINK}`}>
+          <a
+            href={TRANSFER_REPOSITORY_DOCS_URL}
+            target="_blank"
+            rel="noopener noreferrer"
+            className={`inline-flex items-center gap-1 ${LINK}`}
+          >
             How to transfer a repository to an organization
             <ExternalLink aria-hidden="true" className="size-3.5" />
             <span className="sr-only"> (opens in a new tab)</span>

@@ -1,10 +1,10 @@
-import type * as React from 'react'
 import { Building2, CircleCheck, ExternalLink, GitFork, User } from 'lucide-react'
+import type * as React from 'react'
 import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
-import type { InstallationSummary } from '~/server/github-delivery.server'
 import { ORGANIZATION_ONLY_REASON, TRANSFER_REPOSITORY_DOCS_URL } from '~/lib/github'
+import type { InstallationSummary } from '~/server/github-delivery.server'
 
 /** One account (organization or user) the seller installed the Forkmarket App on. */
 export type GithubInstallationView = Pick<InstallationSummary, 'id' | 'accountLogin' | 'accountType' | 'active'>
@@ -48,8 +48,8 @@ export function GithubCard({ installUrl, authorizeUrl, installations, account }:
           <h2 id="github-card-title">GitHub</h2>
         </CardTitle>
         <CardDescription>
-          Code is delivered through GitHub: a buyer is invited to the seller’s private repository with read access and
-          forks it, and the escrow clock starts only once the invitation is accepted.
+          Code is delivered through GitHub: a buyer is invited to the seller’s private repository with read access and forks it, and the
+          escrow clock starts only once the invitation is accepted.
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-8">
@@ -76,16 +76,15 @@ export function GithubCard({ installUrl, authorizeUrl, installations, account }:
             </ul>
           ) : (
             <p className="text-sm text-muted-foreground">
-              Connect GitHub to sell a repository: buyers then get it straight from GitHub, and your listing shows that its
-              source is verified.
+              Connect GitHub to sell a repository: buyers then get it straight from GitHub, and your listing shows that its source is
+              verified.
             </p>
           )}
           <div className="grid gap-1 text-sm text-muted-foreground">
             <p>{ORGANIZATION_ONLY_REASON}</p>
             <p>
               Is your code in a personal repository? Move it to an organization first:{' '}
-              <ExternalTextLink href={TRANSFER_REPOSITORY_DOCS_URL}>transferring a repository</ExternalTextLink> (GitHub
-              Docs).
+              <ExternalTextLink href={TRANSFER_REPOSITORY_DOCS_URL}>transferring a repository</ExternalTextLink> (GitHub Docs).
             </p>
           </div>
           <div>
@@ -112,8 +111,8 @@ export function GithubCard({ installUrl, authorizeUrl, installations, account }:
           ) : (
             <>
               <p className="text-sm text-muted-foreground">
-                To buy code delivered through GitHub, connect the GitHub account that should receive the invitation. We never
-                ask you to type a username: GitHub tells us who you are.
+                To buy code delivered through GitHub, connect the GitHub account that should receive the invitation. We never ask you to
+                type a username: GitHub tells us who you are.
               </p>
               <div>
                 <Button asChild>

@@ -1,9 +1,9 @@
-import type * as React from 'react'
 import { ExternalLink, GitFork, MailOpen } from 'lucide-react'
+import type * as React from 'react'
 import { cn } from '~/components/ui/cn'
-import type { TransactionStatus } from '../../../db/schema.ts'
 import { ACCESS_STATUSES, DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
 import type { PurchaseGithub } from '~/server/github-delivery.server'
+import type { TransactionStatus } from '../../../db/schema.ts'
 
 const LINK = 'font-medium text-primary underline-offset-4 hover:underline'
 
@@ -25,10 +25,7 @@ function OutLink({
       {icon}
       {children}
       <ExternalLink aria-hidden="true" className="ms-1 inline size-3" />
-      <span className="sr-only">
-        {' '}
-        of {about} (opens in a new tab)
-      </span>
+      <span className="sr-only"> of {about} (opens in a new tab)</span>
     </a>
   )
 }
@@ -62,7 +59,12 @@ export function DeliveryCell({
       return (
         <div className="grid max-w-64 justify-items-start gap-1">
           {invited ? (
-            <OutLink href={github.invitationUrl!} about={title} nowrap={false} icon={<MailOpen aria-hidden="true" className="me-1 inline size-4" />}>
+            <OutLink
+              href={github.invitationUrl!}
+              about={title}
+              nowrap={false}
+              icon={<MailOpen aria-hidden="true" className="me-1 inline size-4" />}
+            >
               Accept your invitation on GitHub
             </OutLink>
           ) : null}
