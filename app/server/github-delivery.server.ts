@@ -403,16 +403,14 @@ async function storeInstallation(userId: string, installationId: number, now: Da
     .insertInto('githubInstallations')
     .values({ id: installationId, userId, accountId, accountLogin, accountType, createdAt: now, updatedAt: now })
     .onConflict((oc) =>
-      oc
-        .column('id')
-        .doUpdateSet({
-          accountId,
-          accountLogin,
-          accountType,
-          removedAt: null,
-          suspendedAt: data.suspended_at ? now : null,
-          updatedAt: now,
-        }),
+      oc.column('id').doUpdateSet({
+        accountId,
+        accountLogin,
+        accountType,
+        removedAt: null,
+        suspendedAt: data.suspended_at ? now : null,
+        updatedAt: now,
+      }),
     )
     .returningAll()
     .executeTakeFirstOrThrow()
@@ -428,7 +426,16 @@ async function storeInstallation(userId: string, installationId: number, now: Da
 async function restoreAccess(userId: string, installationId: number, now: Date): Promise<void> {
   const octokit = await installationOctokit(installationId)
   const repos = await octokit.paginate(octokit.rest.apps.listReposAccessibleToInstallation, { per_page: 100 })
-  const ids = repos.map((repo) => repo.id)
+  await restoreListings(
+    userId,
+    installationId,
+    repos.map((repo) => repo.id),
+    now,
+  )
+}
+
+/** The seller's listings of these repositories (reachable again through `installationId`). */
+async function restoreListings(userId: string, installationId: number, ids: number[], now: Date): Promise<void> {
   if (ids.length === 0) return
   const restored = await db
     .updateTable('listings')
@@ -1624,6 +1631,19 @@ async function installationRepositories(
     const repoIds = (payload.repositories_removed ?? []).map((repo) => githubId(repo.id)).filter((id): id is number => id !== null)
     if (repoIds.length === 0) return 'ignored'
     await repositoryLost({ repoIds, reason: 'The repository was removed from the Forkmarket GitHub App', now })
+    return 'processed'
+  }
+  if (payload.action === 'added') {
+    // The seller gave the App a repository back (GitHub's installation settings): its listings are reachable again.
+    const known = await db
+      .selectFrom('githubInstallations')
+      .select('userId')
+      .where('id', '=', installationId)
+      .where('removedAt', 'is', null)
+      .executeTakeFirst()
+    const repoIds = (payload.repositories_added ?? []).map((repo) => githubId(repo.id)).filter((id): id is number => id !== null)
+    if (!known || repoIds.length === 0) return 'ignored'
+    await restoreListings(known.userId, installationId, repoIds, now)
     return 'processed'
   }
   return 'ignored'

@@ -26,8 +26,15 @@ export function githubApiUrl(): string {
   return config().GITHUB_API_URL ?? DEFAULT_GITHUB_API_URL
 }
 
+let timeoutMs = GITHUB_TIMEOUT_MS
+
+/** Tests shorten the timeout to exercise it without waiting 10 s. */
+export function setGithubTimeout(ms: number = GITHUB_TIMEOUT_MS): void {
+  timeoutMs = ms
+}
+
 /** fetch with this module's timeout (unless the caller passed its own signal). */
-const timedFetch: typeof fetch = (input, init) => fetch(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(GITHUB_TIMEOUT_MS) })
+const timedFetch: typeof fetch = (input, init) => fetch(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(timeoutMs) })
 
 function restClass(baseUrl: string) {
   return Octokit.defaults({ baseUrl, request: { fetch: timedFetch }, userAgent: 'forkmarket' })

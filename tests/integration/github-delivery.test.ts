@@ -23,7 +23,7 @@ import {
   signFlowState,
   sweepGithubDeliveries,
 } from '../../app/server/github-delivery.server.ts'
-import { resetGithubClients } from '../../app/server/github.server.ts'
+import { resetGithubClients, setGithubTimeout } from '../../app/server/github.server.ts'
 import { startJobWorker } from '../../app/server/jobs.server.ts'
 import { apiRequest, APP, callRoute } from '../support/call-route.ts'
 import { githubEmulator as gh, githubWebhookAnswers, withGithubWebhooksLost } from '../support/github.ts'
@@ -322,7 +322,19 @@ describe('GitHub failures', () => {
       waitingOn: 'github_error',
       retryAt: at(now, 90_000),
     })
-    expect(await sweepGithubDeliveries(at(now, 90_000))).toMatchObject({ invited: 1 })
+    // GitHub answers too slowly (past the client's timeout): the same.
+    setGithubTimeout(300)
+    try {
+      gh.failNext({ operationId: 'repos/add-collaborator', delayMs: 2_000 })
+      expect(await runInvitation(saleId, at(now, 90_000))).toMatchObject({
+        result: 'waiting',
+        waitingOn: 'github_error',
+        retryAt: at(now, 90_000 + 120_000),
+      })
+    } finally {
+      setGithubTimeout()
+    }
+    expect(await sweepGithubDeliveries(at(now, 210_000))).toMatchObject({ invited: 1 })
     expect(repoState(w.repo.fullName).invitations).toHaveLength(1)
   })
 
@@ -394,6 +406,27 @@ describe('GitHub failures', () => {
       status: 409,
       message: 'This listing is not available for purchase',
     })
+  })
+
+  it('a repository removed from the App hides its listing; given back, the listing returns', async () => {
+    const w = await world()
+    gh.removeRepoFromInstallation({ installationId: w.installation.id, repository: w.repo.fullName })
+    await gh.idle()
+    expect(
+      await db.selectFrom('listings').select(['visible', 'githubAccessLostAt']).where('id', '=', w.listing.id).executeTakeFirstOrThrow(),
+    ).toMatchObject({
+      visible: false,
+      githubAccessLostAt: expect.any(Date),
+    })
+    gh.addRepoToInstallation({ installationId: w.installation.id, repository: w.repo.fullName })
+    await gh.idle()
+    expect(
+      await db.selectFrom('listings').select(['visible', 'githubAccessLostAt']).where('id', '=', w.listing.id).executeTakeFirstOrThrow(),
+    ).toEqual({
+      visible: true,
+      githubAccessLostAt: null,
+    })
+    expect((await sellerGithubStatus(w.seller.id)).lostAccess).toEqual([])
   })
 
   it('a 404 on invite (the repository removed from the App, the webhook lost) hides the listing and queues the sale for the admin', async () => {
