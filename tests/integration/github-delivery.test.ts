@@ -522,6 +522,49 @@ describe('checkout needs a GitHub account', () => {
 })
 
 describe('connecting GitHub', () => {
+  it("a buyer who signs in with GitHub has the identity provider's GitHub account (numeric id and login) at once", async () => {
+    const { authEmulator } = await import('../support/services.ts')
+    const { recordProviderGithubIdentity, getGithubAccount } = await import('../../app/server/github-delivery.server.ts')
+    const email = `octocat-${unique()}@example.com`
+    const session = await authEmulator.createSession({ email, fullName: 'Octo Cat', provider: 'github' })
+    const buyer = await signUp('placeholder')
+    await recordProviderGithubIdentity(buyer.id, session.user.identities)
+    const identity = session.user.identities.find((candidate) => candidate.provider === 'github')!
+    expect(await getGithubAccount(buyer.id)).toMatchObject({
+      githubUserId: Number(identity.identity_data.provider_id),
+      login: identity.identity_data.user_name,
+    })
+    // A Google sign-in carries no GitHub account; one already connected elsewhere is not taken (and the sign-in goes on).
+    const google = await authEmulator.createSession({ email: `g-${unique()}@example.com`, fullName: 'G', provider: 'google' })
+    const other = await signUp('other')
+    await recordProviderGithubIdentity(other.id, google.user.identities)
+    await recordProviderGithubIdentity(other.id, session.user.identities)
+    expect(await getGithubAccount(other.id)).toBeNull()
+  })
+
+  it("locally the auth emulator's GitHub sign-ins are accounts of the GitHub emulator (as the launcher wires them)", async () => {
+    const { startAuthEmulator } = await import('../../emulators/supabase-auth/server.ts')
+    const auth = await startAuthEmulator({
+      port: 0,
+      githubAccount: ({ login, email }) => {
+        const account = gh.account({ login }) ?? gh.createUser({ login, email })
+        return { id: account.id, login: account.login }
+      },
+    })
+    try {
+      const login = `dev-${unique()}`
+      const existing = gh.createUser({ login })
+      const session = await auth.createSession({ email: `${login}@example.com`, provider: 'github' })
+      const identity = session.user.identities.find((candidate) => candidate.provider === 'github')!
+      expect(identity.identity_data).toMatchObject({ provider_id: String(existing.id), user_name: login })
+      const fresh = await auth.createSession({ email: `new-${unique()}@example.com`, provider: 'github' })
+      const created = fresh.user.identities[0]!.identity_data
+      expect(gh.account({ login: String(created.user_name) })!.id).toBe(Number(created.provider_id))
+    } finally {
+      await auth.close()
+    }
+  })
+
   it("a buyer connects through the App's user authorization: the numeric id is stored", async () => {
     const buyer = await signUp('buyer')
     const login = `octo-${unique()}`
