@@ -160,7 +160,10 @@ export default function SellerDashboard({ loaderData }: Route.ComponentProps) {
           {transactions.length === 0 ? (
             <p className="py-6 text-center text-sm text-muted-foreground">No transactions yet</p>
           ) : (
-            <SellerTransactionsTable transactions={transactions} />
+            <SellerTransactionsTable
+              transactions={transactions}
+              waitingInvitations={Object.fromEntries(github.waitingInvitations.map((w) => [w.transactionId, w.message]))}
+            />
           )}
         </CardContent>
       </Card>

@@ -26,7 +26,14 @@ function payoutPending(t: { status: TransactionStatus; paidAt: string | Date | n
   return !t.paidAt && (OWNED_STATUSES as readonly string[]).includes(t.status)
 }
 
-export function SellerTransactionsTable({ transactions }: { transactions: SellerTransactionRow[] }) {
+export function SellerTransactionsTable({
+  transactions,
+  waitingInvitations = {},
+}: {
+  transactions: SellerTransactionRow[]
+  /** GitHub sales whose invitation is not sent yet (a limit, an error), by id: why (issue 16). */
+  waitingInvitations?: Record<string, string>
+}) {
   return (
     <Table>
       <TableHeader>
@@ -72,8 +79,9 @@ export function SellerTransactionsTable({ transactions }: { transactions: Seller
             {t.status === 'delivering' ? (
               <TableRow detail>
                 <TableCell colSpan={7} className="text-xs text-muted-foreground">
-                  Delivering through GitHub — waiting for @{t.buyer.username} to accept the invitation to your repository. The{' '}
-                  {DISPUTE_WINDOW_HOURS}-hour window starts once they have access.
+                  {waitingInvitations[t.id]
+                    ? `Delivering through GitHub — invitation queued: ${waitingInvitations[t.id]}`
+                    : `Delivering through GitHub — waiting for @${t.buyer.username} to accept the invitation to your repository. The ${DISPUTE_WINDOW_HOURS}-hour window starts once they have access.`}
                 </TableCell>
               </TableRow>
             ) : null}
