@@ -1,4 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test'
+import { OWNED_STATUSES } from '../../app/lib/escrow'
 import { splitFee } from '../../app/lib/money'
 import { DEMO_LISTINGS } from '../../db/demo-data'
 import { payWithCard } from './payment-helpers'
@@ -51,7 +52,7 @@ interface SellerSale {
 
 /** The dashboard's rules, computed independently: paid-by-buyer, not-refunded sales count. */
 function expectedTotals(sales: SellerSale[]) {
-  const counted = sales.filter((s) => ['paid', 'delivered', 'completed', 'disputed'].includes(s.status))
+  const counted = sales.filter((s) => (OWNED_STATUSES as readonly string[]).includes(s.status))
   return {
     total: counted.reduce((sum, s) => sum + s.amountCents, 0),
     pending: counted.filter((s) => !s.paidAt).reduce((sum, s) => sum + s.amountCents - s.applicationFeeCents, 0),

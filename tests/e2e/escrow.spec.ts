@@ -2,8 +2,10 @@ import type { Browser, Page } from '@playwright/test'
 import { DEMO, signIn, uniqueEmail } from './support'
 import { expect, listingId, payWithCard, purchaseOf, test } from './payment-helpers'
 
-// ada@ (approved bank details) sells "Invoice Tracker for Freelancers", delivered by hand (1-3 days).
-const LISTING = { slug: 'invoice-tracker-for-freelancers', title: 'Invoice Tracker for Freelancers' }
+// ada@ (approved bank details) sells "Remix Marketplace Template", delivered by hand (24 hours): no
+// connected repository, so the seller's manual delivery is what the buyer gets (Invoice Tracker is now
+// delivered through GitHub in the demo data).
+const LISTING = { slug: 'remix-marketplace-template', title: 'Remix Marketplace Template' }
 
 async function buy(page: Page) {
   const id = await listingId(page.request, LISTING.slug)
