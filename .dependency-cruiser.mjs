@@ -27,13 +27,38 @@ export default {
       from: { path: '^app/(lib|components)/', pathNot: '\\.test\\.tsx?$' },
       to: { path: '^(app/server/|db/)', dependencyTypesNot: ['type-only'] },
     },
+    {
+      name: 'server-layers-point-down',
+      severity: 'error',
+      comment:
+        'app/server is layered api → http → domain → infra (README, Architecture): a module imports its own layer or the ones below at runtime, never one above. Move the shared part down.',
+      from: { path: '^app/server/(domain|infra)/' },
+      to: { path: '^app/server/(api|http)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'infra-knows-no-rules',
+      severity: 'error',
+      comment: 'app/server/infra holds connections to the outside; it never imports the domain, HTTP or API layers at runtime.',
+      from: { path: '^app/server/infra/' },
+      to: { path: '^app/server/(domain|http|api)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'http-serves-no-api',
+      severity: 'error',
+      comment: 'app/server/http is middleware every route uses; it never imports the /api-only helpers at runtime.',
+      from: { path: '^app/server/http/' },
+      to: { path: '^app/server/api/', dependencyTypesNot: ['type-only'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
     exclude: { path: '(^|/)(node_modules|build|build-[^/]*|\\.react-router|\\.data[^/]*|test-results[^/]*)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
     reporterOptions: { text: { highlightFocused: true } },
   },
 }

@@ -4,7 +4,22 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['build/', 'build-*/', 'bench/.cache/', 'test-results*/', '.data-e2e-*/', '.react-router/', 'node_modules/', '.data*/', 'test-results/', 'playwright-report/', 'bench/results/', 'bench/floor-app/build/'] },
+  {
+    ignores: [
+      'build/',
+      'build-*/',
+      'bench/.cache/',
+      'test-results*/',
+      '.data-e2e-*/',
+      '.react-router/',
+      'node_modules/',
+      '.data*/',
+      'test-results/',
+      'playwright-report/',
+      'bench/results/',
+      'bench/floor-app/build/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

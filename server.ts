@@ -14,18 +14,18 @@ import { createRequestHandler } from '@react-router/express'
 import express from 'express'
 import type { ServerBuild } from 'react-router'
 import type { ViteDevServer } from 'vite'
+import { clientIpMiddleware, trustProxySetting } from './app/server/http/client-ip.server.ts'
+import { htmlCompression } from './app/server/http/compression.server.ts'
+import { createHttpServer, lingeringClose } from './app/server/http/http-server.server.ts'
+import { plainServerError, rejectMalformedHost } from './app/server/http/malformed-request.server.ts'
+import { precompressAssets, precompressedAssets } from './app/server/http/static-assets.server.ts'
+import { ConfigError, loadConfig, parseConfig, type AppConfig } from './app/server/infra/env.server.ts'
 import { createDb } from './db/connection.ts'
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts'
 import { localSecret } from './db/local-secrets.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import { assertPortFree, PortInUseError } from './db/ports.ts'
 import { seedDemoDataOnce } from './db/seed.ts'
-import { clientIpMiddleware, trustProxySetting } from './app/server/client-ip.server.ts'
-import { htmlCompression } from './app/server/compression.server.ts'
-import { createHttpServer, lingeringClose } from './app/server/http-server.server.ts'
-import { ConfigError, loadConfig, parseConfig, type AppConfig } from './app/server/env.server.ts'
-import { plainServerError, rejectMalformedHost } from './app/server/malformed-request.server.ts'
-import { precompressAssets, precompressedAssets } from './app/server/static-assets.server.ts'
 import { startLocalServices, type LocalServices } from './emulators/local-services.ts'
 
 const ROOT = path.dirname(new URL(import.meta.url).pathname)
@@ -174,7 +174,8 @@ async function main() {
 
 main().catch((error: unknown) => {
   if (error instanceof PortInUseError) console.error(`[forkmarket] ${error.message}`)
-  else if (error instanceof ConfigError) for (const problem of error.problems) console.error(`[forkmarket] invalid configuration: ${problem}`)
+  else if (error instanceof ConfigError)
+    for (const problem of error.problems) console.error(`[forkmarket] invalid configuration: ${problem}`)
   else console.error(`[forkmarket] failed to start: ${error instanceof Error ? error.message : String(error)}`)
   process.exit(1)
 })

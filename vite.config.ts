@@ -38,7 +38,9 @@ export default defineConfig(({ isSsrBuild }) => ({
   plugins: [tailwindcss(), reactRouter()],
   resolve: { tsconfigPaths: true },
   // `npm run dev` watches the sources only: not databases, builds and test output (each helper's own copies).
-  server: { watch: { ignored: ['**/.data*/**', '**/build/**', '**/build-*/**', '**/test-results*/**', '**/playwright-report/**', '**/bench/**'] } },
+  server: {
+    watch: { ignored: ['**/.data*/**', '**/build/**', '**/build-*/**', '**/test-results*/**', '**/playwright-report/**', '**/bench/**'] },
+  },
   build: {
     target: 'es2022',
     ...(isSsrBuild ? {} : { rolldownOptions: { output: { codeSplitting: shellChunk() } } }),

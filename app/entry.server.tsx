@@ -5,8 +5,8 @@ import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { ServerRouter, type EntryContext, type RouterContextProvider } from 'react-router'
 import { NonceProvider } from '~/lib/nonce'
-import { routePolicyContext } from '~/server/route-policy.server'
-import { securityHeaders } from '~/server/security-headers.server'
+import { routePolicyContext } from '~/server/http/route-policy.server'
+import { securityHeaders } from '~/server/http/security-headers.server'
 
 export const streamTimeout = 5_000
 
@@ -41,9 +41,7 @@ export default function handleRequest(
             },
           })
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
-          resolve(
-            new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
-          )
+          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }))
           pipe(body)
         },
         onShellError(error: unknown) {
@@ -67,15 +65,15 @@ export default function handleRequest(
  * GitHub invitations, revocations and the delivery sweep, issue 16).
  */
 export async function startBackgroundJobs(): Promise<{ stop(): Promise<void> }> {
-  const { startJobWorker } = await import('~/server/jobs.server')
-  const { ESCROW_JOBS } = await import('~/server/escrow.server')
-  const { SESSION_JOBS } = await import('~/server/session-tokens.server')
-  const { GITHUB_JOBS } = await import('~/server/github-delivery.server')
+  const { startJobWorker } = await import('~/server/infra/jobs.server')
+  const { ESCROW_JOBS } = await import('~/server/domain/escrow.server')
+  const { SESSION_JOBS } = await import('~/server/http/session-tokens.server')
+  const { GITHUB_JOBS } = await import('~/server/domain/github-delivery.server')
   return startJobWorker([...ESCROW_JOBS, ...SESSION_JOBS, ...GITHUB_JOBS])
 }
 
 /** Called by server.ts last on shutdown, after in-flight requests and jobs have finished. */
 export async function closeDatabase(): Promise<void> {
-  const { db } = await import('~/server/db.server')
+  const { db } = await import('~/server/infra/db.server')
   await db.destroy()
 }

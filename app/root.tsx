@@ -1,26 +1,17 @@
-import {
-  data,
-  isRouteErrorResponse,
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useRouteLoaderData,
-} from 'react-router'
+import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
 import { PreventFlashOnWrongTheme, Theme, ThemeProvider, useTheme } from 'remix-themes'
 import { AppShell } from '~/components/app-shell/app-shell'
 import { ThemeStorageMirror } from '~/components/app-shell/theme-toggle'
 import { Toaster } from '~/components/ui/toaster'
 import { useNonce } from '~/lib/nonce'
-import { authMiddleware, getOptionalUser } from '~/server/auth.server'
-import { csrfMiddleware } from '~/server/csrf.server'
-import { dbOutageMiddleware } from '~/server/db-outage.server'
-import { invalidTextMiddleware } from '~/server/invalid-text.server'
-import { retryAfterMiddleware } from '~/server/rate-limit.server'
-import { bodyLimitMiddleware } from '~/server/route-policy.server'
-import { privateCacheMiddleware } from '~/server/security-headers.server'
-import { readSidebarOpen, readToast, themeSessionResolver } from '~/server/cookies.server'
+import { authMiddleware, getOptionalUser } from '~/server/http/auth.server'
+import { readSidebarOpen, readToast, themeSessionResolver } from '~/server/http/cookies.server'
+import { csrfMiddleware } from '~/server/http/csrf.server'
+import { dbOutageMiddleware } from '~/server/http/db-outage.server'
+import { invalidTextMiddleware } from '~/server/http/invalid-text.server'
+import { retryAfterMiddleware } from '~/server/http/rate-limit.server'
+import { bodyLimitMiddleware } from '~/server/http/route-policy.server'
+import { privateCacheMiddleware } from '~/server/http/security-headers.server'
 import type { Route } from './+types/root'
 import stylesheet from './app.css?url'
 
@@ -30,7 +21,7 @@ export const links: Route.LinksFunction = () => [
 ]
 
 // Every request, outermost first. Each route adds its own policy (body limit, rate limit, CSP
-// variant, compression) as its middleware: app/server/route-policy.server.ts.
+// variant, compression) as its middleware: app/server/http/route-policy.server.ts.
 export const middleware: Route.MiddlewareFunction[] = [
   dbOutageMiddleware,
   privateCacheMiddleware,

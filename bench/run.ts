@@ -26,19 +26,10 @@ import { ensureSeededCluster, startRunCluster } from './lib/database.ts'
 import { explainPlans, type QueryPlanSummary } from './lib/explain.ts'
 import { measureFirstVisitJs, type FirstVisitJs } from './lib/first-visit-js.ts'
 import { CHROME_PATH, lighthouseMedian, type LighthouseSummary } from './lib/lighthouse.ts'
-import {
-  killAllNow,
-  peakRssKb,
-  sampleRss,
-  startProcess,
-  stopAll,
-  stopProcess,
-  waitForHttp,
-  type Managed,
-} from './lib/processes.ts'
+import { loadTool, type LoadResult } from './lib/load.ts'
+import { killAllNow, peakRssKb, sampleRss, startProcess, stopAll, stopProcess, waitForHttp, type Managed } from './lib/processes.ts'
 import { summarizeProfiles } from './lib/profile-summary.ts'
 import { budgets, renderMarkdown, REQUIRED_KEYS, type BenchResults, type TargetResult } from './lib/report.ts'
-import { loadTool, type LoadResult } from './lib/load.ts'
 import { chooseWorkload, type Workload } from './lib/workload.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
@@ -81,7 +72,10 @@ const opts = {
   /** Start everything, check it, then keep serving until Ctrl-C (to profile or explore by hand). */
   serve: flag('serve'),
   /** Measure only these targets (e.g. `--only B` with --cpu-prof); results go to the run directory, not bench/results. */
-  only: option('only')?.split(',').map((t) => t.trim().toUpperCase()) ?? null,
+  only:
+    option('only')
+      ?.split(',')
+      .map((t) => t.trim().toUpperCase()) ?? null,
   keep: flag('keep'),
 }
 if (opts.scaleListings === opts.baseListings) opts.scaleListings = null
@@ -116,7 +110,9 @@ function freshTestBuild(): string | undefined {
   const dir = process.env.BUILD_DIR ?? 'build'
   const entry = path.join(ROOT, dir, 'server', 'index.js')
   if (!existsSync(entry)) return undefined
-  const sources = ['app', 'public', 'vite.config.ts', 'react-router.config.ts', 'package-lock.json'].map((f) => newestMtime(path.join(ROOT, f)))
+  const sources = ['app', 'public', 'vite.config.ts', 'react-router.config.ts', 'package-lock.json'].map((f) =>
+    newestMtime(path.join(ROOT, f)),
+  )
   return statSync(entry).mtimeMs >= Math.max(...sources) ? dir : undefined
 }
 
@@ -181,7 +177,9 @@ function buildAll() {
   const floorDir = path.join(ROOT, 'bench', 'floor-app')
   const floorSources = ['app', 'react-router.config.ts', 'vite.config.ts', 'server.ts']
     .map((f) => path.join(floorDir, f))
-    .concat(['react-router', '@react-router/dev', 'vite', 'react', 'react-dom'].map((p) => path.join(ROOT, 'node_modules', p, 'package.json')))
+    .concat(
+      ['react-router', '@react-router/dev', 'vite', 'react', 'react-dom'].map((p) => path.join(ROOT, 'node_modules', p, 'package.json')),
+    )
   const floorEntry = path.join(FLOOR_BUILD, 'server', 'index.js')
   if (!existsSync(floorEntry) || statSync(floorEntry).mtimeMs < Math.max(...floorSources.map(newestMtime))) {
     run('build-floor-e', npx, ['build'], floorDir, { ...process.env, FLOOR_BUILD_DIR: FLOOR_BUILD, NODE_ENV: 'production' })
@@ -236,22 +234,27 @@ async function startServers(databaseUrl: string, serviceEnv: Record<string, stri
   const common = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', HOST: '127.0.0.1' }
   const profDir = path.join(RUN_DIR, 'profiles')
   if (opts.cpuProf) mkdirSync(profDir, { recursive: true })
-  const app = startProcess('app', process.execPath, nodeArgs('server.ts', opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), {
-    cwd: ROOT,
-    logFile: path.join(LOG_DIR, `app-${label}.log`),
-    env: {
-      ...common,
-      ...serviceEnv,
-      PORT: String(PORTS.app),
-      APP_URL: `http://localhost:${PORTS.app}`,
-      DATA_DIR: path.join(RUN_DIR, 'app-data'),
-      BUILD_DIR: APP_BUILD,
-      DATABASE_URL: databaseUrl,
-      SESSION_SECRET: randomBytes(32).toString('base64url'),
-      BANK_DETAILS_KEY: randomBytes(32).toString('base64url'),
-      SEED_DEMO_DATA: 'false',
+  const app = startProcess(
+    'app',
+    process.execPath,
+    nodeArgs('server.ts', opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []),
+    {
+      cwd: ROOT,
+      logFile: path.join(LOG_DIR, `app-${label}.log`),
+      env: {
+        ...common,
+        ...serviceEnv,
+        PORT: String(PORTS.app),
+        APP_URL: `http://localhost:${PORTS.app}`,
+        DATA_DIR: path.join(RUN_DIR, 'app-data'),
+        BUILD_DIR: APP_BUILD,
+        DATABASE_URL: databaseUrl,
+        SESSION_SECRET: randomBytes(32).toString('base64url'),
+        BANK_DETAILS_KEY: randomBytes(32).toString('base64url'),
+        SEED_DEMO_DATA: 'false',
+      },
     },
-  })
+  )
   const floorD = startProcess('floor D', process.execPath, nodeArgs('bench/floor-api.ts'), {
     cwd: ROOT,
     logFile: path.join(LOG_DIR, `floor-d-${label}.log`),
@@ -336,11 +339,51 @@ function targetSpecs(workload: Workload): Record<TargetId, TargetSpec> {
   const pages = workload.queries.map((q) => `/marketplace?${q.query}`)
   const html = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8'
   return {
-    A: { id: 'A', label: 'GET /api/listings (the six queries)', port: PORTS.app, paths: api, order: 'rotate', accept: 'application/json', server: 'app' },
-    B: { id: 'B', label: 'GET /marketplace?… (the same queries, SSR)', port: PORTS.app, paths: pages, order: 'rotate', accept: html, server: 'app' },
-    C: { id: 'C', label: 'GET /listing/{slug} (random listings)', port: PORTS.app, paths: workload.slugs.map((s) => `/listing/${s}`), order: 'random', accept: html, server: 'app' },
-    D: { id: 'D', label: "floor for A: node:http + pg, the builder's SQL", port: PORTS.floorD, paths: api, order: 'rotate', accept: 'application/json', server: 'floorD' },
-    E: { id: 'E', label: 'floor for B and C: React Router, one route, no data', port: PORTS.floorE, paths: pages, order: 'rotate', accept: html, server: 'floorE' },
+    A: {
+      id: 'A',
+      label: 'GET /api/listings (the six queries)',
+      port: PORTS.app,
+      paths: api,
+      order: 'rotate',
+      accept: 'application/json',
+      server: 'app',
+    },
+    B: {
+      id: 'B',
+      label: 'GET /marketplace?… (the same queries, SSR)',
+      port: PORTS.app,
+      paths: pages,
+      order: 'rotate',
+      accept: html,
+      server: 'app',
+    },
+    C: {
+      id: 'C',
+      label: 'GET /listing/{slug} (random listings)',
+      port: PORTS.app,
+      paths: workload.slugs.map((s) => `/listing/${s}`),
+      order: 'random',
+      accept: html,
+      server: 'app',
+    },
+    D: {
+      id: 'D',
+      label: "floor for A: node:http + pg, the builder's SQL",
+      port: PORTS.floorD,
+      paths: api,
+      order: 'rotate',
+      accept: 'application/json',
+      server: 'floorD',
+    },
+    E: {
+      id: 'E',
+      label: 'floor for B and C: React Router, one route, no data',
+      port: PORTS.floorE,
+      paths: pages,
+      order: 'rotate',
+      accept: html,
+      server: 'floorE',
+    },
   }
 }
 
@@ -373,7 +416,8 @@ async function measure(tool: Awaited<ReturnType<typeof loadTool>>, spec: TargetS
   if (result.requests === 0) failures.push(`${tag} ${spec.id}: no request completed`)
   if (e.status > 0) failures.push(`${tag} ${spec.id}: ${e.status} responses were not 2xx/3xx`)
   if (e.connect > 0) failures.push(`${tag} ${spec.id}: ${e.connect} connection errors`)
-  if (e.read + e.write + e.timeout > 0) warnings.push(`${tag} ${spec.id}: socket errors read ${e.read}, write ${e.write}, timeout ${e.timeout}`)
+  if (e.read + e.write + e.timeout > 0)
+    warnings.push(`${tag} ${spec.id}: socket errors read ${e.read}, write ${e.write}, timeout ${e.timeout}`)
   log(
     `${tag} ${spec.id}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, peak RSS ${(peakKb / 1024).toFixed(0)} MB`,
   )
@@ -454,7 +498,14 @@ async function main() {
   }
 
   const seed = (listings: number) =>
-    ensureSeededCluster({ root: ROOT, cacheDir: CACHE_DIR, listings, pgPort: PORTS.seedPg, log, logFile: path.join(LOG_DIR, `seed-${listings}.log`) })
+    ensureSeededCluster({
+      root: ROOT,
+      cacheDir: CACHE_DIR,
+      listings,
+      pgPort: PORTS.seedPg,
+      log,
+      logFile: path.join(LOG_DIR, `seed-${listings}.log`),
+    })
   const base = await seed(opts.baseListings)
   const scale = opts.scaleListings ? await seed(opts.scaleListings) : null
   if (opts.seedOnly) {
@@ -477,7 +528,11 @@ async function main() {
   const workload = await chooseWorkload(client, smoke ? 100 : 1000).finally(() => client.end())
   log(`queries: ${workload.queries.map((q) => q.query).join(' | ')}`)
 
-  const plans = await compileFloorPlans(ROOT, databaseUrl, workload.queries.map((q) => q.query))
+  const plans = await compileFloorPlans(
+    ROOT,
+    databaseUrl,
+    workload.queries.map((q) => q.query),
+  )
   const plansFile = path.join(RUN_DIR, 'floor-plans.json')
   writeFileSync(plansFile, JSON.stringify(plans, null, 2))
   const explain = await explainPlans(databaseUrl, plans)
@@ -489,7 +544,9 @@ async function main() {
   const checks = await checkTargets(workload, true)
   log('A and D answer the same JSON for every query; B and C answer 200')
   if (opts.serve) {
-    log(`serving until Ctrl-C: app http://localhost:${PORTS.app}, D http://127.0.0.1:${PORTS.floorD}, E http://localhost:${PORTS.floorE}, PostgreSQL ${databaseUrl}`)
+    log(
+      `serving until Ctrl-C: app http://localhost:${PORTS.app}, D http://127.0.0.1:${PORTS.floorD}, E http://localhost:${PORTS.floorE}, PostgreSQL ${databaseUrl}`,
+    )
     await new Promise(() => {})
   }
 
@@ -647,7 +704,8 @@ async function main() {
   writeFileSync(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`)
   // Validate what was written, as a reader of the file would see it.
   const reread = JSON.parse(readFileSync(RESULTS_FILE, 'utf8')) as Record<string, unknown>
-  for (const key of REQUIRED_KEYS) if (typeof reread[key] !== 'number' && key.includes('/')) failures.push(`${key} is not a number in ${RESULTS_FILE}`)
+  for (const key of REQUIRED_KEYS)
+    if (typeof reread[key] !== 'number' && key.includes('/')) failures.push(`${key} is not a number in ${RESULTS_FILE}`)
 
   console.log(`\n${renderMarkdown(results)}`)
   for (const w of warnings) log(`warning: ${w}`)

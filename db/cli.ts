@@ -2,7 +2,7 @@
  * `npm run db:migrate` · `npm run db:seed` · `npm run make-admin -- <email>`
  * against DATABASE_URL (the embedded database when it is running: see README).
  */
-import { ConfigError, loadConfig, parseConfig } from '../app/server/env.server.ts'
+import { ConfigError, loadConfig, parseConfig } from '../app/server/infra/env.server.ts'
 import { createDb } from './connection.ts'
 import { migrateToLatest } from './migrate.ts'
 import { demoImagesStored, seedDemoDataOnce } from './seed.ts'
@@ -30,7 +30,8 @@ try {
       .set({ isAdmin: true, updatedAt: new Date() })
       .where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase()))
       .executeTakeFirst()
-    if (Number(result.numUpdatedRows) === 0) throw new Error(`No user with e-mail ${email}; they must sign in once first (or add them to ADMIN_EMAILS).`)
+    if (Number(result.numUpdatedRows) === 0)
+      throw new Error(`No user with e-mail ${email}; they must sign in once first (or add them to ADMIN_EMAILS).`)
     console.log(`${email} is now an admin`)
   } else {
     throw new Error('Usage: tsx db/cli.ts migrate | seed | make-admin <email>')
@@ -46,7 +47,9 @@ function databaseUrlOrExit(): string {
   try {
     const { DATABASE_URL, EMBEDDED_PG_PORT } = parseConfig()
     if (DATABASE_URL) return DATABASE_URL
-    console.error(`DATABASE_URL is not set. For the embedded database of \`npm start\`, use postgres://postgres:postgres@127.0.0.1:${EMBEDDED_PG_PORT}/forkmarket while it runs.`)
+    console.error(
+      `DATABASE_URL is not set. For the embedded database of \`npm start\`, use postgres://postgres:postgres@127.0.0.1:${EMBEDDED_PG_PORT}/forkmarket while it runs.`,
+    )
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error
     for (const problem of error.problems) console.error(problem)

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import sharp from 'sharp'
 import { IMAGE_SIZES, type ImageSize } from '../app/lib/images.ts'
-import { imageUrlFor, isImageStored, storeImageIfAbsent } from '../app/server/images.server.ts'
+import { imageUrlFor, isImageStored, storeImageIfAbsent } from '../app/server/domain/images.server.ts'
 import { DEMO_LISTINGS, type DemoListing } from './demo-data.ts'
 import { listingMockups } from './demo-mockups.ts'
 

@@ -36,7 +36,7 @@ describe('demo mockups', () => {
     expect(new Set(all).size).toBe(all.length)
   })
 
-  it('draw the listing\'s own words, escaped for SVG', () => {
+  it("draw the listing's own words, escaped for SVG", () => {
     const svg = mockupSvg(listing({ title: 'Q&A <Board>', short: 'Polls & "live" Q&A' }), 0, 'landing')
     expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="1600" height="1000"/)
     expect(svg).toContain('Q&amp;A &lt;Board&gt;')

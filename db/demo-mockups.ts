@@ -13,17 +13,7 @@ import type { DemoListing } from './demo-data.ts'
  */
 
 export type MockupKind =
-  | 'landing'
-  | 'dashboard'
-  | 'store'
-  | 'docs'
-  | 'chat'
-  | 'map'
-  | 'calendar'
-  | 'terminal'
-  | 'mobile'
-  | 'kanban'
-  | 'gallery'
+  'landing' | 'dashboard' | 'store' | 'docs' | 'chat' | 'map' | 'calendar' | 'terminal' | 'mobile' | 'kanban' | 'gallery'
 
 const W = IMAGE_SIZES.full.width
 const H = IMAGE_SIZES.full.height
@@ -45,16 +35,126 @@ interface Palette {
 
 // Ten brand palettes (light and dark) so neighbouring cards never look alike.
 const PALETTES: Palette[] = [
-  { accent: '#4f46e5', accent2: '#06b6d4', soft: '#e0e7ff', page: '#f8fafc', surface: '#ffffff', line: '#e2e8f0', text: '#0f172a', muted: '#64748b', backdrop: ['#c7d2fe', '#a5f3fc'], dark: false },
-  { accent: '#059669', accent2: '#84cc16', soft: '#d1fae5', page: '#f7fdf9', surface: '#ffffff', line: '#dcefe4', text: '#052e1c', muted: '#5b7a6a', backdrop: ['#a7f3d0', '#fef08a'], dark: false },
-  { accent: '#e11d48', accent2: '#f97316', soft: '#ffe4e6', page: '#fffafa', surface: '#ffffff', line: '#f5dfe3', text: '#2a0a12', muted: '#8a6068', backdrop: ['#fecdd3', '#fed7aa'], dark: false },
-  { accent: '#8b5cf6', accent2: '#ec4899', soft: '#2e2650', page: '#0f0d1a', surface: '#1a1730', line: '#2d2950', text: '#f5f3ff', muted: '#a39fc4', backdrop: ['#4c1d95', '#831843'], dark: true },
-  { accent: '#d97706', accent2: '#dc2626', soft: '#fef3c7', page: '#fffcf5', surface: '#ffffff', line: '#f1e6cc', text: '#291a03', muted: '#8a7350', backdrop: ['#fde68a', '#fecaca'], dark: false },
-  { accent: '#0284c7', accent2: '#22d3ee', soft: '#152a3d', page: '#0b1620', surface: '#112231', line: '#1f3a50', text: '#e6f4ff', muted: '#8fb0c8', backdrop: ['#0c4a6e', '#155e75'], dark: true },
-  { accent: '#0d9488', accent2: '#6366f1', soft: '#ccfbf1', page: '#f6fbfb', surface: '#ffffff', line: '#d9ecea', text: '#042f2e', muted: '#5a7876', backdrop: ['#99f6e4', '#c7d2fe'], dark: false },
-  { accent: '#ea580c', accent2: '#facc15', soft: '#2d2118', page: '#16110d', surface: '#211a14', line: '#3a2e24', text: '#fff7ed', muted: '#c2a58c', backdrop: ['#7c2d12', '#713f12'], dark: true },
-  { accent: '#c026d3', accent2: '#6366f1', soft: '#fae8ff', page: '#fdfaff', surface: '#ffffff', line: '#efe1f3', text: '#2a0630', muted: '#85658c', backdrop: ['#f5d0fe', '#c7d2fe'], dark: false },
-  { accent: '#16a34a', accent2: '#0ea5e9', soft: '#16271d', page: '#0b130e', surface: '#111d15', line: '#213528', text: '#ecfdf3', muted: '#8fb39b', backdrop: ['#14532d', '#0c4a6e'], dark: true },
+  {
+    accent: '#4f46e5',
+    accent2: '#06b6d4',
+    soft: '#e0e7ff',
+    page: '#f8fafc',
+    surface: '#ffffff',
+    line: '#e2e8f0',
+    text: '#0f172a',
+    muted: '#64748b',
+    backdrop: ['#c7d2fe', '#a5f3fc'],
+    dark: false,
+  },
+  {
+    accent: '#059669',
+    accent2: '#84cc16',
+    soft: '#d1fae5',
+    page: '#f7fdf9',
+    surface: '#ffffff',
+    line: '#dcefe4',
+    text: '#052e1c',
+    muted: '#5b7a6a',
+    backdrop: ['#a7f3d0', '#fef08a'],
+    dark: false,
+  },
+  {
+    accent: '#e11d48',
+    accent2: '#f97316',
+    soft: '#ffe4e6',
+    page: '#fffafa',
+    surface: '#ffffff',
+    line: '#f5dfe3',
+    text: '#2a0a12',
+    muted: '#8a6068',
+    backdrop: ['#fecdd3', '#fed7aa'],
+    dark: false,
+  },
+  {
+    accent: '#8b5cf6',
+    accent2: '#ec4899',
+    soft: '#2e2650',
+    page: '#0f0d1a',
+    surface: '#1a1730',
+    line: '#2d2950',
+    text: '#f5f3ff',
+    muted: '#a39fc4',
+    backdrop: ['#4c1d95', '#831843'],
+    dark: true,
+  },
+  {
+    accent: '#d97706',
+    accent2: '#dc2626',
+    soft: '#fef3c7',
+    page: '#fffcf5',
+    surface: '#ffffff',
+    line: '#f1e6cc',
+    text: '#291a03',
+    muted: '#8a7350',
+    backdrop: ['#fde68a', '#fecaca'],
+    dark: false,
+  },
+  {
+    accent: '#0284c7',
+    accent2: '#22d3ee',
+    soft: '#152a3d',
+    page: '#0b1620',
+    surface: '#112231',
+    line: '#1f3a50',
+    text: '#e6f4ff',
+    muted: '#8fb0c8',
+    backdrop: ['#0c4a6e', '#155e75'],
+    dark: true,
+  },
+  {
+    accent: '#0d9488',
+    accent2: '#6366f1',
+    soft: '#ccfbf1',
+    page: '#f6fbfb',
+    surface: '#ffffff',
+    line: '#d9ecea',
+    text: '#042f2e',
+    muted: '#5a7876',
+    backdrop: ['#99f6e4', '#c7d2fe'],
+    dark: false,
+  },
+  {
+    accent: '#ea580c',
+    accent2: '#facc15',
+    soft: '#2d2118',
+    page: '#16110d',
+    surface: '#211a14',
+    line: '#3a2e24',
+    text: '#fff7ed',
+    muted: '#c2a58c',
+    backdrop: ['#7c2d12', '#713f12'],
+    dark: true,
+  },
+  {
+    accent: '#c026d3',
+    accent2: '#6366f1',
+    soft: '#fae8ff',
+    page: '#fdfaff',
+    surface: '#ffffff',
+    line: '#efe1f3',
+    text: '#2a0630',
+    muted: '#85658c',
+    backdrop: ['#f5d0fe', '#c7d2fe'],
+    dark: false,
+  },
+  {
+    accent: '#16a34a',
+    accent2: '#0ea5e9',
+    soft: '#16271d',
+    page: '#0b130e',
+    surface: '#111d15',
+    line: '#213528',
+    text: '#ecfdf3',
+    muted: '#8fb39b',
+    backdrop: ['#14532d', '#0c4a6e'],
+    dark: true,
+  },
 ]
 
 // Which screen a tag suggests; the first rule that names a tag wins.
@@ -68,7 +168,24 @@ const KIND_RULES: [MockupKind, string[]][] = [
   ['docs', ['docs', 'documentation', 'blog', 'markdown', 'newsletter', 'publishing', 'resume', 'components', 'ui-kit']],
   ['terminal', ['api', 'backend', 'cli', 'bot', 'developer-tools', 'fintech', 'ledger', 'url-shortener', 'chrome-extension']],
   ['kanban', ['crm', 'sales', 'job-board', 'hiring', 'inventory', 'education']],
-  ['dashboard', ['dashboard', 'admin', 'analytics', 'mlops', 'machine-learning', 'data', 'monitoring', 'status-page', 'devops', 'kubernetes', 'feature-flags', 'invoicing', 'charts']],
+  [
+    'dashboard',
+    [
+      'dashboard',
+      'admin',
+      'analytics',
+      'mlops',
+      'machine-learning',
+      'data',
+      'monitoring',
+      'status-page',
+      'devops',
+      'kubernetes',
+      'feature-flags',
+      'invoicing',
+      'charts',
+    ],
+  ],
 ]
 
 const COMPLEMENTS: Record<MockupKind, MockupKind[]> = {
@@ -112,7 +229,7 @@ function seeded(key: string) {
   }
 }
 type Random = ReturnType<typeof seeded>
-const pick = <T,>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)]!
+const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)]!
 const between = (random: Random, min: number, max: number) => min + random() * (max - min)
 
 const esc = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
@@ -124,7 +241,14 @@ function rect(x: number, y: number, w: number, h: number, fill: string, r = 0, e
 function circle(cx: number, cy: number, r: number, fill: string, extra = '') {
   return `<circle cx="${n(cx)}" cy="${n(cy)}" r="${r}" fill="${fill}"${extra ? ` ${extra}` : ''}/>`
 }
-function text(x: number, y: number, value: string, size: number, fill: string, options: { weight?: number; anchor?: 'start' | 'middle' | 'end'; mono?: boolean } = {}) {
+function text(
+  x: number,
+  y: number,
+  value: string,
+  size: number,
+  fill: string,
+  options: { weight?: number; anchor?: 'start' | 'middle' | 'end'; mono?: boolean } = {},
+) {
   const weight = options.weight && options.weight !== 400 ? ` font-weight="${options.weight}"` : ''
   const anchor = options.anchor && options.anchor !== 'start' ? ` text-anchor="${options.anchor}"` : ''
   // Monospace lines keep their indentation.
@@ -239,7 +363,11 @@ function landing({ listing, p, w, random }: Content) {
   parts.push(rect(px, py, 600, 54, tone(p, 0.04), 22))
   parts.push(rect(px, py + 30, 600, 24, tone(p, 0.04)))
   parts.push(circle(px + 28, py + 27, 8, p.accent) + lines(px + 48, py + 22, [120], p.line))
-  const figures = [`$${between(random, 4, 60).toFixed(1)}k`, Math.round(between(random, 900, 9000)).toLocaleString('en-US'), `${between(random, 90, 99.9).toFixed(1)}%`]
+  const figures = [
+    `$${between(random, 4, 60).toFixed(1)}k`,
+    Math.round(between(random, 900, 9000)).toLocaleString('en-US'),
+    `${between(random, 90, 99.9).toFixed(1)}%`,
+  ]
   figures.forEach((figure, i) => {
     const cx = px + 24 + i * 190
     parts.push(rect(cx, py + 76, 172, 92, tone(p, 0.03), 14))
@@ -262,7 +390,20 @@ function landing({ listing, p, w, random }: Content) {
   return parts.join('')
 }
 
-const NAMES = ['Amara Diallo', 'Ben Carter', 'Chen Jia', 'Dana Weiss', 'Elif Kaya', 'Farid Haddad', 'Grace Kim', 'Hugo Martin', 'Isla Novak', 'Jonas Berg', 'Kofi Mensah', 'Lena Park']
+const NAMES = [
+  'Amara Diallo',
+  'Ben Carter',
+  'Chen Jia',
+  'Dana Weiss',
+  'Elif Kaya',
+  'Farid Haddad',
+  'Grace Kim',
+  'Hugo Martin',
+  'Isla Novak',
+  'Jonas Berg',
+  'Kofi Mensah',
+  'Lena Park',
+]
 
 function dashboard({ listing, p, w, h, random }: Content) {
   const parts: string[] = []
@@ -283,7 +424,7 @@ function dashboard({ listing, p, w, h, random }: Content) {
   parts.push(rect(w - 420, 28, 300, 40, p.surface, 20, `stroke="${p.line}" stroke-width="2"`) + lines(w - 390, 43, [150], p.line))
   parts.push(circle(w - 70, 48, 20, p.accent2))
   const stats: [string, string, boolean][] = [
-    ['Revenue', `$${(between(random, 12, 96)).toFixed(1)}k`, true],
+    ['Revenue', `$${between(random, 12, 96).toFixed(1)}k`, true],
     ['Active users', Math.round(between(random, 1200, 9800)).toLocaleString('en-US'), true],
     ['Conversion', `${between(random, 2, 9).toFixed(1)}%`, random() > 0.3],
     ['Churn', `${between(random, 0.5, 3).toFixed(1)}%`, false],
@@ -314,10 +455,14 @@ function dashboard({ listing, p, w, h, random }: Content) {
     points.push([gx + (gw * i) / 12, gy + gh * (1 - level)])
   }
   const path = points.map(([px, py], i) => `${i ? 'L' : 'M'}${n(px)} ${n(py)}`).join(' ')
-  parts.push(`<linearGradient id="area" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${p.accent}" stop-opacity="0.35"/><stop offset="1" stop-color="${p.accent}" stop-opacity="0"/></linearGradient>`)
+  parts.push(
+    `<linearGradient id="area" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${p.accent}" stop-opacity="0.35"/><stop offset="1" stop-color="${p.accent}" stop-opacity="0"/></linearGradient>`,
+  )
   parts.push(`<path d="${path} L${n(gx + gw)} ${gy + gh} L${gx} ${gy + gh} Z" fill="url(#area)"/>`)
   parts.push(`<path d="${path}" fill="none" stroke="${p.accent}" stroke-width="4" stroke-linejoin="round" stroke-linecap="round"/>`)
-  ;['Jan', 'Mar', 'May', 'Jul', 'Sep', 'Nov'].forEach((month, i) => parts.push(text(gx + (gw * i) / 5, gy + gh + 26, month, 13, p.muted, { anchor: 'middle' })))
+  ;['Jan', 'Mar', 'May', 'Jul', 'Sep', 'Nov'].forEach((month, i) =>
+    parts.push(text(gx + (gw * i) / 5, gy + gh + 26, month, 13, p.muted, { anchor: 'middle' })),
+  )
   // Donut with a legend.
   const donut = { x: chart.x + chart.w + 20, y: 240, w: cw - chart.w - 20, h: 330 }
   parts.push(rect(donut.x, donut.y, donut.w, donut.h, p.surface, 16, `stroke="${p.line}" stroke-width="2"`))
@@ -331,7 +476,9 @@ function dashboard({ listing, p, w, h, random }: Content) {
   const colours = [p.accent, p.accent2, p.dark ? '#64748b' : '#cbd5e1']
   let offset = 0
   shares.forEach((share, i) => {
-    parts.push(`<circle cx="${n(cx)}" cy="${cy}" r="${radius}" fill="none" stroke="${colours[i]}" stroke-width="30" stroke-dasharray="${n(share * circumference)} ${n(circumference)}" stroke-dashoffset="${n(-offset * circumference)}" transform="rotate(-90 ${n(cx)} ${cy})"/>`)
+    parts.push(
+      `<circle cx="${n(cx)}" cy="${cy}" r="${radius}" fill="none" stroke="${colours[i]}" stroke-width="30" stroke-dasharray="${n(share * circumference)} ${n(circumference)}" stroke-dashoffset="${n(-offset * circumference)}" transform="rotate(-90 ${n(cx)} ${cy})"/>`,
+    )
     offset += share
   })
   parts.push(text(cx, cy + 10, `${Math.round(shares[0]! * 100)}%`, 28, p.text, { weight: 700, anchor: 'middle' }))
@@ -353,7 +500,9 @@ function dashboard({ listing, p, w, h, random }: Content) {
     parts.push(text(table.x + table.w * 0.72, ry + 2, `$${Math.round(between(random, 19, 499))}.00`, 16, p.text, { weight: 700 }))
     const paid = random() > 0.3
     parts.push(rect(table.x + table.w - 150, ry - 18, 100, 28, paid ? '#16a34a' : '#d97706', 14, 'opacity="0.16"'))
-    parts.push(text(table.x + table.w - 100, ry + 1, paid ? 'Paid' : 'Pending', 14, paid ? '#16a34a' : '#b45309', { weight: 700, anchor: 'middle' }))
+    parts.push(
+      text(table.x + table.w - 100, ry + 1, paid ? 'Paid' : 'Pending', 14, paid ? '#16a34a' : '#b45309', { weight: 700, anchor: 'middle' }),
+    )
   }
   return parts.join('')
 }
@@ -362,7 +511,16 @@ const PRODUCTS: Record<string, string[]> = {
   restaurant: ['Margherita', 'Ramen Bowl', 'Caesar Salad', 'Tacos al Pastor', 'Pad Thai', 'Tiramisu', 'Falafel Wrap', 'Lemonade'],
   ordering: ['Margherita', 'Ramen Bowl', 'Caesar Salad', 'Tacos al Pastor', 'Pad Thai', 'Tiramisu', 'Falafel Wrap', 'Lemonade'],
   tickets: ['Summer Jazz Night', 'Tech Summit', 'Comedy Live', 'Indie Film Fest', 'Marathon 10K', 'Opera Gala', 'Design Week', 'Food Fair'],
-  donations: ['Clean Water', 'School Books', 'Tree Planting', 'Animal Rescue', 'Meals at Home', 'Youth Sports', 'Warm Coats', 'Library Fund'],
+  donations: [
+    'Clean Water',
+    'School Books',
+    'Tree Planting',
+    'Animal Rescue',
+    'Meals at Home',
+    'Youth Sports',
+    'Warm Coats',
+    'Library Fund',
+  ],
   photography: ['Alpine Dawn', 'City Lights', 'Desert Bloom', 'Northern Sea', 'Quiet Forest', 'Golden Hour', 'Harbour Fog', 'Salt Flats'],
   default: ['Linen Shirt', 'Canvas Tote', 'Desk Lamp', 'Ceramic Mug', 'Trail Sneakers', 'Headphones', 'Plant Pot', 'Notebook Set'],
 }
@@ -384,8 +542,15 @@ function store({ listing, p, w, random }: Content) {
   const products = PRODUCTS[key]!
   parts.push(logo(48, 22, 34, p) + text(94, 47, brandOf(listing.title), 22, p.text, { weight: 700 }))
   parts.push(rect(520, 20, 440, 42, p.surface, 21, `stroke="${p.line}" stroke-width="2"`) + text(552, 47, 'Search products', 16, p.muted))
-  parts.push(circle(w - 120, 41, 20, p.soft) + circle(w - 64, 41, 20, p.soft) + circle(w - 50, 26, 10, p.accent) + text(w - 50, 31, '3', 13, '#ffffff', { weight: 700, anchor: 'middle' }))
-  parts.push(`<linearGradient id="banner" x1="0" y1="0" x2="1" y2="0"><stop offset="0" stop-color="${p.accent}"/><stop offset="1" stop-color="${p.accent2}"/></linearGradient>`)
+  parts.push(
+    circle(w - 120, 41, 20, p.soft) +
+      circle(w - 64, 41, 20, p.soft) +
+      circle(w - 50, 26, 10, p.accent) +
+      text(w - 50, 31, '3', 13, '#ffffff', { weight: 700, anchor: 'middle' }),
+  )
+  parts.push(
+    `<linearGradient id="banner" x1="0" y1="0" x2="1" y2="0"><stop offset="0" stop-color="${p.accent}"/><stop offset="1" stop-color="${p.accent2}"/></linearGradient>`,
+  )
   parts.push(rect(48, 90, w - 96, 190, 'url(#banner)', 22))
   const headline = wrap(listing.title, 30, 1)[0]!
   parts.push(text(96, 168, headline, 44, '#ffffff', { weight: 700 }))
@@ -443,7 +608,10 @@ function docs({ listing, p, w, h, random }: Content) {
   intro.forEach((line, i) => parts.push(text(ax, 218 + i * 32, line, 21, p.muted)))
   parts.push(lines(ax, 296, [720, 680, 540], p.line, 11, 26))
   parts.push(rect(ax, 384, 800, 76, p.soft, 12) + rect(ax, 384, 6, 76, p.accent, 3))
-  parts.push(text(ax + 28, 418, 'Tip', 17, p.dark ? p.text : p.accent, { weight: 700 }) + lines(ax + 28, 432, [560], p.dark ? p.line : shade(p.accent, 0.6)))
+  parts.push(
+    text(ax + 28, 418, 'Tip', 17, p.dark ? p.text : p.accent, { weight: 700 }) +
+      lines(ax + 28, 432, [560], p.dark ? p.line : shade(p.accent, 0.6)),
+  )
   // Code block.
   const slug = slugify(listing.title)
   const code = { x: ax, y: 486, w: 800, h: 250 }
@@ -467,7 +635,9 @@ function docs({ listing, p, w, h, random }: Content) {
   parts.push(lines(ax, 770, [760, 640], p.line, 11, 26))
   // On this page.
   parts.push(text(w - 300, 116, 'On this page', 15, p.text, { weight: 700 }))
-  ;['Install', 'Run it locally', 'Deploy', 'Next steps'].forEach((item, i) => parts.push(text(w - 300, 154 + i * 34, item, 15, i === 0 ? p.accent : p.muted)))
+  ;['Install', 'Run it locally', 'Deploy', 'Next steps'].forEach((item, i) =>
+    parts.push(text(w - 300, 154 + i * 34, item, 15, i === 0 ? p.accent : p.muted)),
+  )
   return parts.join('')
 }
 
@@ -486,11 +656,16 @@ function chat({ listing, p, w, h, random }: Content) {
   })
   parts.push(text(100, 370, 'DIRECT MESSAGES', 13, '#ffffff', { weight: 700 }))
   for (let i = 0; i < 4; i++) {
-    parts.push(circle(114, 408 + i * 42, 10, i % 2 ? p.accent2 : '#22c55e') + text(134, 414 + i * 42, NAMES[(i * 5) % NAMES.length]!, 16, '#ffffff'))
+    parts.push(
+      circle(114, 408 + i * 42, 10, i % 2 ? p.accent2 : '#22c55e') + text(134, 414 + i * 42, NAMES[(i * 5) % NAMES.length]!, 16, '#ffffff'),
+    )
   }
   const x0 = 336
   parts.push(rect(x0, 0, w - x0, 70, p.surface) + rect(x0, 70, w - x0, 2, p.line))
-  parts.push(text(x0 + 32, 44, '# launch', 22, p.text, { weight: 700 }) + text(x0 + 150, 44, `${Math.round(between(random, 8, 64))} members`, 15, p.muted))
+  parts.push(
+    text(x0 + 32, 44, '# launch', 22, p.text, { weight: 700 }) +
+      text(x0 + 150, 44, `${Math.round(between(random, 8, 64))} members`, 15, p.muted),
+  )
   const messages: [string, string[]][] = [
     [NAMES[0]!, [wrap(listing.short, 80, 1)[0]!]],
     [NAMES[3]!, ['Shipped the new onboarding flow. Feedback welcome!']],
@@ -500,11 +675,22 @@ function chat({ listing, p, w, h, random }: Content) {
   messages.forEach(([name, body], i) => {
     const y = 130 + i * 130
     parts.push(rect(x0 + 32, y - 22, 48, 48, [p.accent, p.accent2, '#f59e0b', '#10b981'][i]!, 12))
-    parts.push(text(x0 + 98, y - 2, name, 18, p.text, { weight: 700 }) + text(x0 + 98 + name.length * 11 + 18, y - 2, `${9 + i}:${i * 7 + 12} AM`, 14, p.muted))
+    parts.push(
+      text(x0 + 98, y - 2, name, 18, p.text, { weight: 700 }) +
+        text(x0 + 98 + name.length * 11 + 18, y - 2, `${9 + i}:${i * 7 + 12} AM`, 14, p.muted),
+    )
     parts.push(text(x0 + 98, y + 30, body[0]!, 18, p.text))
     if (i === 1) {
-      parts.push(rect(x0 + 98, y + 48, 64, 30, p.soft, 15) + circle(x0 + 118, y + 63, 7, '#f59e0b') + text(x0 + 142, y + 69, '4', 15, p.text, { anchor: 'middle' }))
-      parts.push(rect(x0 + 170, y + 48, 64, 30, p.soft, 15) + circle(x0 + 190, y + 63, 7, p.accent2) + text(x0 + 214, y + 69, '2', 15, p.text, { anchor: 'middle' }))
+      parts.push(
+        rect(x0 + 98, y + 48, 64, 30, p.soft, 15) +
+          circle(x0 + 118, y + 63, 7, '#f59e0b') +
+          text(x0 + 142, y + 69, '4', 15, p.text, { anchor: 'middle' }),
+      )
+      parts.push(
+        rect(x0 + 170, y + 48, 64, 30, p.soft, 15) +
+          circle(x0 + 190, y + 63, 7, p.accent2) +
+          text(x0 + 214, y + 69, '2', 15, p.text, { anchor: 'middle' }),
+      )
     }
   })
   parts.push(text(x0 + 98, 662, `${NAMES[11]} is typing…`, 15, p.muted))
@@ -519,33 +705,60 @@ function map({ listing, p, w, h, random }: Content) {
   const listW = 500
   parts.push(rect(0, 0, listW, h, p.surface) + rect(listW, 0, 2, h, p.line))
   parts.push(text(32, 54, brandOf(listing.title), 24, p.text, { weight: 700 }))
-  parts.push(rect(32, 76, listW - 64, 44, p.page, 22, `stroke="${p.line}" stroke-width="2"`) + text(56, 104, 'Search by area or address', 16, p.muted))
-  ;['Price', 'Beds', 'Type', 'More'].forEach((label, i) => parts.push(rect(32 + i * 104, 134, 94, 34, p.soft, 17) + text(79 + i * 104, 157, label, 15, p.dark ? p.text : p.accent, { anchor: 'middle', weight: 700 })))
+  parts.push(
+    rect(32, 76, listW - 64, 44, p.page, 22, `stroke="${p.line}" stroke-width="2"`) +
+      text(56, 104, 'Search by area or address', 16, p.muted),
+  )
+  ;['Price', 'Beds', 'Type', 'More'].forEach((label, i) =>
+    parts.push(
+      rect(32 + i * 104, 134, 94, 34, p.soft, 17) +
+        text(79 + i * 104, 157, label, 15, p.dark ? p.text : p.accent, { anchor: 'middle', weight: 700 }),
+    ),
+  )
   for (let i = 0; i < 4; i++) {
     const y = 190 + i * 158
     parts.push(rect(24, y, listW - 48, 142, p.page, 14, `stroke="${p.line}" stroke-width="2"`))
     parts.push(productArt(36, y + 12, 150, 118, random, p, `place${i}`))
     parts.push(text(204, y + 46, `$${Math.round(between(random, 180, 960))},000`, 22, p.text, { weight: 700 }))
-    parts.push(text(204, y + 78, `${Math.round(between(random, 1, 5))} bd · ${Math.round(between(random, 1, 3))} ba · ${Math.round(between(random, 55, 240))} m²`, 15, p.muted))
+    parts.push(
+      text(
+        204,
+        y + 78,
+        `${Math.round(between(random, 1, 5))} bd · ${Math.round(between(random, 1, 3))} ba · ${Math.round(between(random, 55, 240))} m²`,
+        15,
+        p.muted,
+      ),
+    )
     parts.push(lines(204, y + 96, [200], p.line))
   }
   // The map.
   const mx = listW + 2
   const mw = w - mx
   parts.push(rect(mx, 0, mw, h, p.dark ? '#1b2a22' : '#e8efe3'))
-  parts.push(`<path d="M${mx} ${h * 0.72} C ${mx + mw * 0.3} ${h * 0.6}, ${mx + mw * 0.45} ${h * 0.95}, ${mx + mw * 0.8} ${h * 0.8} L ${w} ${h * 0.85} L ${w} ${h} L ${mx} ${h} Z" fill="${p.dark ? '#12344a' : '#bfdbfe'}"/>`)
+  parts.push(
+    `<path d="M${mx} ${h * 0.72} C ${mx + mw * 0.3} ${h * 0.6}, ${mx + mw * 0.45} ${h * 0.95}, ${mx + mw * 0.8} ${h * 0.8} L ${w} ${h * 0.85} L ${w} ${h} L ${mx} ${h} Z" fill="${p.dark ? '#12344a' : '#bfdbfe'}"/>`,
+  )
   for (let i = 0; i < 6; i++) parts.push(rect(mx + 60 + i * 170, 40 + (i % 2) * 60, 120, 90, p.dark ? '#22342a' : '#dde7d6', 8))
   const roads = p.dark ? '#3b4b42' : '#ffffff'
-  parts.push(`<path d="M${mx} 230 L${w} 300" stroke="${roads}" stroke-width="18"/><path d="M${mx + 260} 0 L${mx + 340} ${h}" stroke="${roads}" stroke-width="14"/><path d="M${mx + 640} 0 C ${mx + 600} 300, ${mx + 760} 420, ${mx + 700} ${h}" stroke="${roads}" stroke-width="22"/><path d="M${mx} 520 L${w} 470" stroke="${roads}" stroke-width="10"/>`)
+  parts.push(
+    `<path d="M${mx} 230 L${w} 300" stroke="${roads}" stroke-width="18"/><path d="M${mx + 260} 0 L${mx + 340} ${h}" stroke="${roads}" stroke-width="14"/><path d="M${mx + 640} 0 C ${mx + 600} 300, ${mx + 760} 420, ${mx + 700} ${h}" stroke="${roads}" stroke-width="22"/><path d="M${mx} 520 L${w} 470" stroke="${roads}" stroke-width="10"/>`,
+  )
   for (let i = 0; i < 7; i++) {
     const px = mx + between(random, 80, mw - 120)
     const py = between(random, 120, h * 0.62)
     const label = `$${Math.round(between(random, 180, 960))}k`
     const active = i === 2
-    parts.push(rect(px - 44, py - 44, 88, 34, active ? p.accent2 : p.accent, 17) + `<path d="M${n(px - 8)} ${n(py - 11)} L${n(px)} ${n(py)} L${n(px + 8)} ${n(py - 11)} Z" fill="${active ? p.accent2 : p.accent}"/>`)
+    parts.push(
+      rect(px - 44, py - 44, 88, 34, active ? p.accent2 : p.accent, 17) +
+        `<path d="M${n(px - 8)} ${n(py - 11)} L${n(px)} ${n(py)} L${n(px + 8)} ${n(py - 11)} Z" fill="${active ? p.accent2 : p.accent}"/>`,
+    )
     parts.push(text(px, py - 21, label, 15, '#ffffff', { weight: 700, anchor: 'middle' }))
   }
-  parts.push(rect(w - 72, 24, 48, 96, p.surface, 10, `stroke="${p.line}" stroke-width="2"`) + text(w - 48, 60, '+', 26, p.text, { anchor: 'middle' }) + text(w - 48, 106, '−', 26, p.text, { anchor: 'middle' }))
+  parts.push(
+    rect(w - 72, 24, 48, 96, p.surface, 10, `stroke="${p.line}" stroke-width="2"`) +
+      text(w - 48, 60, '+', 26, p.text, { anchor: 'middle' }) +
+      text(w - 48, 106, '−', 26, p.text, { anchor: 'middle' }),
+  )
   return parts.join('')
 }
 
@@ -553,11 +766,18 @@ function calendar({ listing, p, w, h, random }: Content) {
   const parts: string[] = []
   parts.push(logo(32, 22, 34, p) + text(78, 48, brandOf(listing.title), 22, p.text, { weight: 700 }))
   parts.push(text(380, 50, 'May 2026', 28, p.text, { weight: 700 }))
-  ;['Day', 'Week', 'Month'].forEach((label, i) => parts.push(rect(w - 420 + i * 96, 20, 90, 38, i === 1 ? p.accent : p.surface, 19, i === 1 ? '' : `stroke="${p.line}" stroke-width="2"`) + text(w - 375 + i * 96, 45, label, 15, i === 1 ? '#ffffff' : p.text, { anchor: 'middle', weight: 700 })))
+  ;['Day', 'Week', 'Month'].forEach((label, i) =>
+    parts.push(
+      rect(w - 420 + i * 96, 20, 90, 38, i === 1 ? p.accent : p.surface, 19, i === 1 ? '' : `stroke="${p.line}" stroke-width="2"`) +
+        text(w - 375 + i * 96, 45, label, 15, i === 1 ? '#ffffff' : p.text, { anchor: 'middle', weight: 700 }),
+    ),
+  )
   parts.push(button(w - 130, 20, 100, 38, '+ New', p.accent2, '#ffffff', 15))
   // Mini month on the left.
   parts.push(rect(24, 84, 300, 300, p.surface, 14, `stroke="${p.line}" stroke-width="2"`))
-  ;['M', 'T', 'W', 'T', 'F', 'S', 'S'].forEach((d, i) => parts.push(text(56 + i * 38, 120, d, 13, p.muted, { anchor: 'middle', weight: 700 })))
+  ;['M', 'T', 'W', 'T', 'F', 'S', 'S'].forEach((d, i) =>
+    parts.push(text(56 + i * 38, 120, d, 13, p.muted, { anchor: 'middle', weight: 700 })),
+  )
   for (let d = 0; d < 35; d++) {
     const day = (d % 31) + 1
     const cx = 56 + (d % 7) * 38
@@ -566,7 +786,10 @@ function calendar({ listing, p, w, h, random }: Content) {
     parts.push(text(cx, cy, String(day), 14, day === 14 ? '#ffffff' : p.text, { anchor: 'middle' }))
   }
   parts.push(text(24, 430, 'Staff', 16, p.text, { weight: 700 }))
-  for (let i = 0; i < 4; i++) parts.push(circle(44, 468 + i * 44, 12, [p.accent, p.accent2, '#f59e0b', '#10b981'][i]!) + text(68, 474 + i * 44, NAMES[i * 2]!, 15, p.text))
+  for (let i = 0; i < 4; i++)
+    parts.push(
+      circle(44, 468 + i * 44, 12, [p.accent, p.accent2, '#f59e0b', '#10b981'][i]!) + text(68, 474 + i * 44, NAMES[i * 2]!, 15, p.text),
+    )
   // The week grid.
   const gx = 350
   const gw = w - gx - 24
@@ -575,7 +798,9 @@ function calendar({ listing, p, w, h, random }: Content) {
   const rowH = 64
   const days = ['Mon 11', 'Tue 12', 'Wed 13', 'Thu 14', 'Fri 15', 'Sat 16', 'Sun 17']
   parts.push(rect(gx, gy, gw, h - gy - 20, p.surface, 14, `stroke="${p.line}" stroke-width="2"`))
-  days.forEach((day, i) => parts.push(text(gx + colW * i + colW / 2, gy + 34, day, 15, i === 3 ? p.accent : p.muted, { anchor: 'middle', weight: 700 })))
+  days.forEach((day, i) =>
+    parts.push(text(gx + colW * i + colW / 2, gy + 34, day, 15, i === 3 ? p.accent : p.muted, { anchor: 'middle', weight: 700 })),
+  )
   for (let r = 0; r < 11; r++) parts.push(rect(gx, gy + 52 + r * rowH, gw, 1.5, p.line))
   for (let c = 1; c < 7; c++) parts.push(rect(gx + colW * c, gy + 52, 1.5, h - gy - 72, p.line))
   const events = ['Haircut · Ana', 'Consultation', 'Team standup', 'Colour & style', 'Check-up', 'Massage 60′', 'Demo call', 'Follow-up']
@@ -624,7 +849,10 @@ function terminal(c: Omit<Content, 'w' | 'h'>) {
         [`  "latency_ms": ${Math.round(between(random, 4, 40))}`, '#ffa657'],
         ['}', '#c9d1d9'],
         ['', '#c9d1d9'],
-        [`$ ${listing.languages[0] === 'Go' ? 'go test ./...' : listing.languages[0] === 'Rust' ? 'cargo test' : listing.languages[0] === 'Python' ? 'pytest -q' : listing.languages[0] === 'Java' ? './gradlew test' : 'npm test'}`, '#c9d1d9'],
+        [
+          `$ ${listing.languages[0] === 'Go' ? 'go test ./...' : listing.languages[0] === 'Rust' ? 'cargo test' : listing.languages[0] === 'Python' ? 'pytest -q' : listing.languages[0] === 'Java' ? './gradlew test' : 'npm test'}`,
+          '#c9d1d9',
+        ],
         [`ok   ${Math.round(between(random, 40, 180))} tests passed in ${between(random, 0.8, 4.5).toFixed(2)}s`, '#7ee787'],
       ]
     : [
@@ -645,11 +873,24 @@ function terminal(c: Omit<Content, 'w' | 'h'>) {
   for (let i = 0; i < 8; i++) {
     const ly = y + 100 + out.length * 36 + 24 + i * 32
     const status = random() > 0.85 ? 404 : 200
-    parts.push(text(x + 36, ly, `12:0${i}:${String(Math.round(between(random, 10, 59)))}  ${methods[i]!.padEnd(6)} ${endpoint ?? '/releases/latest'}`, 16, '#6e7681', { mono: true }))
+    parts.push(
+      text(
+        x + 36,
+        ly,
+        `12:0${i}:${String(Math.round(between(random, 10, 59)))}  ${methods[i]!.padEnd(6)} ${endpoint ?? '/releases/latest'}`,
+        16,
+        '#6e7681',
+        { mono: true },
+      ),
+    )
     parts.push(text(x + 640, ly, String(status), 16, status === 200 ? '#7ee787' : '#ffa657', { mono: true }))
     parts.push(text(x + 700, ly, `${Math.round(between(random, 2, 60))}ms`, 16, '#6e7681', { mono: true }))
   }
-  parts.push(rect(x + w - 330, y + 80, 290, 110, '#161b22', 12) + text(x + w - 310, y + 116, 'built with', 15, '#6e7681') + text(x + w - 310, y + 150, stack.slice(0, 24), 19, p.accent2, { weight: 700 }))
+  parts.push(
+    rect(x + w - 330, y + 80, 290, 110, '#161b22', 12) +
+      text(x + w - 310, y + 116, 'built with', 15, '#6e7681') +
+      text(x + w - 310, y + 150, stack.slice(0, 24), 19, p.accent2, { weight: 700 }),
+  )
   parts.push(rect(x + 36, y + h - 58, 12, 24, '#c9d1d9'))
   return parts.join('')
 }
@@ -669,7 +910,10 @@ function phone(x: number, y: number, screen: string, p: Palette) {
 function mobile(c: Omit<Content, 'w' | 'h'>) {
   const { listing, p, random } = c
   const sw = 306
-  const parts = [text(W / 2, 92, listing.title, 44, '#ffffff', { weight: 700, anchor: 'middle' }), text(W / 2, 136, wrap(listing.short, 70, 1)[0]!, 22, '#ffffff', { anchor: 'middle' })]
+  const parts = [
+    text(W / 2, 92, listing.title, 44, '#ffffff', { weight: 700, anchor: 'middle' }),
+    text(W / 2, 136, wrap(listing.short, 70, 1)[0]!, 22, '#ffffff', { anchor: 'middle' }),
+  ]
   // Screen 1: home with a progress ring.
   const ring = (() => {
     const r = 78
@@ -682,14 +926,33 @@ function mobile(c: Omit<Content, 'w' | 'h'>) {
       `<circle cx="${sw / 2}" cy="250" r="${r}" fill="none" stroke="${p.accent}" stroke-width="20" stroke-linecap="round" stroke-dasharray="${n(done * circumference)} ${n(circumference)}" transform="rotate(-90 ${sw / 2} 250)"/>`,
       text(sw / 2, 260, `${Math.round(done * 100)}%`, 34, p.text, { weight: 700, anchor: 'middle' }),
       text(sw / 2, 290, 'daily goal', 14, p.muted, { anchor: 'middle' }),
-      ...[0, 1, 2].map((i) => rect(20, 370 + i * 82, sw - 40, 68, p.surface, 16, `stroke="${p.line}" stroke-width="2"`) + rect(34, 384 + i * 82, 40, 40, i === 1 ? p.accent2 : p.accent, 12, 'opacity="0.9"') + lines(88, 390 + i * 82, [130, 80], p.line, 9, 20)),
+      ...[0, 1, 2].map(
+        (i) =>
+          rect(20, 370 + i * 82, sw - 40, 68, p.surface, 16, `stroke="${p.line}" stroke-width="2"`) +
+          rect(34, 384 + i * 82, 40, 40, i === 1 ? p.accent2 : p.accent, 12, 'opacity="0.9"') +
+          lines(88, 390 + i * 82, [130, 80], p.line, 9, 20),
+      ),
       rect(0, 606, sw, 60, p.surface) + [0, 1, 2, 3].map((i) => circle(44 + i * 72, 634, 10, i === 0 ? p.accent : p.line)).join(''),
     ].join('')
   })()
   // Screen 2: a list of cards.
   const list = [
-    text(24, 104, listing.tags[0] ? listing.tags[0].replace(/-/g, ' ').replace(/^./, (ch) => ch.toUpperCase()) : 'Today', 26, p.text, { weight: 700 }),
-    ...[0, 1, 2, 3].map((i) => productArt(20, 130 + i * 124, 104, 104, random, p, `m${i}`) + text(140, 166 + i * 124, pick(random, ['Morning run', 'Order #2381', 'Deep breath', 'Courier nearby', 'Leg day', 'Evening walk']), 17, p.text, { weight: 700 }) + lines(140, 184 + i * 124, [120, 90], p.line, 9, 20)),
+    text(24, 104, listing.tags[0] ? listing.tags[0].replace(/-/g, ' ').replace(/^./, (ch) => ch.toUpperCase()) : 'Today', 26, p.text, {
+      weight: 700,
+    }),
+    ...[0, 1, 2, 3].map(
+      (i) =>
+        productArt(20, 130 + i * 124, 104, 104, random, p, `m${i}`) +
+        text(
+          140,
+          166 + i * 124,
+          pick(random, ['Morning run', 'Order #2381', 'Deep breath', 'Courier nearby', 'Leg day', 'Evening walk']),
+          17,
+          p.text,
+          { weight: 700 },
+        ) +
+        lines(140, 184 + i * 124, [120, 90], p.line, 9, 20),
+    ),
   ].join('')
   // Screen 3: a detail with bars.
   const detail = [
@@ -711,26 +974,71 @@ function kanban({ listing, p, w, h, random }: Content) {
   const parts: string[] = []
   parts.push(logo(32, 22, 34, p) + text(78, 48, brandOf(listing.title), 22, p.text, { weight: 700 }))
   parts.push(text(380, 50, 'Pipeline', 26, p.text, { weight: 700 }))
-  for (let i = 0; i < 4; i++) parts.push(circle(w - 220 + i * 30, 40, 16, [p.accent, p.accent2, '#f59e0b', '#10b981'][i]!, `stroke="${p.page}" stroke-width="3"`))
+  for (let i = 0; i < 4; i++)
+    parts.push(circle(w - 220 + i * 30, 40, 16, [p.accent, p.accent2, '#f59e0b', '#10b981'][i]!, `stroke="${p.page}" stroke-width="3"`))
   parts.push(button(w - 110, 22, 86, 38, 'Share', p.accent, '#ffffff', 15))
   const columns: [string, number][] = [
-    [listing.tags.includes('hiring') || listing.tags.includes('job-board') ? 'Applied' : listing.tags.includes('inventory') ? 'To order' : 'Lead', 4],
-    [listing.tags.includes('hiring') || listing.tags.includes('job-board') ? 'Interview' : listing.tags.includes('inventory') ? 'Ordered' : 'Qualified', 3],
-    [listing.tags.includes('hiring') || listing.tags.includes('job-board') ? 'Offer' : listing.tags.includes('inventory') ? 'In transit' : 'Proposal', 3],
-    [listing.tags.includes('hiring') || listing.tags.includes('job-board') ? 'Hired' : listing.tags.includes('inventory') ? 'Received' : 'Won', 2],
+    [
+      listing.tags.includes('hiring') || listing.tags.includes('job-board')
+        ? 'Applied'
+        : listing.tags.includes('inventory')
+          ? 'To order'
+          : 'Lead',
+      4,
+    ],
+    [
+      listing.tags.includes('hiring') || listing.tags.includes('job-board')
+        ? 'Interview'
+        : listing.tags.includes('inventory')
+          ? 'Ordered'
+          : 'Qualified',
+      3,
+    ],
+    [
+      listing.tags.includes('hiring') || listing.tags.includes('job-board')
+        ? 'Offer'
+        : listing.tags.includes('inventory')
+          ? 'In transit'
+          : 'Proposal',
+      3,
+    ],
+    [
+      listing.tags.includes('hiring') || listing.tags.includes('job-board')
+        ? 'Hired'
+        : listing.tags.includes('inventory')
+          ? 'Received'
+          : 'Won',
+      2,
+    ],
   ]
   const gap = 22
   const colW = (w - 48 - gap * 3) / 4
   columns.forEach(([name, count], c) => {
     const x = 24 + c * (colW + gap)
     parts.push(rect(x, 84, colW, h - 108, tone(p, 0.035), 16))
-    parts.push(circle(x + 26, 118, 7, [p.accent, p.accent2, '#f59e0b', '#10b981'][c]!) + text(x + 42, 124, name, 18, p.text, { weight: 700 }) + text(x + colW - 24, 124, String(count), 16, p.muted, { anchor: 'end' }))
+    parts.push(
+      circle(x + 26, 118, 7, [p.accent, p.accent2, '#f59e0b', '#10b981'][c]!) +
+        text(x + 42, 124, name, 18, p.text, { weight: 700 }) +
+        text(x + colW - 24, 124, String(count), 16, p.muted, { anchor: 'end' }),
+    )
     for (let i = 0; i < count; i++) {
       const y = 146 + i * 164
       parts.push(rect(x + 14, y, colW - 28, 148, p.surface, 12, `stroke="${p.line}" stroke-width="2"`))
       const label = pick(random, ['High', 'New', 'Follow up', 'Priority', 'Q3'])
-      parts.push(rect(x + 30, y + 18, 96, 26, p.soft, 13) + text(x + 78, y + 36, label, 13, p.dark ? p.text : p.accent, { anchor: 'middle', weight: 700 }))
-      parts.push(text(x + 30, y + 76, pick(random, ['Acme Corp', 'Globex', 'Initech', 'Umbrella', 'Hooli', 'Stark Ind.', 'Wayne Co.', 'Soylent']), 18, p.text, { weight: 700 }))
+      parts.push(
+        rect(x + 30, y + 18, 96, 26, p.soft, 13) +
+          text(x + 78, y + 36, label, 13, p.dark ? p.text : p.accent, { anchor: 'middle', weight: 700 }),
+      )
+      parts.push(
+        text(
+          x + 30,
+          y + 76,
+          pick(random, ['Acme Corp', 'Globex', 'Initech', 'Umbrella', 'Hooli', 'Stark Ind.', 'Wayne Co.', 'Soylent']),
+          18,
+          p.text,
+          { weight: 700 },
+        ),
+      )
       parts.push(lines(x + 30, y + 92, [between(random, 120, colW - 90)], p.line))
       parts.push(text(x + 30, y + 132, `$${Math.round(between(random, 2, 90))},${Math.round(between(random, 100, 999))}`, 16, p.muted))
       parts.push(circle(x + colW - 50, y + 124, 14, pick(random, [p.accent, p.accent2, '#f59e0b'])))
@@ -742,7 +1050,9 @@ function kanban({ listing, p, w, h, random }: Content) {
 function gallery({ listing, p, w, h, random }: Content) {
   const parts: string[] = []
   parts.push(text(48, 56, brandOf(listing.title), 26, p.text, { weight: 700 }))
-  ;['Work', 'About', 'Journal', 'Contact'].forEach((label, i) => parts.push(text(w - 420 + i * 100, 54, label, 17, i === 0 ? p.accent : p.muted, { weight: i === 0 ? 700 : 400 })))
+  ;['Work', 'About', 'Journal', 'Contact'].forEach((label, i) =>
+    parts.push(text(w - 420 + i * 100, 54, label, 17, i === 0 ? p.accent : p.muted, { weight: i === 0 ? 700 : 400 })),
+  )
   parts.push(text(48, 150, wrap(listing.short, 48, 1)[0]!, 40, p.text, { weight: 700 }))
   // A masonry of four columns.
   const cols = 4

@@ -63,8 +63,7 @@ export async function startEmbeddedPostgres(options: {
     await client.end()
   }
 
-  const connectionString = (db = database) =>
-    `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${encodeURIComponent(db)}`
+  const connectionString = (db = database) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${encodeURIComponent(db)}`
   return {
     connectionString,
     dataDir,

@@ -15,8 +15,8 @@
  */
 import { pathToFileURL } from 'node:url'
 import { sql, type Kysely } from 'kysely'
-import { DEPENDENCIES, DELIVERY_TIMEFRAMES, EMAIL_SUPPORT_DURATIONS } from '../app/lib/options.ts'
-import { parseConfig } from '../app/server/env.server.ts'
+import { DELIVERY_TIMEFRAMES, DEPENDENCIES, EMAIL_SUPPORT_DURATIONS } from '../app/lib/options.ts'
+import { parseConfig } from '../app/server/infra/env.server.ts'
 import { createDb } from './connection.ts'
 import { migrateToLatest } from './migrate.ts'
 import type { DB } from './schema.ts'
@@ -68,42 +68,235 @@ const POPULAR_DEPENDENCIES = ['PostgreSQL', 'Stripe', 'Tailwind CSS', 'Docker', 
 const OTHER_DEPENDENCIES = DEPENDENCIES.filter((d) => !POPULAR_DEPENDENCIES.includes(d))
 
 const DOMAINS = [
-  'Booking', 'Invoice', 'CRM', 'Analytics', 'Recipe', 'Fitness', 'Podcast', 'Newsletter', 'Portfolio', 'Blog',
-  'Helpdesk', 'Inventory', 'Marketplace', 'Job Board', 'Real Estate', 'Ticketing', 'Learning', 'Chat', 'Kanban',
-  'Survey', 'Wiki', 'Documentation', 'Status Page', 'Link Shortener', 'Feature Flag', 'Expense', 'Habit',
-  'Meditation', 'Travel', 'Restaurant', 'Donation', 'School', 'Clinic', 'Gym', 'Salon', 'Photography', 'Music',
-  'Video', 'Weather', 'Budget', 'Time Tracking', 'Project Management', 'Payroll', 'Affiliate', 'Waitlist',
-  'Changelog', 'Roadmap', 'Forum', 'Community', 'Pet Care', 'Car Rental', 'Hotel', 'Coworking', 'Storefront',
-  'Subscription', 'Membership', 'Course', 'Quiz', 'Calendar', 'Email Marketing',
+  'Booking',
+  'Invoice',
+  'CRM',
+  'Analytics',
+  'Recipe',
+  'Fitness',
+  'Podcast',
+  'Newsletter',
+  'Portfolio',
+  'Blog',
+  'Helpdesk',
+  'Inventory',
+  'Marketplace',
+  'Job Board',
+  'Real Estate',
+  'Ticketing',
+  'Learning',
+  'Chat',
+  'Kanban',
+  'Survey',
+  'Wiki',
+  'Documentation',
+  'Status Page',
+  'Link Shortener',
+  'Feature Flag',
+  'Expense',
+  'Habit',
+  'Meditation',
+  'Travel',
+  'Restaurant',
+  'Donation',
+  'School',
+  'Clinic',
+  'Gym',
+  'Salon',
+  'Photography',
+  'Music',
+  'Video',
+  'Weather',
+  'Budget',
+  'Time Tracking',
+  'Project Management',
+  'Payroll',
+  'Affiliate',
+  'Waitlist',
+  'Changelog',
+  'Roadmap',
+  'Forum',
+  'Community',
+  'Pet Care',
+  'Car Rental',
+  'Hotel',
+  'Coworking',
+  'Storefront',
+  'Subscription',
+  'Membership',
+  'Course',
+  'Quiz',
+  'Calendar',
+  'Email Marketing',
 ]
 const KINDS = [
-  'Starter', 'Template', 'Dashboard', 'Boilerplate', 'Kit', 'Platform', 'App', 'Site', 'Theme', 'Admin Panel',
-  'API', 'Toolkit', 'Engine', 'Manager', 'Tracker', 'Portal', 'Builder', 'Studio', 'Suite', 'Landing Page',
+  'Starter',
+  'Template',
+  'Dashboard',
+  'Boilerplate',
+  'Kit',
+  'Platform',
+  'App',
+  'Site',
+  'Theme',
+  'Admin Panel',
+  'API',
+  'Toolkit',
+  'Engine',
+  'Manager',
+  'Tracker',
+  'Portal',
+  'Builder',
+  'Studio',
+  'Suite',
+  'Landing Page',
 ]
 const ADJECTIVES = [
-  'Modern', 'Minimal', 'Headless', 'Realtime', 'Serverless', 'Lightweight', 'Multi-tenant', 'Self-hosted', 'Fast',
-  'Accessible', 'Responsive', 'Elegant', 'Scalable', 'Secure', 'AI-powered', 'Mobile-first', 'Offline-first',
-  'Production-ready', 'Simple', 'Complete', 'Pro', 'Ultimate', 'Tiny', 'Cloud', 'Smart', 'Visual',
-  'Collaborative', 'Enterprise', 'Open', 'Clean',
+  'Modern',
+  'Minimal',
+  'Headless',
+  'Realtime',
+  'Serverless',
+  'Lightweight',
+  'Multi-tenant',
+  'Self-hosted',
+  'Fast',
+  'Accessible',
+  'Responsive',
+  'Elegant',
+  'Scalable',
+  'Secure',
+  'AI-powered',
+  'Mobile-first',
+  'Offline-first',
+  'Production-ready',
+  'Simple',
+  'Complete',
+  'Pro',
+  'Ultimate',
+  'Tiny',
+  'Cloud',
+  'Smart',
+  'Visual',
+  'Collaborative',
+  'Enterprise',
+  'Open',
+  'Clean',
 ]
 const AUDIENCES = [
-  'Freelancers', 'Startups', 'Agencies', 'Creators', 'Developers', 'Small Businesses', 'Nonprofits', 'Teachers',
-  'Coaches', 'Restaurants', 'Clinics', 'Photographers', 'Musicians', 'Writers', 'Landlords', 'Recruiters',
+  'Freelancers',
+  'Startups',
+  'Agencies',
+  'Creators',
+  'Developers',
+  'Small Businesses',
+  'Nonprofits',
+  'Teachers',
+  'Coaches',
+  'Restaurants',
+  'Clinics',
+  'Photographers',
+  'Musicians',
+  'Writers',
+  'Landlords',
+  'Recruiters',
 ]
 const FEATURES = [
-  'authentication', 'team accounts', 'role-based access', 'Stripe billing', 'dark mode', 'an admin panel',
-  'email notifications', 'CSV export', 'full-text search', 'file uploads', 'a REST API', 'webhooks',
-  'audit logs', 'charts and reports', 'multi-language support', 'SEO metadata', 'a REST API with OpenAPI docs',
-  'background jobs', 'realtime updates', 'two-factor authentication', 'PDF generation', 'a mobile layout',
-  'calendar sync', 'inventory alerts', 'a public status page', 'onboarding emails', 'usage analytics',
+  'authentication',
+  'team accounts',
+  'role-based access',
+  'Stripe billing',
+  'dark mode',
+  'an admin panel',
+  'email notifications',
+  'CSV export',
+  'full-text search',
+  'file uploads',
+  'a REST API',
+  'webhooks',
+  'audit logs',
+  'charts and reports',
+  'multi-language support',
+  'SEO metadata',
+  'a REST API with OpenAPI docs',
+  'background jobs',
+  'realtime updates',
+  'two-factor authentication',
+  'PDF generation',
+  'a mobile layout',
+  'calendar sync',
+  'inventory alerts',
+  'a public status page',
+  'onboarding emails',
+  'usage analytics',
 ]
 /** Codenames that appear in about one title in 200 in total: rare, highly selective search terms. */
 export const RARE_WORDS = [
-  'Quokka', 'Axolotl', 'Narwhal', 'Pangolin', 'Okapi', 'Tardigrade', 'Capybara', 'Wombat', 'Kinkajou', 'Fossa',
-  'Quetzal', 'Saola', 'Numbat', 'Dugong', 'Ocelot', 'Tamarin', 'Caracal', 'Gharial', 'Bilby', 'Markhor',
+  'Quokka',
+  'Axolotl',
+  'Narwhal',
+  'Pangolin',
+  'Okapi',
+  'Tardigrade',
+  'Capybara',
+  'Wombat',
+  'Kinkajou',
+  'Fossa',
+  'Quetzal',
+  'Saola',
+  'Numbat',
+  'Dugong',
+  'Ocelot',
+  'Tamarin',
+  'Caracal',
+  'Gharial',
+  'Bilby',
+  'Markhor',
 ]
-const FIRST_NAMES = ['Ada', 'Lin', 'Mateo', 'Sara', 'Noah', 'Priya', 'Tomás', 'Amara', 'Kenji', 'Elena', 'Omar', 'Freya', 'Jonas', 'Leila', 'Ravi', 'Chloe', 'Ikenna', 'Sofia', 'Dmitri', 'Hana']
-const LAST_NAMES = ['Okafor', 'Wei', 'García', 'Kowalski', 'Becker', 'Sharma', 'Silva', 'Mensah', 'Tanaka', 'Rossi', 'Haddad', 'Larsen', 'Novak', 'Nasser', 'Iyer', 'Dubois', 'Eze', 'Moreau', 'Petrov', 'Kim']
+const FIRST_NAMES = [
+  'Ada',
+  'Lin',
+  'Mateo',
+  'Sara',
+  'Noah',
+  'Priya',
+  'Tomás',
+  'Amara',
+  'Kenji',
+  'Elena',
+  'Omar',
+  'Freya',
+  'Jonas',
+  'Leila',
+  'Ravi',
+  'Chloe',
+  'Ikenna',
+  'Sofia',
+  'Dmitri',
+  'Hana',
+]
+const LAST_NAMES = [
+  'Okafor',
+  'Wei',
+  'García',
+  'Kowalski',
+  'Becker',
+  'Sharma',
+  'Silva',
+  'Mensah',
+  'Tanaka',
+  'Rossi',
+  'Haddad',
+  'Larsen',
+  'Novak',
+  'Nasser',
+  'Iyer',
+  'Dubois',
+  'Eze',
+  'Moreau',
+  'Petrov',
+  'Kim',
+]
 
 /** mulberry32: small, fast, seedable; the same seed gives the same marketplace. */
 function createRandom(seed: number) {
@@ -137,13 +330,22 @@ function pickDependencies(random: Random): string[] {
   const chosen = new Set<string>()
   while (chosen.size < count) {
     // Roughly two picks in three from the popular few, like real stacks.
-    chosen.add(random.chance(0.65) ? POPULAR_DEPENDENCIES[Math.floor(random.next() ** 1.5 * POPULAR_DEPENDENCIES.length)]! : random.pick(OTHER_DEPENDENCIES))
+    chosen.add(
+      random.chance(0.65)
+        ? POPULAR_DEPENDENCIES[Math.floor(random.next() ** 1.5 * POPULAR_DEPENDENCIES.length)]!
+        : random.pick(OTHER_DEPENDENCIES),
+    )
   }
   return [...chosen]
 }
 
 function toSlug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60).replace(/-+$/g, '')
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/g, '')
 }
 
 function priceCents(random: Random): number {
@@ -201,7 +403,9 @@ export function generateBulkListing(random: Random, index: number, runTag: strin
     `${title} gives ${audience} a ${type === 'template' ? 'head start' : 'ready-to-run site'} for ${domain.toLowerCase()} work.`,
     `It ships with ${features.join(', ')}, and uses ${dependencies.join(', ')}.`,
     `Written in ${stack.languages.join(' and ')}${stack.frameworks.length ? ` on ${stack.frameworks.join(' and ')}` : ''}, with tests, a seed script and deployment notes.`,
-    random.chance(0.5) ? 'The code is documented, linted and easy to extend; every screen works on mobile.' : 'Setup takes minutes: clone the fork, set the environment variables and run the migrations.',
+    random.chance(0.5)
+      ? 'The code is documented, linted and easy to extend; every screen works on mobile.'
+      : 'Setup takes minutes: clone the fork, set the environment variables and run the migrations.',
   ].join(' ')
   const licenceRoll = random.next()
   const bespoke = random.chance(0.15)
@@ -271,7 +475,11 @@ async function ensureSellers(db: Kysely<DB>, count: number, random: Random): Pro
   const found = await db
     .selectFrom('users')
     .select(['id', 'username'])
-    .where('username', 'in', rows.map((r) => r.username))
+    .where(
+      'username',
+      'in',
+      rows.map((r) => r.username),
+    )
     .execute()
   const byName = new Map(found.map((r) => [r.username, r.id]))
   return rows.map((r) => {
@@ -331,7 +539,9 @@ export async function seedBulkListings(db: Kysely<DB>, options: BulkSeedOptions)
   const batchSize = options.batchSize ?? 5000
   const nowMs = (options.now ?? new Date()).getTime()
   // A per-run tag keeps slugs unique when a database is seeded twice.
-  const runTag = `${Date.now().toString(36).slice(-5)}${Math.floor(Math.random() * 1296).toString(36).padStart(2, '0')}x`
+  const runTag = `${Date.now().toString(36).slice(-5)}${Math.floor(Math.random() * 1296)
+    .toString(36)
+    .padStart(2, '0')}x`
 
   const sellerIds = await ensureSellers(db, sellerCount, random)
   const inFlight = new Set<Promise<void>>()
@@ -365,7 +575,9 @@ export async function removeBulkListings(db: Kysely<DB>): Promise<number> {
   const deleted = await db
     .deleteFrom('listings')
     .where('sellerId', 'in', bulkSellers)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('transactions').select('transactions.id').whereRef('transactions.listingId', '=', 'listings.id'))))
+    .where((eb) =>
+      eb.not(eb.exists(eb.selectFrom('transactions').select('transactions.id').whereRef('transactions.listingId', '=', 'listings.id'))),
+    )
     .executeTakeFirst()
   await db
     .deleteFrom('users')
@@ -386,10 +598,13 @@ async function main() {
   const listings = Number(readFlag(args, 'listings') ?? '100000')
   const sellers = readFlag(args, 'sellers')
   const seed = readFlag(args, 'seed')
-  if (!Number.isSafeInteger(listings) || listings < 0) throw new Error('Usage: npm run db:seed:bulk -- --listings 100000 [--sellers N] [--seed N] [--reset]')
+  if (!Number.isSafeInteger(listings) || listings < 0)
+    throw new Error('Usage: npm run db:seed:bulk -- --listings 100000 [--sellers N] [--seed N] [--reset]')
   const { DATABASE_URL: url, EMBEDDED_PG_PORT } = parseConfig()
   if (!url) {
-    throw new Error(`DATABASE_URL is not set. For the embedded database of \`npm start\`, use postgres://postgres:postgres@127.0.0.1:${EMBEDDED_PG_PORT}/forkmarket while it runs.`)
+    throw new Error(
+      `DATABASE_URL is not set. For the embedded database of \`npm start\`, use postgres://postgres:postgres@127.0.0.1:${EMBEDDED_PG_PORT}/forkmarket while it runs.`,
+    )
   }
   const db = createDb(url, { max: 3, applicationName: 'forkmarket-seed-bulk', statementTimeoutMillis: 600_000 })
   try {

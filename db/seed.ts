@@ -2,12 +2,19 @@ import { createHash } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import { splitFee } from '../app/lib/money.ts'
 import { slugify } from '../app/lib/slug.ts'
-import { encryptSecret } from '../app/server/secret-box.server.ts'
+import { imageUrlFor } from '../app/server/domain/images.server.ts'
+import { logEvent } from '../app/server/infra/log.server.ts'
+import { encryptSecret } from '../app/server/infra/secret-box.server.ts'
 import { DEMO_ADMIN, DEMO_BUYERS, DEMO_LISTINGS, DEMO_SELLERS, demoLongDescription } from './demo-data.ts'
-import { logEvent } from '../app/server/log.server.ts'
-import { imageUrlFor } from '../app/server/images.server.ts'
-import { planDemoImages, storeDemoScreens, storeDemoThumbnails, type DemoImageOptions, type DemoImagePlan, type DemoListingImages } from './demo-images.ts'
 import { seedDemoGithub, type DemoGithub } from './demo-github.ts'
+import {
+  planDemoImages,
+  storeDemoScreens,
+  storeDemoThumbnails,
+  type DemoImageOptions,
+  type DemoImagePlan,
+  type DemoListingImages,
+} from './demo-images.ts'
 import type { DB } from './schema.ts'
 
 /**
@@ -37,7 +44,9 @@ export function demoImagesStored(): Promise<void> {
 export async function seedDemoDataOnce(
   db: Kysely<DB>,
   now = new Date(),
-  options: DemoImageOptions & { /** The GitHub emulator's demo repositories (the launcher seeds it): GitHub-delivered demo sales. */ github?: DemoGithub } = {},
+  options: DemoImageOptions & {
+    /** The GitHub emulator's demo repositories (the launcher seeds it): GitHub-delivered demo sales. */ github?: DemoGithub
+  } = {},
 ): Promise<boolean> {
   const plan = planDemoImages()
   const loaded = await db.selectFrom('appMeta').select('key').where('key', '=', 'demo_seeded').executeTakeFirst()
@@ -46,7 +55,11 @@ export async function seedDemoDataOnce(
     const rows = await db
       .selectFrom('listings')
       .select(['thumbnailUrl', 'screenshots'])
-      .where('sellerId', 'in', DEMO_SELLERS.map((s) => emailUserId(s.email)))
+      .where(
+        'sellerId',
+        'in',
+        DEMO_SELLERS.map((s) => emailUserId(s.email)),
+      )
       .execute()
     const used = new Set(rows.flatMap((row) => [row.thumbnailUrl, ...row.screenshots]))
     completeDemoImages({ ...plan, screens: plan.screens.filter((screen) => used.has(imageUrlFor(screen.key))) }, options)
@@ -174,13 +187,40 @@ export async function seedDemoData(db: Kysely<DB>, now: Date, images: DemoListin
   await db
     .insertInto('transactions')
     .values([
-      { ...sale(0, buyerId, 24 * 20), status: 'completed', deliveredAt: at(24 * 20), completedAt: at(24 * 17), deliveryProof: fork(listings[0]!.slug), paymentReference: 'BACS-2026-1042', paidAt: at(24 * 14) },
-      { ...sale(1, buyerId, 24 * 9), status: 'completed', deliveredAt: at(24 * 9), completedAt: at(24 * 8), deliveryProof: fork(listings[1]!.slug) },
+      {
+        ...sale(0, buyerId, 24 * 20),
+        status: 'completed',
+        deliveredAt: at(24 * 20),
+        completedAt: at(24 * 17),
+        deliveryProof: fork(listings[0]!.slug),
+        paymentReference: 'BACS-2026-1042',
+        paidAt: at(24 * 14),
+      },
+      {
+        ...sale(1, buyerId, 24 * 9),
+        status: 'completed',
+        deliveredAt: at(24 * 9),
+        completedAt: at(24 * 8),
+        deliveryProof: fork(listings[1]!.slug),
+      },
       { ...sale(2, buyerId, 30), status: 'delivered', deliveredAt: at(20), deliveryProof: fork(listings[2]!.slug) },
       { ...sale(8, buyerId, 5), status: 'paid' },
-      { ...sale(10, secondBuyerId, 24 * 4), status: 'disputed', deliveredAt: at(24 * 3), disputedAt: at(24 * 2), disputeReason: 'The booking page crashes on start; the fork is missing the migrations folder.', deliveryProof: fork(listings[10]!.slug) },
+      {
+        ...sale(10, secondBuyerId, 24 * 4),
+        status: 'disputed',
+        deliveredAt: at(24 * 3),
+        disputedAt: at(24 * 2),
+        disputeReason: 'The booking page crashes on start; the fork is missing the migrations folder.',
+        deliveryProof: fork(listings[10]!.slug),
+      },
       { ...sale(16, secondBuyerId, 24 * 6), status: 'refunded', refundedAt: at(24 * 5), stripeRefundId: 're_demo_1' },
-      { ...sale(5, secondBuyerId, 24 * 12), status: 'completed', deliveredAt: at(24 * 11), completedAt: at(24 * 8), deliveryProof: fork(listings[5]!.slug) },
+      {
+        ...sale(5, secondBuyerId, 24 * 12),
+        status: 'completed',
+        deliveredAt: at(24 * 11),
+        completedAt: at(24 * 8),
+        deliveryProof: fork(listings[5]!.slug),
+      },
     ])
     .execute()
   if (github) {

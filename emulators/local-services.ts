@@ -1,8 +1,8 @@
-import path from 'node:path'
 import { randomBytes } from 'node:crypto'
-import type { Config } from '../app/server/env.server.ts'
-import { assertPortFree } from '../db/ports.ts'
+import path from 'node:path'
+import type { Config } from '../app/server/infra/env.server.ts'
 import { demoGithubSpec, type DemoGithub } from '../db/demo-github.ts'
+import { assertPortFree } from '../db/ports.ts'
 import { emailUserId } from '../db/seed.ts'
 
 /**
@@ -53,7 +53,11 @@ export async function startLocalServices(options: {
       })
       // The demo organizations, repositories and buyers (created when missing; db/demo-github.ts).
       const seeded = github.seed(demoGithubSpec(new Date()))
-      demoGithub = { repositories: Object.fromEntries(seeded.repositories.map((r) => [r.fullName, { id: r.id, headSha: r.headSha, htmlUrl: r.htmlUrl }])) }
+      demoGithub = {
+        repositories: Object.fromEntries(
+          seeded.repositories.map((r) => [r.fullName, { id: r.id, headSha: r.headSha, htmlUrl: r.htmlUrl }]),
+        ),
+      }
       supplied.GITHUB_API_URL = github.url
       supplied.GITHUB_APP_ID = String(github.appId)
       supplied.GITHUB_APP_PRIVATE_KEY = github.privateKey

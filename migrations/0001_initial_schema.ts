@@ -10,9 +10,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('users')
     .addColumn('id', 'uuid', (c) => c.primaryKey().defaultTo(sql`gen_random_uuid()`))
-    .addColumn('username', 'text', (c) =>
-      c.notNull().check(sql`username ~ '^[a-z0-9][a-z0-9_-]{1,38}$'`),
-    )
+    .addColumn('username', 'text', (c) => c.notNull().check(sql`username ~ '^[a-z0-9][a-z0-9_-]{1,38}$'`))
     .addColumn('display_name', 'text', (c) => c.notNull().check(sql`length(display_name) <= 100`))
     .addColumn('email', 'text', (c) => c.notNull().check(sql`position('@' in email) > 1`))
     .addColumn('is_admin', 'boolean', (c) => c.notNull().defaultTo(false))
@@ -29,9 +27,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('bank_details')
     .addColumn('user_id', 'uuid', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
-    .addColumn('country', 'text', (c) =>
-      c.notNull().check(sql`country IN ('GB','US','FR','DE','ES','IT','NL','BE','OTHER')`),
-    )
+    .addColumn('country', 'text', (c) => c.notNull().check(sql`country IN ('GB','US','FR','DE','ES','IT','NL','BE','OTHER')`))
     .addColumn('account_holder', 'text', (c) => c.notNull().check(sql`length(trim(account_holder)) > 0`))
     .addColumn('bank_name', 'text', (c) => c.notNull().check(sql`length(trim(bank_name)) > 0`))
     .addColumn('sort_code', 'text')
@@ -43,7 +39,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('iban_encrypted', 'text')
     .addColumn('iban_last4', 'text')
     .addColumn('status', 'text', (c) =>
-      c.notNull().defaultTo('pending').check(sql`status IN ('pending','approved','rejected')`),
+      c
+        .notNull()
+        .defaultTo('pending')
+        .check(sql`status IN ('pending','approved','rejected')`),
     )
     .addColumn('requested_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('approved_at', 'timestamptz')
@@ -74,19 +73,28 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('id', 'uuid', (c) => c.primaryKey().defaultTo(sql`gen_random_uuid()`))
     .addColumn('seller_id', 'uuid', (c) => c.notNull().references('users.id'))
     .addColumn('title', 'text', (c) => c.notNull().check(sql`length(trim(title)) BETWEEN 1 AND 120`))
-    .addColumn('slug', 'text', (c) => c.notNull().unique().check(sql`slug ~ '^[a-z0-9]+(-[a-z0-9]+)*$'`))
-    .addColumn('short_description', 'text', (c) =>
-      c.notNull().check(sql`length(trim(short_description)) BETWEEN 1 AND 300`),
+    .addColumn('slug', 'text', (c) =>
+      c
+        .notNull()
+        .unique()
+        .check(sql`slug ~ '^[a-z0-9]+(-[a-z0-9]+)*$'`),
     )
+    .addColumn('short_description', 'text', (c) => c.notNull().check(sql`length(trim(short_description)) BETWEEN 1 AND 300`))
     .addColumn('long_description', 'text', (c) =>
-      c.notNull().defaultTo('').check(sql`length(long_description) <= 20000`),
+      c
+        .notNull()
+        .defaultTo('')
+        .check(sql`length(long_description) <= 20000`),
     )
     .addColumn('type', 'text', (c) => c.notNull().check(sql`type IN ('template','full_site')`))
     .addColumn('price_cents', 'integer', (c) => c.notNull().check(sql`price_cents >= 1`))
-    .addColumn('currency', 'text', (c) => c.notNull().defaultTo('USD').check(sql`currency = 'USD'`))
-    .addColumn('licence', 'text', (c) =>
-      c.notNull().check(sql`licence IN ('personal','commercial','unlimited')`),
+    .addColumn('currency', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('USD')
+        .check(sql`currency = 'USD'`),
     )
+    .addColumn('licence', 'text', (c) => c.notNull().check(sql`licence IN ('personal','commercial','unlimited')`))
     .addColumn('languages', sql`text[]`, (c) => c.notNull().defaultTo(sql`'{}'`))
     .addColumn('frameworks', sql`text[]`, (c) => c.notNull().defaultTo(sql`'{}'`))
     .addColumn('dependencies', sql`text[]`, (c) => c.notNull().defaultTo(sql`'{}'`))
@@ -102,14 +110,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     // Private link released to the buyer when payment succeeds (instant delivery); never public.
     .addColumn('delivery_url', 'text')
     .addColumn('bespoke_development_available', 'boolean', (c) => c.notNull().defaultTo(false))
-    .addColumn('bespoke_development_rate_cents', 'integer', (c) =>
-      c.check(sql`bespoke_development_rate_cents >= 0`),
-    )
+    .addColumn('bespoke_development_rate_cents', 'integer', (c) => c.check(sql`bespoke_development_rate_cents >= 0`))
     .addColumn('additional_notes', 'text')
     .addColumn('demo_url', 'text')
     .addColumn('thumbnail_url', 'text')
     .addColumn('screenshots', sql`text[]`, (c) =>
-      c.notNull().defaultTo(sql`'{}'`).check(sql`cardinality(screenshots) <= 10`),
+      c
+        .notNull()
+        .defaultTo(sql`'{}'`)
+        .check(sql`cardinality(screenshots) <= 10`),
     )
     .addColumn('tags', sql`text[]`, (c) => c.notNull().defaultTo(sql`'{}'`))
     .addColumn('visible', 'boolean', (c) => c.notNull().defaultTo(true))
@@ -120,15 +129,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     )
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
-    .addCheckConstraint(
-      'listings_instant_delivery_url',
-      sql`delivery_url IS NULL OR delivery_url ~ '^https://'`,
-    )
+    .addCheckConstraint('listings_instant_delivery_url', sql`delivery_url IS NULL OR delivery_url ~ '^https://'`)
     .execute()
 
   await sql`CREATE INDEX listings_seller_idx ON listings (seller_id, created_at DESC)`.execute(db)
   await sql`CREATE INDEX listings_search_idx ON listings USING gin (search_vector) WHERE visible AND archived_at IS NULL`.execute(db)
-  await sql`CREATE INDEX listings_title_trgm_idx ON listings USING gin (title gin_trgm_ops) WHERE visible AND archived_at IS NULL`.execute(db)
+  await sql`CREATE INDEX listings_title_trgm_idx ON listings USING gin (title gin_trgm_ops) WHERE visible AND archived_at IS NULL`.execute(
+    db,
+  )
   await sql`CREATE INDEX listings_languages_idx ON listings USING gin (languages) WHERE visible AND archived_at IS NULL`.execute(db)
   await sql`CREATE INDEX listings_frameworks_idx ON listings USING gin (frameworks) WHERE visible AND archived_at IS NULL`.execute(db)
   await sql`CREATE INDEX listings_dependencies_idx ON listings USING gin (dependencies) WHERE visible AND archived_at IS NULL`.execute(db)
@@ -143,7 +151,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('seller_id', 'uuid', (c) => c.notNull().references('users.id'))
     .addColumn('stripe_payment_intent_id', 'text', (c) => c.unique())
     // Which checkout attempt of this buyer for this listing (part of the idempotency key).
-    .addColumn('attempt', 'integer', (c) => c.notNull().defaultTo(1).check(sql`attempt >= 1`))
+    .addColumn('attempt', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(1)
+        .check(sql`attempt >= 1`),
+    )
     .addColumn('amount_cents', 'integer', (c) => c.notNull().check(sql`amount_cents >= 1`))
     .addColumn('application_fee_cents', 'integer', (c) => c.notNull().check(sql`application_fee_cents >= 0`))
     .addColumn('currency', 'text', (c) => c.notNull().defaultTo('USD'))
@@ -151,9 +164,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       c
         .notNull()
         .defaultTo('pending_payment')
-        .check(
-          sql`status IN ('pending_payment','paid','delivered','completed','disputed','refunded','failed')`,
-        ),
+        .check(sql`status IN ('pending_payment','paid','delivered','completed','disputed','refunded','failed')`),
     )
     .addColumn('delivery_proof', 'jsonb')
     .addColumn('failure_reason', 'text')
@@ -186,8 +197,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE INDEX transactions_listing_idx ON transactions (listing_id)`.execute(db)
   await sql`CREATE INDEX transactions_status_idx ON transactions (status, created_at DESC)`.execute(db)
   // At most one open checkout and at most one owned copy per buyer and listing.
-  await sql`CREATE UNIQUE INDEX transactions_one_open_checkout ON transactions (buyer_id, listing_id) WHERE status = 'pending_payment'`.execute(db)
-  await sql`CREATE UNIQUE INDEX transactions_one_owned_copy ON transactions (buyer_id, listing_id) WHERE status IN ('paid','delivered','completed','disputed')`.execute(db)
+  await sql`CREATE UNIQUE INDEX transactions_one_open_checkout ON transactions (buyer_id, listing_id) WHERE status = 'pending_payment'`.execute(
+    db,
+  )
+  await sql`CREATE UNIQUE INDEX transactions_one_owned_copy ON transactions (buyer_id, listing_id) WHERE status IN ('paid','delivered','completed','disputed')`.execute(
+    db,
+  )
 
   await db.schema
     .createTable('processed_events')
@@ -200,9 +215,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('audit_log')
     .addColumn('id', 'bigserial', (c) => c.primaryKey())
     .addColumn('actor_id', 'uuid', (c) => c.references('users.id').onDelete('set null'))
-    .addColumn('actor_role', 'text', (c) =>
-      c.notNull().check(sql`actor_role IN ('buyer','seller','admin','system','provider')`),
-    )
+    .addColumn('actor_role', 'text', (c) => c.notNull().check(sql`actor_role IN ('buyer','seller','admin','system','provider')`))
     .addColumn('action', 'text', (c) => c.notNull())
     .addColumn('entity_type', 'text', (c) => c.notNull())
     .addColumn('entity_id', 'text', (c) => c.notNull())

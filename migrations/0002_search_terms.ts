@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely'
  * The vocabulary of listings (titles, short descriptions, tags and stacks),
  * for the marketplace's typo tolerance ('recat' → 'react'): when a search
  * finds nothing, each of its words missing from here is matched against these
- * terms with pg_trgm and corrected (app/server/search.server.ts). `uses` counts
+ * terms with pg_trgm and corrected (app/server/domain/search.server.ts). `uses` counts
  * the listings that brought a term (never decremented: a popularity hint to
  * choose between corrections). Long descriptions are left out: tokenizing them
  * doubled the cost of every insert, and their words are not what people mistype.

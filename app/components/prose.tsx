@@ -70,26 +70,13 @@ export function LegalPageHeader({ title, lead }: { title: string; lead?: ReactNo
  * Common frame of the legal pages: header, optional table of contents, then
  * the body in <Prose>.
  */
-export function LegalPage({
-  title,
-  lead,
-  toc,
-  children,
-}: {
-  title: string
-  lead?: ReactNode
-  toc?: TocEntry[]
-  children: ReactNode
-}) {
+export function LegalPage({ title, lead, toc, children }: { title: string; lead?: ReactNode; toc?: TocEntry[]; children: ReactNode }) {
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-10 sm:px-6 sm:py-14 lg:px-8">
       <LegalPageHeader title={title} lead={lead} />
 
       {toc && toc.length > 0 ? (
-        <nav
-          aria-label="On this page"
-          className="mt-8 rounded-lg border border-border bg-card p-5 text-card-foreground"
-        >
+        <nav aria-label="On this page" className="mt-8 rounded-lg border border-border bg-card p-5 text-card-foreground">
           <p className="text-sm font-semibold">On this page</p>
           <ol className="mt-3 list-decimal gap-x-10 pl-6 text-sm text-muted-foreground sm:columns-2 [&>li]:mb-1.5 [&>li]:break-inside-avoid">
             {toc.map((entry) => (

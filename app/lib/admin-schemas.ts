@@ -28,4 +28,8 @@ export const RefundReasonSchema = z
   .max(ADMIN_REASON_MAX, `Please keep the reason under ${ADMIN_REASON_MAX} characters`)
 
 /** Releasing a dispute to the seller may carry a note (optional). */
-export const ReleaseNoteSchema = z.string().trim().max(ADMIN_REASON_MAX, `Please keep the note under ${ADMIN_REASON_MAX} characters`).optional()
+export const ReleaseNoteSchema = z
+  .string()
+  .trim()
+  .max(ADMIN_REASON_MAX, `Please keep the note under ${ADMIN_REASON_MAX} characters`)
+  .optional()

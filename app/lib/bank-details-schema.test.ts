@@ -2,8 +2,8 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { describe, expect, it } from 'vitest'
 import {
   BankDetailsFieldsSchema,
-  BankDetailsSchema,
   bankDetailsPayload,
+  BankDetailsSchema,
   bicError,
   ibanChecksumValid,
   ibanError,
@@ -22,7 +22,13 @@ function errorsOf(input: Record<string, unknown>) {
 
 const GB = { country: 'GB', accountHolder: 'Ada Okafor', bankName: 'Monzo', sortCode: '04-00-04', accountNumber: '31415926' }
 const US = { country: 'US', accountHolder: 'Ada Okafor', bankName: 'Chase', routingNumber: '021000021', accountNumber: '12345678' }
-const DE = { country: 'DE', accountHolder: 'Ada Okafor', bankName: 'Commerzbank', iban: 'DE89 3704 0044 0532 0130 00', swift: 'cobadeffxxx' }
+const DE = {
+  country: 'DE',
+  accountHolder: 'Ada Okafor',
+  bankName: 'Commerzbank',
+  iban: 'DE89 3704 0044 0532 0130 00',
+  swift: 'cobadeffxxx',
+}
 
 describe('BankDetailsSchema', () => {
   it('requires country, account holder and bank name with the spec messages', () => {
@@ -49,7 +55,11 @@ describe('BankDetailsSchema', () => {
       iban: null,
       swift: null,
     })
-    expect(BankDetailsSchema.parse(bankDetailsPayload(US))).toMatchObject({ routingNumber: '021000021', accountNumber: '12345678', sortCode: null })
+    expect(BankDetailsSchema.parse(bankDetailsPayload(US))).toMatchObject({
+      routingNumber: '021000021',
+      accountNumber: '12345678',
+      sortCode: null,
+    })
     expect(BankDetailsSchema.parse(bankDetailsPayload({ ...DE, accountNumber: '999' }))).toMatchObject({
       iban: 'DE89370400440532013000',
       swift: 'COBADEFFXXX',
@@ -114,13 +124,22 @@ describe('BankDetailsSchema', () => {
 
   it('ignores fields the client may not set', () => {
     expect(bankDetailsPayload({ ...GB, status: 'approved', approved: true, approvedAt: 'now' })).not.toHaveProperty('status')
-    expect(bankDetailsPayload({ ...US, accountNumber: 12345678, bankName: { x: 1 } })).toMatchObject({ accountNumber: '12345678', bankName: undefined })
+    expect(bankDetailsPayload({ ...US, accountNumber: 12345678, bankName: { x: 1 } })).toMatchObject({
+      accountNumber: '12345678',
+      bankName: undefined,
+    })
   })
 })
 
 describe('checksums', () => {
   it('IBAN mod-97', () => {
-    for (const iban of ['DE89370400440532013000', 'GB82WEST12345698765432', 'FR1420041010050500013M02606', 'NL91ABNA0417164300', 'BE68539007547034']) {
+    for (const iban of [
+      'DE89370400440532013000',
+      'GB82WEST12345698765432',
+      'FR1420041010050500013M02606',
+      'NL91ABNA0417164300',
+      'BE68539007547034',
+    ]) {
       expect(ibanChecksumValid(iban), iban).toBe(true)
       expect(ibanError(iban), iban).toBeNull()
     }

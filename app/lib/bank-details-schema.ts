@@ -83,7 +83,8 @@ export function ibanError(iban: string): string | null {
 
 export function bicError(bic: string): string | null {
   if (bic.length !== 8 && bic.length !== 11) return 'BIC must be 8 or 11 characters'
-  if (!/^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(bic)) return 'BIC is not valid (4-letter bank code, 2-letter country code, location)'
+  if (!/^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(bic))
+    return 'BIC is not valid (4-letter bank code, 2-letter country code, location)'
   return null
 }
 

@@ -13,7 +13,15 @@ export const OWNED_STATUSES = ['paid', 'delivering', 'delivered', 'completed', '
  * Sales, as admins list them: payment attempts that never got paid (still open,
  * or failed) are not sales (issue 14.6).
  */
-export const SALE_STATUSES = ['paid', 'delivering', 'delivered', 'completed', 'disputed', 'refunded', 'held'] as const satisfies readonly TransactionStatus[]
+export const SALE_STATUSES = [
+  'paid',
+  'delivering',
+  'delivered',
+  'completed',
+  'disputed',
+  'refunded',
+  'held',
+] as const satisfies readonly TransactionStatus[]
 
 /** Statuses in which the buyer still has access to the delivered fork (a refund ends it). */
 export const ACCESS_STATUSES = ['delivered', 'completed', 'disputed'] as const satisfies readonly TransactionStatus[]

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
-  DEFAULT_FILTERS,
   decodeCursor,
+  DEFAULT_FILTERS,
   describeFilterError,
   encodeCursor,
   parseFilters,
@@ -51,7 +51,13 @@ describe('parseFilters', () => {
   })
 
   it('converts dollars to cents exactly', () => {
-    for (const [dollars, cents] of [['0', 0], ['0.1', 10], ['0.29', 29], ['19.99', 1999], ['1000000', 100_000_000]] as const) {
+    for (const [dollars, cents] of [
+      ['0', 0],
+      ['0.1', 10],
+      ['0.29', 29],
+      ['19.99', 1999],
+      ['1000000', 100_000_000],
+    ] as const) {
       const result = parse(`minPrice=${dollars}`)
       expect(result.ok && result.filters.minPriceCents, dollars).toBe(cents)
     }
@@ -68,17 +74,35 @@ describe('parseFilters', () => {
   })
 
   it('accepts a cursor only for the ordering it was made for', () => {
-    const cursor = encodeCursor({ direction: 'next', order: 'price-low', key: [500, '0b9d2f0e-8f38-4a8e-9a57-2f8f0e6f3c11'], correctedSearch: null })
-    expect(parse(`sortBy=price-low&cursor=${cursor}`)).toMatchObject({ ok: true, cursor: { order: 'price-low', key: [500, expect.any(String)] } })
+    const cursor = encodeCursor({
+      direction: 'next',
+      order: 'price-low',
+      key: [500, '0b9d2f0e-8f38-4a8e-9a57-2f8f0e6f3c11'],
+      correctedSearch: null,
+    })
+    expect(parse(`sortBy=price-low&cursor=${cursor}`)).toMatchObject({
+      ok: true,
+      cursor: { order: 'price-low', key: [500, expect.any(String)] },
+    })
     expect(parse(`sortBy=price-high&cursor=${cursor}`)).toMatchObject({ ok: false, error: { field: 'cursor' } })
-    const relevance = encodeCursor({ direction: 'prev', order: 'relevance', key: [1, 0.1, '2026-01-01T00:00:00.123456Z', '0b9d2f0e-8f38-4a8e-9a57-2f8f0e6f3c11'], correctedSearch: 'react' })
+    const relevance = encodeCursor({
+      direction: 'prev',
+      order: 'relevance',
+      key: [1, 0.1, '2026-01-01T00:00:00.123456Z', '0b9d2f0e-8f38-4a8e-9a57-2f8f0e6f3c11'],
+      correctedSearch: 'react',
+    })
     expect(parse(`search=recat&cursor=${relevance}`).ok).toBe(true)
     expect(parse(`cursor=${relevance}`).ok).toBe(false)
   })
 })
 
 describe('cursors', () => {
-  const valid: PageCursor = { direction: 'next', order: 'newest', key: ['2026-01-01T00:00:00.000001Z', '0b9d2f0e-8f38-4a8e-9a57-2f8f0e6f3c11'], correctedSearch: null }
+  const valid: PageCursor = {
+    direction: 'next',
+    order: 'newest',
+    key: ['2026-01-01T00:00:00.000001Z', '0b9d2f0e-8f38-4a8e-9a57-2f8f0e6f3c11'],
+    correctedSearch: null,
+  }
 
   it('round-trip, non-ASCII corrected searches included', () => {
     expect(decodeCursor(encodeCursor(valid))).toEqual(valid)

@@ -110,9 +110,7 @@ export interface FilterError {
   message: string
 }
 
-export type ParseResult =
-  | { ok: true; filters: MarketplaceFilters; cursor: PageCursor | null }
-  | { ok: false; error: FilterError }
+export type ParseResult = { ok: true; filters: MarketplaceFilters; cursor: PageCursor | null } | { ok: false; error: FilterError }
 
 type ParamSource = URLSearchParams | FormData
 
@@ -136,7 +134,12 @@ function isError(value: unknown): value is FilterError {
   return typeof value === 'object' && value !== null && 'message' in value
 }
 
-function oneOf<const T extends readonly string[]>(params: ParamSource, name: string, allowed: T, fallback: T[number]): T[number] | FilterError {
+function oneOf<const T extends readonly string[]>(
+  params: ParamSource,
+  name: string,
+  allowed: T,
+  fallback: T[number],
+): T[number] | FilterError {
   const value = single(params, name)
   if (isError(value)) return value
   if (value === '') return fallback
@@ -166,7 +169,14 @@ function list(params: ParamSource, name: MultiValueField): string[] | FilterErro
   if (raw.join(',').length > MAX_VALUES_PER_FIELD * (MAX_VALUE_LENGTH + 1)) {
     return { field: name, message: `${name} is too long` }
   }
-  const values = [...new Set(raw.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean))]
+  const values = [
+    ...new Set(
+      raw
+        .flatMap((v) => v.split(','))
+        .map((v) => v.trim())
+        .filter(Boolean),
+    ),
+  ]
   if (values.length > MAX_VALUES_PER_FIELD) {
     return { field: name, message: `${name} accepts at most ${MAX_VALUES_PER_FIELD} values` }
   }
@@ -211,7 +221,20 @@ export function parseFilters(params: ParamSource): ParseResult {
   const hasEmailSupport = flag(params, 'hasEmailSupport')
   const hasBespokeDev = flag(params, 'hasBespokeDev')
   const sortBy = oneOf(params, 'sortBy', SORT_OPTIONS, DEFAULT_SORT)
-  const parts = [type, licence, minPriceCents, maxPriceCents, search, languages, frameworks, dependencies, hasSetupCall, hasEmailSupport, hasBespokeDev, sortBy]
+  const parts = [
+    type,
+    licence,
+    minPriceCents,
+    maxPriceCents,
+    search,
+    languages,
+    frameworks,
+    dependencies,
+    hasSetupCall,
+    hasEmailSupport,
+    hasBespokeDev,
+    sortBy,
+  ]
   const firstError = parts.find(isError)
   if (firstError) return { ok: false, error: firstError }
 
@@ -240,7 +263,10 @@ export function parseFilters(params: ParamSource): ParseResult {
     cursor = decodeCursor(rawCursor)
     if (!cursor) return { ok: false, error: { field: 'cursor', message: 'cursor is invalid or expired; start again from the first page' } }
     if (cursor.order !== resultOrder(filters) || (cursor.correctedSearch !== null && filters.search === null)) {
-      return { ok: false, error: { field: 'cursor', message: 'cursor belongs to a different sort or search; start again from the first page' } }
+      return {
+        ok: false,
+        error: { field: 'cursor', message: 'cursor belongs to a different sort or search; start again from the first page' },
+      }
     }
   }
   return { ok: true, filters, cursor }
@@ -260,10 +286,7 @@ function centsToParam(cents: number): string {
  * out, multi-values comma-joined, flags as 'true'. `sortBy` is always written
  * when `alwaysSort` is set (the spec's API client always sends it).
  */
-export function serializeFilters(
-  filters: MarketplaceFilters,
-  options: { cursor?: string | null; alwaysSort?: boolean } = {},
-): string {
+export function serializeFilters(filters: MarketplaceFilters, options: { cursor?: string | null; alwaysSort?: boolean } = {}): string {
   const params = new URLSearchParams()
   if (filters.search) params.set('search', filters.search)
   if (filters.type !== 'all') params.set('type', filters.type)
@@ -286,7 +309,10 @@ export function serializeFilters(
 
 function toBase64Url(text: string): string {
   const bytes = new TextEncoder().encode(text)
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '')
 }
 
 function fromBase64Url(text: string): string | null {
@@ -336,11 +362,7 @@ function isValidKey(order: ResultOrder, key: unknown[]): boolean {
       return key.length === 2 && Number.isInteger(key[0]) && (key[0] as number) >= 0 && (key[0] as number) <= MAX_INT4
     case 'relevance':
       return (
-        key.length === 4 &&
-        (key[0] === 1 || key[0] === 2) &&
-        typeof key[1] === 'number' &&
-        Math.abs(key[1]) < 1e30 &&
-        isTimestamp(key[2])
+        key.length === 4 && (key[0] === 1 || key[0] === 2) && typeof key[1] === 'number' && Math.abs(key[1]) < 1e30 && isTimestamp(key[2])
       )
   }
 }
@@ -385,7 +407,13 @@ export interface FilterInputs {
 export function readFilterInputs(params: URLSearchParams): FilterInputs {
   const text = (name: string) => params.get(name)?.trim() ?? ''
   const values = (name: MultiValueField) => [
-    ...new Set(params.getAll(name).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean)),
+    ...new Set(
+      params
+        .getAll(name)
+        .flatMap((v) => v.split(','))
+        .map((v) => v.trim())
+        .filter(Boolean),
+    ),
   ]
   return {
     search: params.get('search') ?? '',
@@ -431,6 +459,9 @@ const FIELD_NAMES: Record<string, string> = {
 
 /** A parse error in words for the filter form ('minPrice must …' → 'Minimum price must …'). */
 export function describeFilterError(error: FilterError): string {
-  const text = error.message.replace(/\b(minPrice|maxPrice|sortBy|hasSetupCall|hasEmailSupport|hasBespokeDev|cursor)\b/g, (name) => FIELD_NAMES[name]!)
+  const text = error.message.replace(
+    /\b(minPrice|maxPrice|sortBy|hasSetupCall|hasEmailSupport|hasBespokeDev|cursor)\b/g,
+    (name) => FIELD_NAMES[name]!,
+  )
   return text.charAt(0).toUpperCase() + text.slice(1)
 }

@@ -16,11 +16,21 @@ describe('image flow (spec §4)', () => {
       screenshots: [url(1), url(3)],
       thumbnailUrl: url(1),
     })
-    expect(parse({ screenshots: [url(1)], thumbnailUrl: url(1), removeImages: [url(1)] })).toMatchObject({ screenshots: [], thumbnailUrl: null })
+    expect(parse({ screenshots: [url(1)], thumbnailUrl: url(1), removeImages: [url(1)] })).toMatchObject({
+      screenshots: [],
+      thumbnailUrl: null,
+    })
   })
 
   it('uploaded URLs are appended to the screenshots', () => {
-    const value = ListingFormSchema.parse({ title: 't', shortDescription: 's', type: 'template', licence: 'personal', price: '1', screenshots: [url(1)] })
+    const value = ListingFormSchema.parse({
+      title: 't',
+      shortDescription: 's',
+      type: 'template',
+      licence: 'personal',
+      price: '1',
+      screenshots: [url(1)],
+    })
     expect(listingInputFromForm(value, [url(2)])).toMatchObject({ screenshots: [url(1), url(2)], thumbnailUrl: url(1) })
   })
 })
@@ -31,7 +41,9 @@ describe('lists', () => {
   })
 
   it('the API accepts nested techStack/support and a single old language', () => {
-    expect(flattenListingBody({ language: 'Go', techStack: { frameworks: ['Hono'] }, support: { setupCallAvailable: true }, title: 'x' })).toEqual({
+    expect(
+      flattenListingBody({ language: 'Go', techStack: { frameworks: ['Hono'] }, support: { setupCallAvailable: true }, title: 'x' }),
+    ).toEqual({
       languages: ['Go'],
       frameworks: ['Hono'],
       setupCallAvailable: true,
@@ -59,7 +71,12 @@ describe('source repository (issue 16)', () => {
 
   it('instant delivery through a repository needs no private link, and drops one sent anyway', () => {
     expect(ListingFormSchema.safeParse({ ...base, deliveryTimeframe: 'instant' }).success).toBe(false)
-    const value = ListingFormSchema.parse({ ...base, deliveryTimeframe: 'instant', githubRepoId: '7', deliveryUrl: 'https://example.com/x' })
+    const value = ListingFormSchema.parse({
+      ...base,
+      deliveryTimeframe: 'instant',
+      githubRepoId: '7',
+      deliveryUrl: 'https://example.com/x',
+    })
     expect(listingInputFromForm(value)).toMatchObject({ deliveryTimeframe: 'instant', deliveryUrl: null })
   })
 })

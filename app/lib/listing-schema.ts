@@ -114,7 +114,10 @@ const requiredText = (max: number, what: string) =>
 const optionalText = (max: number, what: string) =>
   z.preprocess(
     blankToUndefined,
-    z.string({ error: `${what} must be text` }).max(max, `${what} must be at most ${max} characters`).optional(),
+    z
+      .string({ error: `${what} must be text` })
+      .max(max, `${what} must be at most ${max} characters`)
+      .optional(),
   )
 
 const switchField = z.preprocess(toBoolean, z.boolean({ error: 'Must be on or off' }))
@@ -165,7 +168,10 @@ function namesRepository(value: unknown): boolean {
 const imageUrl = z.string({ error: 'Not an uploaded image' }).regex(UPLOADED_IMAGE_URL, 'Not an uploaded image')
 
 const enumField = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.preprocess(blankToUndefined, z.enum(values, { error: (issue) => (issue.input === undefined ? 'Required' : 'Choose one of the options') }))
+  z.preprocess(
+    blankToUndefined,
+    z.enum(values, { error: (issue) => (issue.input === undefined ? 'Required' : 'Choose one of the options') }),
+  )
 
 const optionalEnum = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.preprocess(blankToUndefined, z.enum(values, { error: 'Choose one of the options' }).optional())
@@ -195,7 +201,10 @@ const sharedShape = {
   bespokeDevelopmentAvailable: switchField,
   additionalNotes: optionalText(TEXT_LIMITS.additionalNotes, 'Additional notes'),
   thumbnailUrl: z.preprocess(blankToUndefined, imageUrl.optional()),
-  screenshots: z.preprocess(toList, z.array(imageUrl).transform((urls) => [...new Set(urls)])),
+  screenshots: z.preprocess(
+    toList,
+    z.array(imageUrl).transform((urls) => [...new Set(urls)]),
+  ),
   visible: switchField,
 }
 
@@ -296,16 +305,23 @@ export const ListingFormSchema = z.preprocess(
 /** The JSON body of POST/PATCH /api/listings (spec §7: priceCents in cents). */
 export const ListingApiSchema = z.preprocess(
   dropSwitchedOffFields,
-  z.object({
-    ...sharedShape,
-    priceCents,
-    // Spec: support.bespokeDevelopmentRate is dollars per hour; the read view carries cents.
-    bespokeDevelopmentRate: bespokeRateDollars,
-    bespokeDevelopmentRateCents: z.preprocess(
-      toNumber,
-      z.number({ error: 'Hourly rate must be a number' }).int('Hourly rate must be a whole number of cents').min(0, 'Hourly rate must be at least $0').max(MAX_BESPOKE_RATE_DOLLARS * 100, 'Hourly rate is too high').optional(),
-    ),
-  }).superRefine(checkConditionalFields, ALWAYS),
+  z
+    .object({
+      ...sharedShape,
+      priceCents,
+      // Spec: support.bespokeDevelopmentRate is dollars per hour; the read view carries cents.
+      bespokeDevelopmentRate: bespokeRateDollars,
+      bespokeDevelopmentRateCents: z.preprocess(
+        toNumber,
+        z
+          .number({ error: 'Hourly rate must be a number' })
+          .int('Hourly rate must be a whole number of cents')
+          .min(0, 'Hourly rate must be at least $0')
+          .max(MAX_BESPOKE_RATE_DOLLARS * 100, 'Hourly rate is too high')
+          .optional(),
+      ),
+    })
+    .superRefine(checkConditionalFields, ALWAYS),
 )
 
 export type ListingFormValue = z.output<typeof ListingFormSchema>
@@ -349,7 +365,12 @@ export function applyImageFlow(screenshots: readonly string[], thumbnailUrl: str
   return { screenshots: images, thumbnailUrl: thumbnailUrl ?? images[0] ?? null }
 }
 
-function fromShared(value: Shared, priceCentsValue: number, rateCents: number | undefined, images: { screenshots: string[]; thumbnailUrl: string | null }): ListingInput {
+function fromShared(
+  value: Shared,
+  priceCentsValue: number,
+  rateCents: number | undefined,
+  images: { screenshots: string[]; thumbnailUrl: string | null },
+): ListingInput {
   return {
     title: value.title,
     shortDescription: value.shortDescription,

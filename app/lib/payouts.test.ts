@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { isPayoutDue, payoutBlocker } from './payouts.ts'
 import type { TransactionStatus } from '../../db/schema.ts'
+import { isPayoutDue, payoutBlocker } from './payouts.ts'
 
 const STATUSES: TransactionStatus[] = ['pending_payment', 'failed', 'paid', 'delivered', 'disputed', 'completed', 'refunded']
 

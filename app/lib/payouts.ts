@@ -3,7 +3,7 @@ import type { BankDetailsStatus, TransactionStatus } from '../../db/schema.ts'
 /**
  * When a sale's seller share is due to the seller (design.md §5): the sale is
  * completed and not yet paid out. The SQL form of the same rule is
- * `payoutDue` in app/server/payouts.server.ts; a unit test keeps both agreeing.
+ * `payoutDue` in app/server/domain/payouts.server.ts; a unit test keeps both agreeing.
  */
 export function isPayoutDue(sale: { status: TransactionStatus; paidAt: Date | string | null }): boolean {
   return sale.status === 'completed' && !sale.paidAt

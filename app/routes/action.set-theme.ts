@@ -1,8 +1,8 @@
 import { data } from 'react-router'
 import { isTheme } from 'remix-themes'
-import { themeSessionResolver } from '~/server/cookies.server'
-import { readTextBody } from '~/server/form-data.server'
-import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/route-policy.server'
+import { themeSessionResolver } from '~/server/http/cookies.server'
+import { readTextBody } from '~/server/http/form-data.server'
+import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/http/route-policy.server'
 import type { Route } from './+types/action.set-theme'
 
 export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.tiny, rateLimit: RATE_LIMITS.theme })]
@@ -29,7 +29,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const session = await themeSessionResolver(request)
   const { theme } = body as { theme?: unknown }
   if (!theme) return data({ success: true }, { headers: { 'Set-Cookie': await session.destroy() } })
-  if (typeof theme !== 'string' || !isTheme(theme)) return data({ success: false, message: `theme value of ${String(theme)} is not a valid theme.` })
+  if (typeof theme !== 'string' || !isTheme(theme))
+    return data({ success: false, message: `theme value of ${String(theme)} is not a valid theme.` })
   session.setTheme(theme)
   return data({ success: true }, { headers: { 'Set-Cookie': await session.commit() } })
 }

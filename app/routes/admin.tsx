@@ -2,7 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { Banknote, CircleDollarSign, Download, Landmark, Receipt } from 'lucide-react'
 import { data, Form, useSubmit } from 'react-router'
 import { AdminActionSchema, adminFormId, type AdminIntent } from '~/components/admin/admin-actions'
-import { AdminTabs, ADMIN_TABS, type AdminTab } from '~/components/admin/admin-tabs'
+import { ADMIN_TABS, AdminTabs, type AdminTab } from '~/components/admin/admin-tabs'
 import { AdminTransactionsTable, OpenDisputes } from '~/components/admin/admin-transactions'
 import { AuditLogTable } from '~/components/admin/audit-log-table'
 import { MoneyExceptions } from '~/components/admin/money-exceptions'
@@ -23,23 +23,18 @@ import {
   listAuditLog,
   listOpenDisputes,
   parseStatusFilter,
-} from '~/server/admin.server'
-import { requireAdmin } from '~/server/auth.server'
-import { githubEvidence } from '~/server/github-delivery.server'
-import {
-  approveBankDetails,
-  countPendingBankDetails,
-  listPendingBankDetails,
-  rejectBankDetails,
-} from '~/server/bank-details.server'
-import { refundSale, releaseFunds } from '~/server/escrow.server'
-import { listOpenMoneyExceptions } from '~/server/money-exceptions.server'
-import { markPaid } from '~/server/payouts.server'
-import { AppError } from '~/server/errors.server'
-import { redirectWithToast } from '~/server/responses.server'
-import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/route-policy.server'
+} from '~/server/domain/admin.server'
+import { approveBankDetails, countPendingBankDetails, listPendingBankDetails, rejectBankDetails } from '~/server/domain/bank-details.server'
+import { AppError } from '~/server/domain/errors.server'
+import { refundSale, releaseFunds } from '~/server/domain/escrow.server'
+import { githubEvidence } from '~/server/domain/github-delivery.server'
+import { listOpenMoneyExceptions } from '~/server/domain/money-exceptions.server'
+import { markPaid } from '~/server/domain/payouts.server'
+import { requireAdmin } from '~/server/http/auth.server'
+import { readFormBody } from '~/server/http/form-data.server'
+import { redirectWithToast } from '~/server/http/responses.server'
+import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/http/route-policy.server'
 import type { Route } from './+types/admin'
-import { readFormBody } from '~/server/form-data.server'
 
 export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.form, rateLimit: RATE_LIMITS.admin, compress: false })]
 
@@ -106,7 +101,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     switch (input.intent) {
       case 'mark-paid': {
         await markPaid({ transactionId: input.transactionId, adminId: admin.id, paymentReference: input.paymentReference })
-        return redirectWithToast(back, { title: 'Marked as paid', description: `Payout recorded with reference ${input.paymentReference}.` })
+        return redirectWithToast(back, {
+          title: 'Marked as paid',
+          description: `Payout recorded with reference ${input.paymentReference}.`,
+        })
       }
       case 'approve-bank': {
         await approveBankDetails({ userId: input.userId, adminId: admin.id, version: input.version })

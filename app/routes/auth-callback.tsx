@@ -1,8 +1,8 @@
 import { redirect } from 'react-router'
-import { authContext, safeRedirectPath } from '~/server/auth.server'
-import { logSecurityEvent } from '~/server/log.server'
-import { recordProviderGithubIdentity } from '~/server/github-delivery.server'
-import { displayNameFor, syncUser } from '~/server/users.server'
+import { recordProviderGithubIdentity } from '~/server/domain/github-delivery.server'
+import { displayNameFor, syncUser } from '~/server/domain/users.server'
+import { authContext, safeRedirectPath } from '~/server/http/auth.server'
+import { logSecurityEvent } from '~/server/infra/log.server'
 import type { Route } from './+types/auth-callback'
 
 // The identity provider returns here with ?code=… (PKCE): exchange it for a

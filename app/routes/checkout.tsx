@@ -1,6 +1,6 @@
 import * as React from 'react'
 import { data, Link, redirect, useFetcher, useNavigate } from 'react-router'
-import { GithubRequired, GITHUB_REQUIRED_TITLE } from '~/components/checkout/github-required'
+import { GITHUB_REQUIRED_TITLE, GithubRequired } from '~/components/checkout/github-required'
 import { OrderSummary } from '~/components/checkout/order-summary'
 import { Alert, AlertDescription, AlertTitle } from '~/components/ui/alert'
 import { Button } from '~/components/ui/button'
@@ -11,14 +11,14 @@ import { useHydrated } from '~/components/ui/use-hydrated'
 import { PAYMENT_INTENT_FAILED, SELLER_SETUP_MESSAGE, SELLER_SETUP_TITLE } from '~/lib/checkout'
 import { formatCents } from '~/lib/money'
 import { useNonce } from '~/lib/nonce'
-import { requireUser } from '~/server/auth.server'
-import { checkoutSummary, startCheckout } from '~/server/checkout.server'
-import { isAppError } from '~/server/errors.server'
-import { appUrl } from '~/server/env.server'
-import { readFormBody } from '~/server/form-data.server'
-import { GITHUB_AUTHORIZE_PATH, githubPath } from '~/server/github-delivery.server'
-import { stripeBrowserConfig } from '~/server/stripe.server'
-import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/route-policy.server'
+import { checkoutSummary, startCheckout } from '~/server/domain/checkout.server'
+import { isAppError } from '~/server/domain/errors.server'
+import { GITHUB_AUTHORIZE_PATH, githubPath } from '~/server/domain/github-delivery.server'
+import { requireUser } from '~/server/http/auth.server'
+import { readFormBody } from '~/server/http/form-data.server'
+import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/http/route-policy.server'
+import { appUrl } from '~/server/infra/env.server'
+import { stripeBrowserConfig } from '~/server/infra/stripe.server'
 import type { Route } from './+types/checkout'
 
 export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.form, rateLimit: RATE_LIMITS.purchase, csp: 'checkout' })]
@@ -71,7 +71,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       throw redirect(`/purchase-success?${new URLSearchParams({ payment_intent: result.paymentIntentId })}`)
     }
     if (result.kind === 'requiresOnboarding') return data({ error: SELLER_SETUP_MESSAGE }, { status: 409 })
-    if (result.kind === 'requiresGithub') return data({ error: `${GITHUB_REQUIRED_TITLE}: reload this page to connect it.` }, { status: 409 })
+    if (result.kind === 'requiresGithub')
+      return data({ error: `${GITHUB_REQUIRED_TITLE}: reload this page to connect it.` }, { status: 409 })
     return { clientSecret: result.clientSecret, amountCents: result.summary.fee.amountCents }
   } catch (error) {
     if (!isAppError(error)) throw error
@@ -246,8 +247,7 @@ function SellerSetupRequired({ summary }: { summary: { title: string; sellerUser
         <meta httpEquiv="refresh" content={`${SELLER_SETUP_REDIRECT_MS / 1000};url=/`} />
       </noscript>
       <p className="text-sm text-muted-foreground">
-        &ldquo;{summary.title}&rdquo; by @{summary.sellerUsername} can be bought once the seller has added their bank
-        details.
+        &ldquo;{summary.title}&rdquo; by @{summary.sellerUsername} can be bought once the seller has added their bank details.
       </p>
       <Button asChild>
         <Link to="/">Go to Home</Link>

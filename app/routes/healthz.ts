@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { data } from 'react-router'
-import { db } from '~/server/db.server'
+import { db } from '~/server/infra/db.server'
 
 export async function loader() {
   try {

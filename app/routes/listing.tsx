@@ -1,7 +1,6 @@
-import * as React from 'react'
 import { Clock, EyeOff, Pencil, ShoppingCart } from 'lucide-react'
+import * as React from 'react'
 import { data, isRouteErrorResponse, Link } from 'react-router'
-import { z } from '~/lib/zod'
 import { BankAlert } from '~/components/dashboard/bank-alert'
 import { DeleteConfirmation, DeleteListingButton } from '~/components/listing-detail/delete-listing'
 import { DeliveryMethod } from '~/components/listing-detail/delivery-method'
@@ -15,13 +14,14 @@ import { Card, CardContent, CardHeader, CardTitle } from '~/components/ui/card'
 import { showToast } from '~/components/ui/toaster'
 import { formatCents } from '~/lib/money'
 import { isOneOf, LICENCE_LABELS, LICENCES, LISTING_TYPE_LABELS, LISTING_TYPES } from '~/lib/options'
-import { getOptionalUser, requireUser } from '~/server/auth.server'
-import { readFormBody } from '~/server/form-data.server'
-import { listingDeliveryMethod, listingRepository } from '~/server/github-delivery.server'
-import { canViewListing, checkListingOwner, deleteListing, getListingBySlug, getListingPageBySlug } from '~/server/listings.server'
-import { logSecurityEvent } from '~/server/log.server'
-import { redirectWithToast } from '~/server/responses.server'
-import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/route-policy.server'
+import { z } from '~/lib/zod'
+import { listingDeliveryMethod, listingRepository } from '~/server/domain/github-delivery.server'
+import { canViewListing, checkListingOwner, deleteListing, getListingBySlug, getListingPageBySlug } from '~/server/domain/listings.server'
+import { getOptionalUser, requireUser } from '~/server/http/auth.server'
+import { readFormBody } from '~/server/http/form-data.server'
+import { redirectWithToast } from '~/server/http/responses.server'
+import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/http/route-policy.server'
+import { logSecurityEvent } from '~/server/infra/log.server'
 import type { Route } from './+types/listing'
 
 export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.form, rateLimit: RATE_LIMITS.listingWrite })]
@@ -40,7 +40,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     isOwner,
     // Issue 16: buyers see how the code reaches them; only the seller sees which repository it is.
     delivery: {
-      verified: repository ? listingDeliveryMethod({ githubRepoId: repository.repoId, githubAccessLostAt: repository.accessLostAt }) === 'github' : false,
+      verified: repository
+        ? listingDeliveryMethod({ githubRepoId: repository.repoId, githubAccessLostAt: repository.accessLostAt }) === 'github'
+        : false,
       ownerSource:
         isOwner && repository
           ? { fullName: repository.fullName, headSha: repository.listedSha, accessLost: repository.accessLostAt !== null }
@@ -196,10 +198,7 @@ export default function ListingPage({ loaderData, actionData }: Route.ComponentP
 
 export function meta({ loaderData }: Route.MetaArgs) {
   if (!loaderData) return [{ title: 'Listing not found · Forkmarket' }]
-  return [
-    { title: `${loaderData.listing.title} · Forkmarket` },
-    { name: 'description', content: loaderData.listing.shortDescription },
-  ]
+  return [{ title: `${loaderData.listing.title} · Forkmarket` }, { name: 'description', content: loaderData.listing.shortDescription }]
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

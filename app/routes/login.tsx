@@ -1,13 +1,13 @@
 import { data, Form, redirect, useNavigation } from 'react-router'
-import { z } from '~/lib/zod'
 import { Alert, AlertDescription, AlertTitle } from '~/components/ui/alert'
 import { Button } from '~/components/ui/button'
-import { appUrl } from '~/server/env.server'
-import { authContext, getOptionalUser, safeRedirectPath } from '~/server/auth.server'
-import { logSecurityEvent } from '~/server/log.server'
-import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/route-policy.server'
+import { z } from '~/lib/zod'
+import { authContext, getOptionalUser, safeRedirectPath } from '~/server/http/auth.server'
+import { readFormBody } from '~/server/http/form-data.server'
+import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/http/route-policy.server'
+import { appUrl } from '~/server/infra/env.server'
+import { logSecurityEvent } from '~/server/infra/log.server'
 import type { Route } from './+types/login'
-import { readFormBody } from '~/server/form-data.server'
 
 export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.form, rateLimit: RATE_LIMITS.signIn, csp: 'sign-in' })]
 
@@ -67,8 +67,15 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         </Form>
       ))}
       <p className="text-center text-xs text-muted-foreground">
-        By signing in you agree to the <a className="underline" href="/terms">Terms of Service</a> and the{' '}
-        <a className="underline" href="/privacy">Privacy Policy</a>.
+        By signing in you agree to the{' '}
+        <a className="underline" href="/terms">
+          Terms of Service
+        </a>{' '}
+        and the{' '}
+        <a className="underline" href="/privacy">
+          Privacy Policy
+        </a>
+        .
       </p>
     </div>
   )

@@ -10,9 +10,17 @@ import { Alert, AlertDescription, AlertTitle } from '~/components/ui/alert'
 import { Button } from '~/components/ui/button'
 import { Label } from '~/components/ui/label'
 import { NativeSelect } from '~/components/ui/native-select'
-import { countActiveFilters, describeFilterError, MAX_SEARCH_LENGTH, parseFilters, readFilterInputs, resultOrder, serializeFilters } from '~/lib/filters'
+import {
+  countActiveFilters,
+  describeFilterError,
+  MAX_SEARCH_LENGTH,
+  parseFilters,
+  readFilterInputs,
+  resultOrder,
+  serializeFilters,
+} from '~/lib/filters'
 import { SORT_LABELS, SORT_OPTIONS } from '~/lib/options'
-import { PAGE_SIZE, searchListings } from '~/server/search.server'
+import { PAGE_SIZE, searchListings } from '~/server/domain/search.server'
 import type { Route } from './+types/marketplace'
 
 const PATH = '/marketplace'
@@ -71,7 +79,10 @@ export default function Marketplace({ loaderData }: Route.ComponentProps) {
               <Label htmlFor="marketplace-search" className="sr-only">
                 Search listings
               </Label>
-              <Search aria-hidden="true" className="pointer-events-none absolute start-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
+              <Search
+                aria-hidden="true"
+                className="pointer-events-none absolute start-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground"
+              />
               <SyncedInput
                 id="marketplace-search"
                 type="search"
@@ -105,13 +116,19 @@ export default function Marketplace({ loaderData }: Route.ComponentProps) {
               Folded on small screens so the results come first; always unfolded
               from lg where ::details-content can be styled (elsewhere it stays a toggle).
             */}
-            <details open={filtersOpenAtFirst} className="group/filters rounded-lg border px-4 py-3 lg:border-0 lg:p-0 lg:details-content:[content-visibility:visible]">
+            <details
+              open={filtersOpenAtFirst}
+              className="group/filters rounded-lg border px-4 py-3 lg:border-0 lg:p-0 lg:details-content:[content-visibility:visible]"
+            >
               <summary className="flex cursor-pointer list-none items-center justify-between text-sm font-semibold tracking-wide text-muted-foreground uppercase [&::-webkit-details-marker]:hidden lg:supports-[selector(::details-content)]:pointer-events-none">
                 <h2 id="filters-heading">
                   Filters
                   {activeFilters ? <span className="ms-1.5 normal-case">({activeFilters} active)</span> : null}
                 </h2>
-                <ChevronDown aria-hidden="true" className="size-4 transition-transform group-open/filters:rotate-180 lg:supports-[selector(::details-content)]:hidden" />
+                <ChevronDown
+                  aria-hidden="true"
+                  className="size-4 transition-transform group-open/filters:rotate-180 lg:supports-[selector(::details-content)]:hidden"
+                />
               </summary>
               <div className="pt-4">
                 <FilterPanel inputs={inputs} priceError={priceError} />

@@ -1,5 +1,5 @@
-import { useEffect } from 'react'
 import { parseWithZod } from '@conform-to/zod/v4'
+import { useEffect } from 'react'
 import { data } from 'react-router'
 import { BankDetailsForm, submitLabelFor } from '~/components/profile/bank-details-form'
 import { BankStatusBanner } from '~/components/profile/bank-status-banner'
@@ -7,22 +7,22 @@ import { GithubCard } from '~/components/profile/github-card'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
 import { showToast } from '~/components/ui/toaster'
 import { BankDetailsSchema } from '~/lib/bank-details-schema'
-import { requireUser } from '~/server/auth.server'
-import { getMaskedBankDetails, saveBankDetails } from '~/server/bank-details.server'
-import { AppError } from '~/server/errors.server'
+import { getMaskedBankDetails, saveBankDetails } from '~/server/domain/bank-details.server'
+import { AppError } from '~/server/domain/errors.server'
 import {
   getGithubAccount,
   GITHUB_AUTHORIZE_PATH,
   GITHUB_INSTALL_PATH,
   githubPath,
   sellerGithubStatus,
-} from '~/server/github-delivery.server'
-import { githubEnabled } from '~/server/github.server'
-import { logEvent } from '~/server/log.server'
-import { redirectWithToast } from '~/server/responses.server'
-import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/route-policy.server'
+} from '~/server/domain/github-delivery.server'
+import { requireUser } from '~/server/http/auth.server'
+import { readFormBody } from '~/server/http/form-data.server'
+import { redirectWithToast } from '~/server/http/responses.server'
+import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/http/route-policy.server'
+import { githubEnabled } from '~/server/infra/github.server'
+import { logEvent } from '~/server/infra/log.server'
 import type { Route } from './+types/profile'
-import { readFormBody } from '~/server/form-data.server'
 
 export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.form, rateLimit: RATE_LIMITS.bankDetails, compress: false })]
 
@@ -61,10 +61,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     })
   } catch (error) {
     if (error instanceof AppError) {
-      return data(
-        { result: submission.reply({ formErrors: [error.message], fieldErrors: error.fieldErrors }) },
-        { status: error.status },
-      )
+      return data({ result: submission.reply({ formErrors: [error.message], fieldErrors: error.fieldErrors }) }, { status: error.status })
     }
     logEvent('error', 'bank_details_save_failed', { userId: user.id, message: error instanceof Error ? error.message : String(error) })
     return data({ result: submission.reply({ formErrors: [SAVE_FAILED] }) }, { status: 500 })

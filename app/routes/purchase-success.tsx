@@ -1,12 +1,12 @@
+import { CircleAlert, CircleCheck, Clock } from 'lucide-react'
 import * as React from 'react'
 import { Link, useRevalidator } from 'react-router'
-import { CircleCheck, Clock, CircleAlert } from 'lucide-react'
 import { Button } from '~/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
 import { showToast } from '~/components/ui/toaster'
 import { formatCents } from '~/lib/money'
-import { getOptionalUser } from '~/server/auth.server'
-import { purchaseOutcome } from '~/server/checkout.server'
+import { purchaseOutcome } from '~/server/domain/checkout.server'
+import { getOptionalUser } from '~/server/http/auth.server'
 import type { Route } from './+types/purchase-success'
 
 // Stripe returns here (?payment_intent=…). What the page says is the payment's

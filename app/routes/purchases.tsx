@@ -6,14 +6,14 @@ import { canActOn, PurchasesTable, type PurchaseActionResult } from '~/component
 import { Button } from '~/components/ui/button'
 import { DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
 import { PurchaseActionSchema } from '~/lib/purchase-schema'
-import { requireUser } from '~/server/auth.server'
-import { confirmReceipt, disputeSale, listPurchases } from '~/server/escrow.server'
-import { isAppError } from '~/server/errors.server'
-import { GITHUB_AUTHORIZE_PATH, githubPath } from '~/server/github-delivery.server'
-import { redirectWithToast } from '~/server/responses.server'
-import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/route-policy.server'
+import { isAppError } from '~/server/domain/errors.server'
+import { confirmReceipt, disputeSale, listPurchases } from '~/server/domain/escrow.server'
+import { GITHUB_AUTHORIZE_PATH, githubPath } from '~/server/domain/github-delivery.server'
+import { requireUser } from '~/server/http/auth.server'
+import { readFormBody } from '~/server/http/form-data.server'
+import { redirectWithToast } from '~/server/http/responses.server'
+import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/http/route-policy.server'
 import type { Route } from './+types/purchases'
-import { readFormBody } from '~/server/form-data.server'
 
 export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.form, rateLimit: RATE_LIMITS.saleAction })]
 
@@ -75,13 +75,14 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Purchases({ loaderData, actionData }: Route.ComponentProps) {
   const { purchases, now, step } = loaderData
   const stepPurchase = step ? purchases.find((p) => p.id === step.transactionId) : undefined
-  const stepResult = step && actionData?.transactionId === step.transactionId && actionData.intent === step.intent ? actionData.result : null
+  const stepResult =
+    step && actionData?.transactionId === step.transactionId && actionData.intent === step.intent ? actionData.result : null
   return (
     <div className="mx-auto max-w-6xl px-4 py-10">
       <h1 className="text-3xl font-semibold tracking-tight">My Purchases</h1>
       <p className="mt-2 text-muted-foreground">
-        Payments are held in escrow. Once a seller delivers, you have {DISPUTE_WINDOW_HOURS} hours to confirm receipt
-        or report a problem; after that the sale is confirmed automatically.
+        Payments are held in escrow. Once a seller delivers, you have {DISPUTE_WINDOW_HOURS} hours to confirm receipt or report a problem;
+        after that the sale is confirmed automatically.
       </p>
       {step && stepPurchase ? (
         <div className="mt-8">

@@ -1,7 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { DollarSign, LayoutGrid, Plus, Wallet } from 'lucide-react'
 import { data, Link } from 'react-router'
-import { z } from '~/lib/zod'
 import { BankAlert } from '~/components/dashboard/bank-alert'
 import { DeliverSchema } from '~/components/dashboard/deliver-form'
 import { GithubAlerts } from '~/components/dashboard/github-alerts'
@@ -12,16 +11,17 @@ import { Button } from '~/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
 import { DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
 import { formatCents } from '~/lib/money'
-import { requireUser } from '~/server/auth.server'
-import { deliverSale } from '~/server/escrow.server'
-import { isAppError } from '~/server/errors.server'
-import { GITHUB_INSTALL_PATH, githubPath, sellerGithubStatus } from '~/server/github-delivery.server'
-import { setListingVisibility } from '~/server/listings.server'
-import { redirectWithToast } from '~/server/responses.server'
-import { getSellerDashboard } from '~/server/seller-dashboard.server'
-import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/route-policy.server'
+import { z } from '~/lib/zod'
+import { isAppError } from '~/server/domain/errors.server'
+import { deliverSale } from '~/server/domain/escrow.server'
+import { GITHUB_INSTALL_PATH, githubPath, sellerGithubStatus } from '~/server/domain/github-delivery.server'
+import { setListingVisibility } from '~/server/domain/listings.server'
+import { getSellerDashboard } from '~/server/domain/seller-dashboard.server'
+import { requireUser } from '~/server/http/auth.server'
+import { readFormBody } from '~/server/http/form-data.server'
+import { redirectWithToast } from '~/server/http/responses.server'
+import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/http/route-policy.server'
 import type { Route } from './+types/seller-dashboard'
-import { readFormBody } from '~/server/form-data.server'
 
 export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.form, rateLimit: RATE_LIMITS.saleAction })]
 
@@ -151,9 +151,8 @@ export default function SellerDashboard({ loaderData }: Route.ComponentProps) {
             <h2>Recent Transactions</h2>
           </CardTitle>
           <CardDescription>
-            Your latest sales. Sales of listings with a source repository are delivered through GitHub; deliver the others
-            by sending the buyer’s fork link. Funds are released when the buyer
-            confirms receipt (or after {DISPUTE_WINDOW_HOURS} hours).
+            Your latest sales. Sales of listings with a source repository are delivered through GitHub; deliver the others by sending the
+            buyer’s fork link. Funds are released when the buyer confirms receipt (or after {DISPUTE_WINDOW_HOURS} hours).
           </CardDescription>
         </CardHeader>
         <CardContent>

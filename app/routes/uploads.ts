@@ -1,4 +1,4 @@
-import { getStorage, isStorageKey } from '~/server/storage.server'
+import { getStorage, isStorageKey } from '~/server/infra/storage.server'
 import type { Route } from './+types/uploads'
 
 // GET /uploads/<key>/<rendition>.webp: the listing images, from local disk or

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url'
 import { createRequestHandler } from '@react-router/express'
 import express from 'express'
 import type { ServerBuild } from 'react-router'
-import { htmlCompression } from '../../app/server/compression.server.ts'
+import { htmlCompression } from '../../app/server/http/compression.server.ts'
 
 const BUILD_DIR = path.resolve(process.env.FLOOR_BUILD_DIR ?? path.join(import.meta.dirname, 'build'))
 const port = Number(process.env.PORT ?? 3902)

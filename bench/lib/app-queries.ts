@@ -8,7 +8,7 @@ export interface CompiledStatement {
 
 /**
  * What GET /api/listings?<query> runs for a first page, compiled by the app's
- * own query builder (`buildSearchQuery` of app/server/search.server.ts) from
+ * own query builder (`buildSearchQuery` of app/server/domain/search.server.ts) from
  * the app's own parser (`parseFilters` of app/lib/filters.ts), exactly as
  * `searchListings` calls it. Floor D replays this statement. (When a search
  * finds nothing the app runs a typo correction too; the harness requires every
@@ -22,14 +22,14 @@ export interface FloorPlan {
 }
 
 export async function compileFloorPlans(root: string, databaseUrl: string, queries: string[]): Promise<FloorPlan[]> {
-  for (const file of ['app/lib/filters.ts', 'app/server/search.server.ts']) {
+  for (const file of ['app/lib/filters.ts', 'app/server/domain/search.server.ts']) {
     if (!existsSync(path.join(root, file))) throw new Error(`${file} (the marketplace issue) does not exist yet.`)
   }
   // db.server.ts creates the app's pool on import from DATABASE_URL; compiling never connects.
   process.env.DATABASE_URL ??= databaseUrl
   const filters = await import('../../app/lib/filters.ts')
-  const search = await import('../../app/server/search.server.ts')
-  const { db } = await import('../../app/server/db.server.ts')
+  const search = await import('../../app/server/domain/search.server.ts')
+  const { db } = await import('../../app/server/infra/db.server.ts')
   try {
     return queries.map((query) => {
       const parsed = filters.parseFilters(new URLSearchParams(query))

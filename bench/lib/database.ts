@@ -43,7 +43,7 @@ export async function ensureSeededCluster(options: {
     return { dir, seededNow: false, seedSeconds: null }
   }
   const seeder = path.join(options.root, 'db', 'seed-bulk.ts')
-  if (!existsSync(seeder)) throw new Error('db/seed-bulk.ts (the marketplace issue\'s bulk seeder) does not exist yet.')
+  if (!existsSync(seeder)) throw new Error("db/seed-bulk.ts (the marketplace issue's bulk seeder) does not exist yet.")
 
   const partial = `${dir}.partial`
   rmSync(partial, { recursive: true, force: true })
@@ -58,12 +58,11 @@ export async function ensureSeededCluster(options: {
     } finally {
       await db.destroy()
     }
-    const seed = startProcess(
-      'bulk seeder',
-      process.execPath,
-      ['--import', 'tsx', seeder, '--listings', String(options.listings)],
-      { cwd: options.root, env: { ...process.env, DATABASE_URL: url }, logFile: options.logFile },
-    )
+    const seed = startProcess('bulk seeder', process.execPath, ['--import', 'tsx', seeder, '--listings', String(options.listings)], {
+      cwd: options.root,
+      env: { ...process.env, DATABASE_URL: url },
+      logFile: options.logFile,
+    })
     const code = await seed.exited
     if (code !== 0) throw new Error(`npm run db:seed:bulk -- --listings ${options.listings} failed (exit ${code}); see ${options.logFile}`)
     const seedSeconds = (Date.now() - started) / 1000

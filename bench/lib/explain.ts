@@ -37,7 +37,9 @@ export async function explainPlans(databaseUrl: string, plans: FloorPlan[]): Pro
     for (const plan of plans) {
       await client.query(plan.statement.sql, plan.statement.parameters)
       const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${plan.statement.sql}`, plan.statement.parameters)
-      const result = (rows[0] as { 'QUERY PLAN': Array<{ Plan: PlanNode; 'Execution Time': number; 'Planning Time': number }> })['QUERY PLAN'][0]!
+      const result = (rows[0] as { 'QUERY PLAN': Array<{ Plan: PlanNode; 'Execution Time': number; 'Planning Time': number }> })[
+        'QUERY PLAN'
+      ][0]!
       const scans: string[] = []
       let read = 0
       walk(result.Plan, (n) => {

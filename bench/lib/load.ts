@@ -1,4 +1,4 @@
-import { runWrk, writeWrkScript, wrkVersion, WRK_PATH, type LoadOptions, type LoadResult } from './wrk.ts'
+import { runWrk, writeWrkScript, WRK_PATH, wrkVersion, type LoadOptions, type LoadResult } from './wrk.ts'
 
 export type { LoadResult }
 
@@ -28,11 +28,13 @@ export async function loadTool(): Promise<LoadTool> {
     const specifier = 'autocannon'
     autocannon = ((await import(specifier)) as { default: typeof autocannon }).default
   } catch {
-    throw new Error(`wrk is not installed at ${WRK_PATH} (apt-get install wrk) and the autocannon fallback is not installed either (npm install -D autocannon).`)
+    throw new Error(
+      `wrk is not installed at ${WRK_PATH} (apt-get install wrk) and the autocannon fallback is not installed either (npm install -D autocannon).`,
+    )
   }
   const orders = new Map<string, { order: 'rotate' | 'random'; accept: string }>()
   return {
-    name: 'autocannon (FALLBACK: wrk not found; autocannon shares the 2 cores with the server, figures are about half of wrk\'s)',
+    name: "autocannon (FALLBACK: wrk not found; autocannon shares the 2 cores with the server, figures are about half of wrk's)",
     prepare: (scriptFile, _paths, options) => orders.set(scriptFile, options),
     run: async (baseUrl, scriptFile, paths, options) => {
       const { order, accept } = orders.get(scriptFile)!

@@ -1,7 +1,7 @@
 import type { QueryPlanSummary } from './explain.ts'
 import type { LighthouseSummary } from './lighthouse.ts'
-import type { LoadResult } from './wrk.ts'
 import type { BenchQuery } from './workload.ts'
+import type { LoadResult } from './wrk.ts'
 
 export interface TargetResult {
   label: string
@@ -94,7 +94,15 @@ export function budgets(r: BenchResults): Budget[] {
     check('B/E', r['B/E'], '>=', 0.6),
     check('C/E', r['C/E'], '>=', 0.7),
   ]
-  if (r.scale) list.push(check(`p99(A) at ${r.scale.listings.toLocaleString('en')} / at ${r.listings.toLocaleString('en')}`, r.scale['p99(A)/p99(A at base)'], '<=', 2))
+  if (r.scale)
+    list.push(
+      check(
+        `p99(A) at ${r.scale.listings.toLocaleString('en')} / at ${r.listings.toLocaleString('en')}`,
+        r.scale['p99(A)/p99(A at base)'],
+        '<=',
+        2,
+      ),
+    )
   for (const [page, ratio] of Object.entries(r.firstVisitJs.ratios)) list.push(check(`first-visit JS ${page} / floor`, ratio, '<=', 1.3))
   for (const [page, summary] of Object.entries(r.lighthouse ?? {})) {
     if (page !== 'E') list.push(check(`Lighthouse ${page}`, 'score' in summary ? summary.score : null, '>=', 95))
@@ -123,7 +131,10 @@ export function renderMarkdown(r: BenchResults): string {
   if (r.scale) {
     for (const id of ['A', 'D']) {
       const t = r.scale.targets[id]
-      if (t) lines.push(`| ${id} @ ${n(r.scale.listings)} | ${t.label} | ${n(t.requestsPerSecond)} | ${n(t.p50Ms, 1)} | ${n(t.p99Ms, 1)} | ${t.peakRssMB} |`)
+      if (t)
+        lines.push(
+          `| ${id} @ ${n(r.scale.listings)} | ${t.label} | ${n(t.requestsPerSecond)} | ${n(t.p50Ms, 1)} | ${n(t.p99Ms, 1)} | ${t.peakRssMB} |`,
+        )
     }
   }
   lines.push('', '| Budget | Measured | Target | |', '|---|--:|--:|---|')
@@ -132,7 +143,12 @@ export function renderMarkdown(r: BenchResults): string {
     lines.push(`| ${b.name} | ${value} | ${b.limit} | ${b.pass === null ? '–' : b.pass ? 'met' : '**missed**'} |`)
   }
   if (r.ratiosByRound.length > 1) {
-    const rounds = r.ratiosByRound.map((x, i) => `round ${i + 1}: ${Object.entries(x).map(([k, v]) => `${k} ${v ?? '–'}`).join(', ')}`)
+    const rounds = r.ratiosByRound.map(
+      (x, i) =>
+        `round ${i + 1}: ${Object.entries(x)
+          .map(([k, v]) => `${k} ${v ?? '–'}`)
+          .join(', ')}`,
+    )
     lines.push('', `Ratios within each round (subject and floor back to back) — ${rounds.join('; ')}.`)
   }
   lines.push('', '| Page | First-visit JS (gzip) | × floor | Lighthouse | LCP | TBT | CLS |', '|---|--:|--:|--:|--:|--:|--:|')
@@ -147,6 +163,7 @@ export function renderMarkdown(r: BenchResults): string {
   }
   lines.push(`| floor E | ${n(r.firstVisitJs.floorE.gzipKB, 1)} KB | 1.00 | ${lh('E')} |`)
   const runs = Object.values(r.lighthouse ?? {}).find((s) => 'runs' in s)
-  if (runs && 'runs' in runs) lines.push('', `Lighthouse: mobile preset (simulated throttling), median of ${runs.runs.length} runs, Chromium headless.`)
+  if (runs && 'runs' in runs)
+    lines.push('', `Lighthouse: mobile preset (simulated throttling), median of ${runs.runs.length} runs, Chromium headless.`)
   return lines.join('\n')
 }

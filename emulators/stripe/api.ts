@@ -1,16 +1,7 @@
 /** The emulated Stripe resources: PaymentIntents, charges, refunds and the events they raise. */
 
-import { TEST_PAYMENT_METHODS, authorize, brandOf, fundingOf, isWellFormedNumber } from './cards.ts'
-import type { CardDetails } from './cards.ts'
-import {
-  StripeApiError,
-  docUrl,
-  invalidRequest,
-  parameterInvalid,
-  parameterMissing,
-  resourceMissing,
-  unexpectedState,
-} from './errors.ts'
+import { authorize, brandOf, fundingOf, isWellFormedNumber, TEST_PAYMENT_METHODS, type CardDetails } from './cards.ts'
+import { docUrl, invalidRequest, parameterInvalid, parameterMissing, resourceMissing, StripeApiError, unexpectedState } from './errors.ts'
 import type { Params } from './form.ts'
 import {
   buildCharge,
@@ -19,8 +10,12 @@ import {
   buildPaymentMethod,
   buildRefund,
   newId,
+  type Charge,
+  type PaymentIntent,
+  type PaymentIntentStatus,
+  type PaymentMethod,
+  type Refund,
 } from './objects.ts'
-import type { Charge, PaymentIntent, PaymentIntentStatus, PaymentMethod, Refund } from './objects.ts'
 import {
   applyMetadata,
   nullableString,
@@ -67,11 +62,7 @@ export interface RouteMatch {
 }
 
 const MAX_AMOUNT = 99_999_999
-const UPDATABLE_AMOUNT_STATUSES: PaymentIntentStatus[] = [
-  'requires_payment_method',
-  'requires_confirmation',
-  'requires_action',
-]
+const UPDATABLE_AMOUNT_STATUSES: PaymentIntentStatus[] = ['requires_payment_method', 'requires_confirmation', 'requires_action']
 const CONFIRMABLE_STATUSES = UPDATABLE_AMOUNT_STATUSES
 const CANCELABLE_STATUSES: PaymentIntentStatus[] = [
   'requires_payment_method',
@@ -305,12 +296,7 @@ export class StripeApi {
 
   private cancelPaymentIntent(params: Params, ctx: RequestContext, id: string): unknown {
     rejectUnknown(params, ['cancellation_reason', 'expand'])
-    const reason = optionalEnum(params, 'cancellation_reason', [
-      'abandoned',
-      'duplicate',
-      'fraudulent',
-      'requested_by_customer',
-    ])
+    const reason = optionalEnum(params, 'cancellation_reason', ['abandoned', 'duplicate', 'fraudulent', 'requested_by_customer'])
     const intent = this.getIntent(id)
     if (!CANCELABLE_STATUSES.includes(intent.status)) {
       throw unexpectedState(
@@ -439,10 +425,7 @@ export class StripeApi {
     }
   }
 
-  private storePaymentMethod(
-    card: Pick<CardDetails, 'number' | 'expMonth' | 'expYear'>,
-    billing: Params,
-  ): PaymentMethod {
+  private storePaymentMethod(card: Pick<CardDetails, 'number' | 'expMonth' | 'expYear'>, billing: Params): PaymentMethod {
     const details: CardDetails = { ...card, brand: brandOf(card.number), funding: fundingOf(card.number) }
     const paymentMethod = buildPaymentMethod(details, this.nowSeconds())
     for (const field of ['email', 'name', 'phone'] as const) {

@@ -1,10 +1,6 @@
 /** Stripe-shaped API errors: thrown by handlers, rendered by the server. */
 
-export type StripeErrorType =
-  | 'api_error'
-  | 'card_error'
-  | 'idempotency_error'
-  | 'invalid_request_error'
+export type StripeErrorType = 'api_error' | 'card_error' | 'idempotency_error' | 'invalid_request_error'
 
 export interface StripeErrorBody {
   type: StripeErrorType

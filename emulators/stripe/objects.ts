@@ -7,13 +7,7 @@ import { docUrl } from './errors.ts'
 export type Metadata = Record<string, string>
 
 export type PaymentIntentStatus =
-  | 'requires_payment_method'
-  | 'requires_confirmation'
-  | 'requires_action'
-  | 'processing'
-  | 'requires_capture'
-  | 'canceled'
-  | 'succeeded'
+  'requires_payment_method' | 'requires_confirmation' | 'requires_action' | 'processing' | 'requires_capture' | 'canceled' | 'succeeded'
 
 export interface PaymentMethod {
   id: string
@@ -193,9 +187,7 @@ export function buildPaymentMethod(card: CardDetails, created: number): PaymentM
   }
 }
 
-export function buildPaymentIntent(
-  fields: Pick<PaymentIntent, 'amount' | 'currency' | 'created'> & Partial<PaymentIntent>,
-): PaymentIntent {
+export function buildPaymentIntent(fields: Pick<PaymentIntent, 'amount' | 'currency' | 'created'> & Partial<PaymentIntent>): PaymentIntent {
   const { amount, currency, created, ...rest } = fields
   const id = newId('pi')
   return {
@@ -246,12 +238,7 @@ export function buildPaymentIntent(
   }
 }
 
-export function buildCharge(
-  intent: PaymentIntent,
-  paymentMethod: PaymentMethod,
-  decline: Decline | null,
-  created: number,
-): Charge {
+export function buildCharge(intent: PaymentIntent, paymentMethod: PaymentMethod, decline: Decline | null, created: number): Charge {
   const id = newId('ch')
   const paid = decline === null
   return {

@@ -1,12 +1,10 @@
 import { existsSync } from 'node:fs'
-import { createServer } from 'node:http'
-import type { IncomingHttpHeaders, Server } from 'node:http'
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import Stripe from 'stripe'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startStripeEmulator } from './server.ts'
-import type { StripeEmulator, StripeEvent } from './server.ts'
+import { startStripeEmulator, type StripeEmulator, type StripeEvent } from './server.ts'
 
 const WEBHOOK_SECRET = 'whsec_emulator_test_secret'
 
@@ -44,8 +42,7 @@ async function startReceiver(respond: (delivery: Received) => number | Promise<n
   return {
     url: `http://127.0.0.1:${port}/api/stripe/webhook`,
     received,
-    eventsOf: (type: string) =>
-      received.map((d) => JSON.parse(d.raw) as StripeEvent).filter((event) => event.type === type),
+    eventsOf: (type: string) => received.map((d) => JSON.parse(d.raw) as StripeEvent).filter((event) => event.type === type),
     close: () => closeServer(server),
   }
 }
@@ -283,9 +280,7 @@ describe('Stripe emulator API with the stripe SDK', () => {
 
     it('rejects the same key with different parameters', async () => {
       await stripe.paymentIntents.create({ amount: 700, currency: 'usd' }, { idempotencyKey: 'mismatch-key' })
-      const error = await rejection(
-        stripe.paymentIntents.create({ amount: 701, currency: 'usd' }, { idempotencyKey: 'mismatch-key' }),
-      )
+      const error = await rejection(stripe.paymentIntents.create({ amount: 701, currency: 'usd' }, { idempotencyKey: 'mismatch-key' }))
       expect(error).toBeInstanceOf(Stripe.errors.StripeIdempotencyError)
       expect(error).toMatchObject({ statusCode: 400, rawType: 'idempotency_error' })
     })
@@ -313,9 +308,7 @@ describe('Stripe emulator API with the stripe SDK', () => {
       expect(second.requestId).not.toBe(first.requestId)
       expect(second.headers?.['idempotent-replayed']).toBe('true')
       const failures = emulator.events.filter(
-        (event) =>
-          event.type === 'payment_intent.payment_failed' &&
-          (event.data.object as Stripe.PaymentIntent).id === intent.id,
+        (event) => event.type === 'payment_intent.payment_failed' && (event.data.object as Stripe.PaymentIntent).id === intent.id,
       )
       expect(failures).toHaveLength(1)
     })
@@ -493,7 +486,9 @@ describe('Stripe emulator webhooks', () => {
     const intent = await stripe.paymentIntents.create({ amount: 100, currency: 'usd' })
     const canceled = await stripe.paymentIntents.cancel(intent.id)
     expect(canceled.status).toBe('canceled')
-    await expect.poll(() => receiver.eventsOf('payment_intent.canceled').some((e) => (e.data.object as { id: string }).id === intent.id)).toBe(true)
+    await expect
+      .poll(() => receiver.eventsOf('payment_intent.canceled').some((e) => (e.data.object as { id: string }).id === intent.id))
+      .toBe(true)
     release()
     await emulator.idle()
   })

@@ -6,20 +6,15 @@
  */
 
 import { readFile } from 'node:fs/promises'
-import { createServer } from 'node:http'
-import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import Stripe from 'stripe'
-import { StripeApi } from './api.ts'
-import type { KeyKind, RequestContext, RouteMatch } from './api.ts'
-import { StripeApiError, invalidRequest } from './errors.ts'
-import { parseForm } from './form.ts'
-import type { Params } from './form.ts'
-import { IdempotencyStore, requestFingerprint } from './idempotency.ts'
-import type { StoredResponse } from './idempotency.ts'
+import { StripeApi, type KeyKind, type RequestContext, type RouteMatch } from './api.ts'
+import { invalidRequest, StripeApiError } from './errors.ts'
+import { parseForm, type Params } from './form.ts'
+import { IdempotencyStore, requestFingerprint, type StoredResponse } from './idempotency.ts'
 import { newId } from './objects.ts'
-import { WebhookDispatcher } from './webhooks.ts'
-import type { Delivery, StripeEvent, WebhookDelay } from './webhooks.ts'
+import { WebhookDispatcher, type Delivery, type StripeEvent, type WebhookDelay } from './webhooks.ts'
 
 export type { Delivery, StripeEvent, WebhookDelay } from './webhooks.ts'
 
@@ -208,8 +203,7 @@ async function handleControl(app: App, method: string, path: string, res: Server
     }
     const ms = Number(body.ms)
     if (!Number.isFinite(ms) || ms < 0) throw invalidRequest('ms must be a number of milliseconds ≥ 0', { status: 400 })
-    const metadata =
-      body.metadata && typeof body.metadata === 'object' ? (body.metadata as Record<string, string>) : undefined
+    const metadata = body.metadata && typeof body.metadata === 'object' ? (body.metadata as Record<string, string>) : undefined
     app.webhooks.setDelay({ ms, metadata })
     return sendStored(res, { status: 200, body: { ms, metadata: metadata ?? null } })
   }
@@ -258,10 +252,7 @@ function redact(key: string): string {
 }
 
 function publishableKeyNotAllowed(): StripeApiError {
-  return invalidRequest(
-    'This API call cannot be made with a publishable API key. Please use a secret API key.',
-    { status: 401 },
-  )
+  return invalidRequest('This API call cannot be made with a publishable API key. Please use a secret API key.', { status: 401 })
 }
 
 function unrecognizedUrl(method: string, path: string): StripeApiError {
@@ -279,10 +270,7 @@ function header(req: IncomingMessage, name: string): string | null {
 function setCorsHeaders(res: ServerResponse): void {
   res.setHeader('Access-Control-Allow-Origin', '*')
   res.setHeader('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS')
-  res.setHeader(
-    'Access-Control-Allow-Headers',
-    'Authorization, Content-Type, Idempotency-Key, Stripe-Account, Stripe-Version',
-  )
+  res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, Idempotency-Key, Stripe-Account, Stripe-Version')
   res.setHeader('Access-Control-Expose-Headers', 'request-id, Idempotent-Replayed, Stripe-Should-Retry')
   res.setHeader('Access-Control-Max-Age', '600')
 }

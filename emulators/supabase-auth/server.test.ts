@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { createServerClient } from '@supabase/ssr'
 import { createClient, type Session, type SupabaseClient, type SupabaseClientOptions } from '@supabase/supabase-js'
-import { SignJWT, decodeJwt, generateKeyPair } from 'jose'
+import { decodeJwt, generateKeyPair, SignJWT } from 'jose'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import WebSocket from 'ws'
 import { startAuthEmulator, type AuthEmulator, type AuthEmulatorOptions } from './server.ts'
@@ -68,10 +68,7 @@ function recordingFetch(paths: string[]): typeof fetch {
   }
 }
 
-function browserClient(
-  emulator: AuthEmulator,
-  options: { paths?: string[]; storage?: ReturnType<typeof memoryStorage> } = {},
-) {
+function browserClient(emulator: AuthEmulator, options: { paths?: string[]; storage?: ReturnType<typeof memoryStorage> } = {}) {
   return createClient(emulator.url, emulator.anonKey, {
     auth: {
       flowType: 'pkce',
@@ -100,10 +97,7 @@ async function submitConsent(authorizeUrl: string, person: Person): Promise<Resp
   const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1]
   if (!action) throw new Error('no consent form on the page')
   const fields = new URLSearchParams(
-    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(([, name, value]) => [
-      name,
-      unescapeHtml(value),
-    ]),
+    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(([, name, value]) => [name, unescapeHtml(value)]),
   )
   fields.set('email', person.email)
   fields.set('full_name', person.fullName ?? '')
@@ -170,9 +164,7 @@ describe('the stand-in provider page', () => {
 
   it('names Google for the google provider', async () => {
     const emulator = await start()
-    const response = await fetch(
-      `${emulator.issuer}/authorize?provider=google&redirect_to=${encodeURIComponent(CALLBACK)}`,
-    )
+    const response = await fetch(`${emulator.issuer}/authorize?provider=google&redirect_to=${encodeURIComponent(CALLBACK)}`)
     expect(await response.text()).toContain('<h1>Sign in with Google</h1>')
   })
 
@@ -207,10 +199,9 @@ describe('the stand-in provider page', () => {
 
   it('hands out the session in the fragment for the implicit flow', async () => {
     const emulator = await start()
-    const response = await submitConsent(
-      `${emulator.issuer}/authorize?provider=github&redirect_to=${encodeURIComponent(CALLBACK)}`,
-      { email: 'implicit@example.com' },
-    )
+    const response = await submitConsent(`${emulator.issuer}/authorize?provider=github&redirect_to=${encodeURIComponent(CALLBACK)}`, {
+      email: 'implicit@example.com',
+    })
     const location = new URL(response.headers.get('location') ?? '')
     expect(location.searchParams.get('next')).toBe('/sell')
     const fragment = new URLSearchParams(location.hash.slice(1))
@@ -549,9 +540,7 @@ describe('persistence and safety', () => {
     })
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
     try {
-      const line = await new Promise<string>((resolve) =>
-        createInterface({ input: child.stdout }).once('line', resolve),
-      )
+      const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve))
       expect(line).toMatch(/^Supabase Auth emulator listening on http:\/\/127\.0\.0\.1:\d+$/)
       const url = line.split(' ').at(-1) ?? ''
       expect((await fetch(`${url}/auth/v1/health`)).status).toBe(200)
@@ -594,9 +583,7 @@ describe('@supabase/ssr server client', () => {
     const { data: exchanged, error } = await serverClient().auth.exchangeCodeForSession(code)
     expect(error).toBeNull()
     expect(exchanged.user?.app_metadata.provider).toBe('google')
-    expect(
-      [...jar.keys()].some((name) => name.startsWith('sb-127-auth-token') && !name.endsWith('code-verifier')),
-    ).toBe(true)
+    expect([...jar.keys()].some((name) => name.startsWith('sb-127-auth-token') && !name.endsWith('code-verifier'))).toBe(true)
     expect(jar.has('sb-127-auth-token-code-verifier')).toBe(false)
 
     // Request 3: a loader reads the cookies and verifies the token locally.

@@ -4,18 +4,12 @@
  * `@supabase/ssr` clients use. For local development and tests only.
  */
 import { createHash, randomUUID } from 'node:crypto'
-import {
-  createServer,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http'
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { JWTPayload } from 'jose'
 import { AuthStore, isProvider, type Provider, type SessionRecord, type UserRecord } from './store.ts'
-import { TokenSigner, describeJwtFailure, generateSigningKey, unverifiedRole } from './tokens.ts'
-import { AUTHENTICATED, accessTokenClaims, githubLogin, providerIdentityData, toAuthUser, type AuthUser } from './users.ts'
+import { describeJwtFailure, generateSigningKey, TokenSigner, unverifiedRole } from './tokens.ts'
+import { accessTokenClaims, AUTHENTICATED, githubLogin, providerIdentityData, toAuthUser, type AuthUser } from './users.ts'
 import { renderAvatarSvg, renderConsentPage } from './views.ts'
 
 export type { Provider } from './store.ts'
@@ -140,8 +134,7 @@ async function createKeys() {
 
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const onError = (error: Error) =>
-      reject(new Error(`Supabase Auth emulator cannot listen on ${host}:${port}: ${error.message}`))
+    const onError = (error: Error) => reject(new Error(`Supabase Auth emulator cannot listen on ${host}:${port}: ${error.message}`))
     server.once('error', onError)
     server.listen(port, host, () => {
       server.off('error', onError)
@@ -496,12 +489,7 @@ async function startSession(ctx: EmulatorContext, user: UserRecord, provider: Pr
   return issueTokens(ctx, user, session, refreshToken.token)
 }
 
-async function issueTokens(
-  ctx: EmulatorContext,
-  user: UserRecord,
-  session: SessionRecord,
-  refreshToken: string,
-): Promise<SessionResponse> {
+async function issueTokens(ctx: EmulatorContext, user: UserRecord, session: SessionRecord, refreshToken: string): Promise<SessionResponse> {
   const issuedAt = Math.floor(ctx.now() / 1000)
   const expiresAt = issuedAt + ctx.ttlSeconds
   const accessToken = await ctx.signer.sign(accessTokenClaims(ctx.issuer, user, session, { issuedAt, expiresAt }))
@@ -516,10 +504,7 @@ async function issueTokens(
 }
 
 /** Resolves the bearer access token to its user and live session, with GoTrue's errors. */
-async function authenticate(
-  ctx: EmulatorContext,
-  req: ApiRequest,
-): Promise<{ user: UserRecord; session: SessionRecord }> {
+async function authenticate(ctx: EmulatorContext, req: ApiRequest): Promise<{ user: UserRecord; session: SessionRecord }> {
   const bearer = /^bearer (\S+)$/i.exec(headerValue(req.headers.authorization) ?? '')?.[1]
   if (!bearer) throw new ApiError(401, 'no_authorization', 'This endpoint requires a valid Bearer token')
   let claims: JWTPayload
@@ -559,11 +544,7 @@ async function tokenGrant(ctx: EmulatorContext, req: ApiRequest): Promise<Reply>
 
 async function pkceGrant(ctx: EmulatorContext, authCode: string, codeVerifier: string): Promise<SessionResponse> {
   if (!authCode || !codeVerifier) {
-    throw new ApiError(
-      400,
-      'validation_failed',
-      'invalid request: both auth code and code verifier should be non-empty',
-    )
+    throw new ApiError(400, 'validation_failed', 'invalid request: both auth code and code verifier should be non-empty')
   }
   const flow = ctx.flows.get(authCode)
   const user = flow && ctx.store.findUserById(flow.userId)

@@ -1,11 +1,11 @@
 import {
-  SignJWT,
   calculateJwkThumbprint,
   errors,
   exportJWK,
   generateKeyPair,
   importJWK,
   jwtVerify,
+  SignJWT,
   type CryptoKey,
   type JWK,
   type JWTPayload,
@@ -45,10 +45,7 @@ export class TokenSigner {
   ) {}
 
   static async fromMaterial(material: SigningKeyMaterial): Promise<TokenSigner> {
-    const [privateKey, publicKey] = await Promise.all([
-      importJWK(material.privateJwk, ALGORITHM),
-      importJWK(material.publicJwk, ALGORITHM),
-    ])
+    const [privateKey, publicKey] = await Promise.all([importJWK(material.privateJwk, ALGORITHM), importJWK(material.publicJwk, ALGORITHM)])
     if (privateKey instanceof Uint8Array || publicKey instanceof Uint8Array) {
       throw new Error('Supabase Auth emulator: signing key must be an EC key pair')
     }

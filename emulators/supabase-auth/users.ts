@@ -128,12 +128,7 @@ export interface AccessTokenTimes {
   expiresAt: number
 }
 
-export function accessTokenClaims(
-  issuer: string,
-  user: UserRecord,
-  session: SessionRecord,
-  times: AccessTokenTimes,
-): JWTPayload {
+export function accessTokenClaims(issuer: string, user: UserRecord, session: SessionRecord, times: AccessTokenTimes): JWTPayload {
   return {
     iss: issuer,
     sub: user.id,

@@ -93,7 +93,10 @@ try {
 
   let recoveredAt = 0
   while (!recoveredAt && Date.now() - outageEnd < 30_000) {
-    const health = await fetch(`${base}/healthz`).then((r) => r.status, () => 0)
+    const health = await fetch(`${base}/healthz`).then(
+      (r) => r.status,
+      () => 0,
+    )
     if (health === 200) recoveredAt = Date.now()
     else await new Promise((r) => setTimeout(r, 100))
   }

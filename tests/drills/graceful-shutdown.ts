@@ -52,7 +52,10 @@ const result = (await response.json()) as { images?: string[]; error?: string }
 const exitCode = await exited
 const exitedAfterMs = Date.now() - signalledAt
 const stored = (result.images ?? []).every((url) => existsSync(path.join(dataDir, 'uploads', url.replace('/uploads/', ''))))
-const refusedAfter = await fetch(`http://127.0.0.1:${port}/healthz`).then(() => false, () => true)
+const refusedAfter = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+  () => false,
+  () => true,
+)
 rmSync(dataDir, { recursive: true, force: true })
 
 const report = {

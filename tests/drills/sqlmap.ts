@@ -62,12 +62,35 @@ try {
     const started = Date.now()
     const out = await runSqlmap(
       // The backend is known (PostgreSQL): testing other DBMSes' payloads would only multiply the run time.
-      ['-u', url, '--level', '5', '--risk', '3', '--batch', '--dbms', 'PostgreSQL', '--disable-coloring', '--output-dir', outputDir, '--flush-session', '--threads', '4', ...extra],
+      [
+        '-u',
+        url,
+        '--level',
+        '5',
+        '--risk',
+        '3',
+        '--batch',
+        '--dbms',
+        'PostgreSQL',
+        '--disable-coloring',
+        '--output-dir',
+        outputDir,
+        '--flush-session',
+        '--threads',
+        '4',
+        ...extra,
+      ],
     )
-    console.log(`${new URL(url).pathname}: ${Math.round((Date.now() - started) / 1000)} s, ${(out.match(/\btesting '/g) ?? []).length} techniques tried`)
+    console.log(
+      `${new URL(url).pathname}: ${Math.round((Date.now() - started) / 1000)} s, ${(out.match(/\btesting '/g) ?? []).length} techniques tried`,
+    )
     const found = [...out.matchAll(/Parameter: ([^\s(]+) \(/g)].map((m) => `${new URL(url).pathname} ${m[1]}`)
     injectable.push(...found)
-    const verdict = found.length ? `INJECTABLE: ${found.join(', ')}` : /do not appear to be injectable|not injectable/i.test(out) ? 'no injectable parameter' : 'inconclusive'
+    const verdict = found.length
+      ? `INJECTABLE: ${found.join(', ')}`
+      : /do not appear to be injectable|not injectable/i.test(out)
+        ? 'no injectable parameter'
+        : 'inconclusive'
     console.log(`${new URL(url).pathname}: ${verdict}`)
     if (verdict === 'inconclusive') {
       console.log(out.split('\n').slice(-30).join('\n'))
@@ -79,5 +102,11 @@ try {
   await stopApp(app)
   rmSync(dataDir, { recursive: true, force: true })
 }
-console.log(JSON.stringify({ date: new Date().toISOString(), seconds: Math.round((Date.now() - startedAt) / 1000), injectableParameters: injectable.length }))
+console.log(
+  JSON.stringify({
+    date: new Date().toISOString(),
+    seconds: Math.round((Date.now() - startedAt) / 1000),
+    injectableParameters: injectable.length,
+  }),
+)
 if (injectable.length) process.exitCode = 1

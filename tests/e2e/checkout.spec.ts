@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
-import { DEMO, signIn, uniqueEmail } from './support'
 import { delayWebhooks, expect, listingId, payWithCard, purchaseOf, test, webhooksLanded } from './payment-helpers'
+import { DEMO, signIn, uniqueEmail } from './support'
 
 // Demo data (db/demo-data.ts): ada@ has approved bank details, mateo@ pending ones,
 // sara@ rejected ones, noah@ none.
@@ -168,10 +168,12 @@ async function contrasts(page: Page) {
       return [r!, g!, b!, a! / 255]
     }
     const luminance = (c: string) => {
-      const [r, g, b] = parse(c).slice(0, 3).map((v) => {
-        const x = v / 255
-        return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4
-      })
+      const [r, g, b] = parse(c)
+        .slice(0, 3)
+        .map((v) => {
+          const x = v / 255
+          return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4
+        })
       return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!
     }
     const ratio = (a: string, b: string) => {

@@ -54,7 +54,18 @@ async function listingId(page: Page, slug: string): Promise<string> {
 
 test('public pages: enforced CSP, no violations', async ({ page }) => {
   const violations = await watchViolations(page)
-  const pages = ['/', '/marketplace', '/listing/launchkit-saas-starter', '/login', '/terms', '/privacy', '/cookies', '/disclaimer', '/faq', '/help']
+  const pages = [
+    '/',
+    '/marketplace',
+    '/listing/launchkit-saas-starter',
+    '/login',
+    '/terms',
+    '/privacy',
+    '/cookies',
+    '/disclaimer',
+    '/faq',
+    '/help',
+  ]
   const nonces = new Set<string>()
   for (const path of pages) {
     const csp = await visit(page, path)

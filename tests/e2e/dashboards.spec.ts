@@ -74,7 +74,9 @@ test('a seller with sales sees the right totals, listings and payouts', async ({
     const sales = (await (await page.request.get('/api/seller/transactions')).json()) as SellerSale[]
     const untouched =
       sales.length === ADA_SEED_SALES.length &&
-      ADA_SEED_SALES.every((s) => sales.some((t) => t.listing.title === s.title && t.status === s.status && Boolean(t.paidAt) === s.paidOut))
+      ADA_SEED_SALES.every((s) =>
+        sales.some((t) => t.listing.title === s.title && t.status === s.status && Boolean(t.paidAt) === s.paidOut),
+      )
     const expected = untouched ? { total: seedTotal, pending: seedPending } : expectedTotals(sales)
     await page.reload()
     await expect(stat(page, 'Total Sales')).toHaveText(usd(expected.total), { timeout: 1000 })
@@ -95,11 +97,13 @@ test('a seller with sales sees the right totals, listings and payouts', async ({
 
   await expect(page.getByRole('row', { name: /LaunchKit SaaS Starter/ }).getByText('Paid Out')).toBeVisible()
   // A paid-out sale says when and under which reference the transfer was made (issue 14.14).
-  const paidOut = ((await (await page.request.get('/api/seller/transactions')).json()) as Array<SellerSale & { paymentReference: string }>).find(
-    (s) => s.listing.title === 'LaunchKit SaaS Starter',
-  )!
+  const paidOut = (
+    (await (await page.request.get('/api/seller/transactions')).json()) as Array<SellerSale & { paymentReference: string }>
+  ).find((s) => s.listing.title === 'LaunchKit SaaS Starter')!
   const launchKit = page.getByRole('row', { name: /LaunchKit SaaS Starter @/ })
-  await expect(launchKit).toContainText(new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(paidOut.paidAt!)))
+  await expect(launchKit).toContainText(
+    new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(paidOut.paidAt!)),
+  )
   await expect(launchKit).toContainText(paidOut.paymentReference)
   // Approved bank details: no alert.
   await expect(page.getByText('Add bank details to receive payouts')).toHaveCount(0)
@@ -114,7 +118,9 @@ test('a new seller sees the empty state and no bank alert', async ({ page }) => 
   await expect(page.getByText('Add bank details to receive payouts')).toHaveCount(0)
 })
 
-test('sellers who cannot take payments are told on the dashboard before any sale; buyers see no dead-end Buy Now (390 px)', async ({ browser }) => {
+test('sellers who cannot take payments are told on the dashboard before any sale; buyers see no dead-end Buy Now (390 px)', async ({
+  browser,
+}) => {
   for (const seller of [
     { email: DEMO.sellerWithoutBank, fullName: 'Noah Becker', link: 'Add Bank Details', listing: 'go-rest-api-boilerplate' },
     { email: 'sara@forkmarket.dev', fullName: 'Sara Kowalski', link: 'Update Bank Details', listing: 'shopify-style-storefront' },
@@ -150,7 +156,15 @@ test("a fresh seller's sale: listings switch, totals, bank alert and delivery fr
   expect(bank.status(), await bank.text()).toBe(200)
   const create = async (title: string, visible: boolean) => {
     const response = await page.request.post('/api/listings', {
-      data: { title, shortDescription: 'A dashboard e2e listing.', type: 'template', priceCents: 2500, licence: 'personal', deliveryTimeframe: '24-hours', visible },
+      data: {
+        title,
+        shortDescription: 'A dashboard e2e listing.',
+        type: 'template',
+        priceCents: 2500,
+        licence: 'personal',
+        deliveryTimeframe: '24-hours',
+        visible,
+      },
       headers: origin,
     })
     expect(response.status(), await response.text()).toBe(201)
@@ -208,7 +222,10 @@ test("a fresh seller's sale: listings switch, totals, bank alert and delivery fr
   await expect(page.getByRole('form', { name: 'Deliver this sale' })).toHaveCount(0)
 })
 
-test('bank details: GB, US and IBAN country; rejected, resubmitted, approved; a payout marked paid shows Paid Out', async ({ page, browser }) => {
+test('bank details: GB, US and IBAN country; rejected, resubmitted, approved; a payout marked paid shows Paid Out', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(120_000)
   const email = uniqueEmail('banker')
   await signIn(page, { email, fullName: 'Bea Banker', from: '/profile' })
@@ -305,7 +322,9 @@ test('bank details: GB, US and IBAN country; rejected, resubmitted, approved; a 
   await admin.page.getByRole('link', { name: 'Transactions' }).click()
   await expect(admin.page.getByRole('link', { name: 'Export payouts due (CSV)' })).toHaveAttribute('href', '/api/admin/payouts.csv')
   const csv = await (await admin.page.request.get('/api/admin/payouts.csv')).text()
-  expect(csv).toMatch(/"Team Chat with Realtime Presence","ada@forkmarket\.dev","adabuilds","approved","GB","Ada Okafor","Monzo Bank","040004","31415920"/)
+  expect(csv).toMatch(
+    /"Team Chat with Realtime Presence","ada@forkmarket\.dev","adabuilds","approved","GB","Ada Okafor","Monzo Bank","040004","31415920"/,
+  )
 
   // The admin marks ada@'s completed, unpaid Team Chat sale paid (its full bank details are in the dialog)…
   await hydrated(admin.page)

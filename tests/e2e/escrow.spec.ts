@@ -1,6 +1,6 @@
 import type { Browser, Page } from '@playwright/test'
-import { DEMO, signIn, uniqueEmail } from './support'
 import { expect, listingId, payWithCard, purchaseOf, test } from './payment-helpers'
+import { DEMO, signIn, uniqueEmail } from './support'
 
 // ada@ (approved bank details) sells "Remix Marketplace Template", delivered by hand (24 hours): no
 // connected repository, so the seller's manual delivery is what the buyer gets (Invoice Tracker is now
@@ -53,7 +53,10 @@ test('the seller delivers, the buyer sees View Fork and confirms receipt', async
 
   await row.getByRole('button', { name: /Confirm Receipt/ }).click()
   // It releases the money, so it asks first (issue 14.14).
-  await page.getByRole('alertdialog', { name: /Confirm receipt of/ }).getByRole('button', { name: 'Confirm and release payment' }).click()
+  await page
+    .getByRole('alertdialog', { name: /Confirm receipt of/ })
+    .getByRole('button', { name: 'Confirm and release payment' })
+    .click()
   await expect(page.getByText('Receipt confirmed', { exact: true })).toBeVisible()
   await expect(row.getByText('Completed', { exact: true })).toBeVisible()
   await expect(row.getByRole('link', { name: /View Fork/ })).toBeVisible()
@@ -86,9 +89,7 @@ test('the buyer reports a problem and the admin refunds: the fork link is gone',
   expect([200, 202]).toContain(refund.status())
   await admin.close()
 
-  await expect
-    .poll(async () => (await purchaseOf(page, LISTING.title))?.status, { timeout: 10_000 })
-    .toBe('refunded')
+  await expect.poll(async () => (await purchaseOf(page, LISTING.title))?.status, { timeout: 10_000 }).toBe('refunded')
   await page.reload()
   await expect(row.getByText('Refunded', { exact: true })).toBeVisible()
   await expect(row.getByRole('link', { name: /View Fork/ })).toHaveCount(0)

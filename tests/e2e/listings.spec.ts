@@ -6,7 +6,9 @@ import { signIn, uniqueEmail } from './support'
 // main image, hide and delete — with JavaScript, and a create without it.
 
 async function png(name: string, color: { r: number; g: number; b: number }) {
-  const buffer = await sharp({ create: { width: 800, height: 500, channels: 3, background: color } }).png().toBuffer()
+  const buffer = await sharp({ create: { width: 800, height: 500, channels: 3, background: color } })
+    .png()
+    .toBuffer()
   return { name, mimeType: 'image/png', buffer }
 }
 
@@ -29,7 +31,10 @@ async function pick(page: Page, group: string, search: string, option: string) {
   await fieldset.getByRole('searchbox').fill('')
 }
 
-test('create a listing with images and every section, see it, edit it, change the main image, hide it, delete it', async ({ page, browser }) => {
+test('create a listing with images and every section, see it, edit it, change the main image, hide it, delete it', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(120_000)
   const title = `Zen Habit Tracker ${Date.now().toString(36)}`
   await signIn(page, { email: uniqueEmail('seller'), fullName: 'Sam Seller' })
@@ -40,14 +45,23 @@ test('create a listing with images and every section, see it, edit it, change th
   const setupNotice = page.getByRole('alert').filter({ hasText: 'Add bank details to receive payouts' })
   await expect(setupNotice).toContainText('Your listing won’t be purchasable until you add your bank details')
   await expect(setupNotice.getByRole('link', { name: 'Add Bank Details' })).toHaveAttribute('href', '/profile')
-  for (const section of ['Basic Information', 'Pricing & License', 'Technical Details', 'Media & Links', 'Support & Delivery', 'Visibility']) {
+  for (const section of [
+    'Basic Information',
+    'Pricing & License',
+    'Technical Details',
+    'Media & Links',
+    'Support & Delivery',
+    'Visibility',
+  ]) {
     await expect(page.getByRole('heading', { level: 2, name: section })).toBeVisible()
   }
 
   // Basic Information
   await page.getByLabel('Title', { exact: true }).fill(title)
   await page.getByLabel('Short description', { exact: true }).fill('Build habits that stick, with streaks and reminders.')
-  await page.getByLabel('Long description', { exact: true }).fill('A calm habit tracker.\n\nShips with push reminders and a streak calendar.')
+  await page
+    .getByLabel('Long description', { exact: true })
+    .fill('A calm habit tracker.\n\nShips with push reminders and a streak calendar.')
   await page.getByLabel('Type', { exact: true }).selectOption('full_site')
   await page.getByLabel('Tags', { exact: true }).fill('habits, productivity')
 
@@ -76,7 +90,9 @@ test('create a listing with images and every section, see it, edit it, change th
 
   // Media & Links: two images
   await expect(page.getByText('5MB each, JPG, PNG or WebP')).toBeVisible()
-  await page.getByLabel('Upload images', { exact: true }).setInputFiles([await png('one.png', { r: 200, g: 40, b: 40 }), await png('two.png', { r: 40, g: 40, b: 200 })])
+  await page
+    .getByLabel('Upload images', { exact: true })
+    .setInputFiles([await png('one.png', { r: 200, g: 40, b: 40 }), await png('two.png', { r: 40, g: 40, b: 200 })])
   // Success toasts are announced politely (role=status) in the notifications region.
   const notifications = page.getByRole('region', { name: 'Notifications (F8)' })
   await expect(notifications.getByRole('status').getByText('2 image(s) uploaded successfully', { exact: true })).toBeVisible()
@@ -125,7 +141,8 @@ test('create a listing with images and every section, see it, edit it, change th
   await expect(page.getByRole('button', { name: 'Buy Now' })).toHaveCount(0)
   await expect(aside.getByRole('link', { name: 'Buy Now' })).toHaveCount(0)
   const highlights = page.getByRole('list', { name: 'Tech stack highlights' })
-  for (const name of ['TypeScript', 'Zig', 'React Router', 'PostgreSQL']) await expect(highlights.getByText(name, { exact: true })).toBeVisible()
+  for (const name of ['TypeScript', 'Zig', 'React Router', 'PostgreSQL'])
+    await expect(highlights.getByText(name, { exact: true })).toBeVisible()
   await expect(highlights.locator('img[src="/tech-icons/typescript.svg"]')).toHaveCount(1)
   await expect(page.getByText('A calm habit tracker.')).toBeVisible()
   // Tabs follow the ARIA pattern: arrow keys move and select, only the active tab is in the tab order.
@@ -265,7 +282,9 @@ test.describe('without JavaScript', () => {
     expect(image.headers()['content-type']).toBe('image/webp')
 
     await page.getByRole('link', { name: 'Delete Listing' }).click()
-    await expect(page.getByRole('alertdialog')).toContainText('Are you sure you want to delete "Plain HTML Starter"? This action cannot be undone.')
+    await expect(page.getByRole('alertdialog')).toContainText(
+      'Are you sure you want to delete "Plain HTML Starter"? This action cannot be undone.',
+    )
     await page.getByRole('button', { name: 'Delete', exact: true }).click()
     await expect(page).toHaveURL(/\/seller\/dashboard$/)
   })
@@ -300,10 +319,12 @@ test('a long title is shown whole with a counter and a message, and a bad image 
   await expect(title).toHaveAccessibleDescription(/9\/120 characters/)
   await expect(page.getByText('0/300 characters')).toBeVisible()
 
-  await page.getByLabel('Upload images', { exact: true }).setInputFiles([
-    await png('good.png', { r: 30, g: 120, b: 200 }),
-    { name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('just text, not an image') },
-  ])
+  await page
+    .getByLabel('Upload images', { exact: true })
+    .setInputFiles([
+      await png('good.png', { r: 30, g: 120, b: 200 }),
+      { name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('just text, not an image') },
+    ])
   const notifications = page.getByRole('region', { name: 'Notifications (F8)' })
   await expect(notifications.getByText('1 image(s) uploaded successfully', { exact: true })).toBeVisible()
   await expect(page.getByRole('list', { name: 'Listing images' }).getByRole('listitem')).toHaveCount(1)

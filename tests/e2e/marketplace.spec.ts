@@ -197,9 +197,19 @@ test("the demo storefront shows each listing's own pictures, not a placeholder (
     expect(response.headers()['content-type']).toBe('image/webp')
   }
   // The first row is drawn at once.
-  await expect.poll(() => grid.locator('img').first().evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBe(640)
+  await expect
+    .poll(() =>
+      grid
+        .locator('img')
+        .first()
+        .evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth),
+    )
+    .toBe(640)
 
   await page.getByRole('link', { name: 'Shopify-style Storefront' }).click()
-  await expect(page.getByRole('img', { name: 'Shopify-style Storefront — main image' })).toHaveAttribute('src', /^\/uploads\/[a-f0-9]{32}\/full\.webp$/)
+  await expect(page.getByRole('img', { name: 'Shopify-style Storefront — main image' })).toHaveAttribute(
+    'src',
+    /^\/uploads\/[a-f0-9]{32}\/full\.webp$/,
+  )
   await expect(page.getByRole('list', { name: 'Screenshots' }).getByRole('listitem')).toHaveCount(2)
 })

@@ -1,4 +1,4 @@
-import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test'
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test'
 import { E2E_ENV } from '../../playwright.config'
 
 /**
@@ -67,7 +67,10 @@ export async function webhooksLanded(request: APIRequestContext, listingId: stri
         type: string
         data: { object: { metadata?: Record<string, string> } }
       }>
-      const deliveries = (await (await request.get(`${EMULATOR}/_emulator/deliveries`)).json()).data as Array<{ eventId: string; status: number }>
+      const deliveries = (await (await request.get(`${EMULATOR}/_emulator/deliveries`)).json()).data as Array<{
+        eventId: string
+        status: number
+      }>
       const mine = events.filter((e) => e.type === type && e.data.object.metadata?.listingId === listingId)
       return mine.length > 0 && mine.every((e) => deliveries.some((d) => d.eventId === e.id && d.status >= 200 && d.status < 300))
     })

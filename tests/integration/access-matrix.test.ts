@@ -2,7 +2,6 @@ import '../support/stripe.ts'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { callRoute } from '../support/call-route.ts'
 import { ROUTES } from '../support/route-table.ts'
-import { useTemporaryUploads } from './listings-support.ts'
 import {
   API_LISTING,
   buildRequest,
@@ -16,6 +15,7 @@ import {
   type Role,
   type World,
 } from './hardening-fixtures.ts'
+import { useTemporaryUploads } from './listings-support.ts'
 
 /*
  * The access-control matrix (issue 9, OWASP ASVS V8): every route of
@@ -56,7 +56,9 @@ const signedIn = (cell: Cell, anon: Cell = 401): Expect => cells(anon, cell, cel
 const adminOnly = (cell: Cell): Expect => cells(401, 403, 403, 403, cell)
 const adminScreen = (cell: Cell): Expect => cells(LOGIN, '302 /', '302 /', '302 /', cell)
 
-const get = (path: string, params: Record<string, string> = {}) => () => ({ path, params })
+const get =
+  (path: string, params: Record<string, string> = {}) =>
+  () => ({ path, params })
 const uuidOf = (w: World, key: 'salePaid' | 'saleDelivered' | 'saleCompleted' | 'saleDisputed') => w[key].id
 
 /** Methods not handled by an API module: every caller gets 405, before any auth. */
@@ -81,7 +83,9 @@ const MATRIX: Record<string, Row[]> = {
   // GitHub's flows (issue 16) need a signed-in user; without the GitHub App (not configured here) or
   // without a valid signed state they go back with the reason, writing nothing.
   'github/install': [{ method: 'GET', request: get('/github/install'), expect: signedIn('302 /seller/dashboard', LOGIN) }],
-  'github/install/callback': [{ method: 'GET', request: get('/github/install/callback'), expect: signedIn('302 /seller/dashboard', LOGIN) }],
+  'github/install/callback': [
+    { method: 'GET', request: get('/github/install/callback'), expect: signedIn('302 /seller/dashboard', LOGIN) },
+  ],
   'github/authorize': [{ method: 'GET', request: get('/github/authorize'), expect: signedIn('302 /purchases', LOGIN) }],
   'github/oauth/callback': [{ method: 'GET', request: get('/github/oauth/callback'), expect: signedIn('302 /purchases', LOGIN) }],
   logout: [
@@ -128,10 +132,18 @@ const MATRIX: Record<string, Row[]> = {
     },
   ],
   'checkout/:id': [
-    { method: 'GET', request: (w) => ({ path: `/checkout/${w.listing.id}`, params: { id: w.listing.id } }), expect: cells(LOGIN, 200, 200, 403, 200) },
+    {
+      method: 'GET',
+      request: (w) => ({ path: `/checkout/${w.listing.id}`, params: { id: w.listing.id } }),
+      expect: cells(LOGIN, 200, 200, 403, 200),
+    },
     {
       method: 'POST',
-      request: (w) => ({ path: `/checkout/${w.listing.id}`, params: { id: w.listing.id }, body: { form: { amountCents: String(w.listing.priceCents) } } }),
+      request: (w) => ({
+        path: `/checkout/${w.listing.id}`,
+        params: { id: w.listing.id },
+        body: { form: { amountCents: String(w.listing.priceCents) } },
+      }),
       expect: cells(LOGIN, 200, 200, 403, 200),
       note: 'the page opens the payment attempt by POST (issue 14.6); the seller cannot buy their own listing',
     },
@@ -153,7 +165,10 @@ const MATRIX: Record<string, Row[]> = {
     { method: 'GET', request: get('/admin'), expect: adminScreen(200) },
     {
       method: 'POST',
-      request: (w) => ({ path: '/admin', body: { form: { intent: 'mark-paid', transactionId: uuidOf(w, 'saleCompleted'), paymentReference: 'REF-1' } } }),
+      request: (w) => ({
+        path: '/admin',
+        body: { form: { intent: 'mark-paid', transactionId: uuidOf(w, 'saleCompleted'), paymentReference: 'REF-1' } },
+      }),
       expect: adminScreen('302 /admin'),
     },
   ],
@@ -188,7 +203,11 @@ const MATRIX: Record<string, Row[]> = {
 
   // ---- JSON API (spec §7) ----
   'api/users/sync': [
-    { method: 'POST', request: (w) => ({ path: '/api/users/sync', body: { json: { id: w.users.admin.id, isAdmin: true } } }), expect: signedIn(200) },
+    {
+      method: 'POST',
+      request: (w) => ({ path: '/api/users/sync', body: { json: { id: w.users.admin.id, isAdmin: true } } }),
+      expect: signedIn(200),
+    },
     methodNotAllowed('GET', '/api/users/sync'),
   ],
   'api/listings': [
@@ -210,18 +229,38 @@ const MATRIX: Record<string, Row[]> = {
     },
   ],
   'api/listings/id/:id': [
-    { method: 'GET', request: (w) => ({ path: `/api/listings/id/${w.hidden.id}`, params: { id: w.hidden.id } }), expect: cells(404, 404, 404, 200, 404) },
+    {
+      method: 'GET',
+      request: (w) => ({ path: `/api/listings/id/${w.hidden.id}`, params: { id: w.hidden.id } }),
+      expect: cells(404, 404, 404, 200, 404),
+    },
     { method: 'POST', request: (w) => ({ path: `/api/listings/id/${w.listing.id}`, params: { id: w.listing.id } }), expect: all(405) },
   ],
   'api/listings/:slugOrId': [
-    { method: 'GET', request: (w) => ({ path: `/api/listings/${w.listing.slug}`, params: { slugOrId: w.listing.slug } }), expect: all(200) },
-    { method: 'GET', request: (w) => ({ path: `/api/listings/${w.hidden.slug}`, params: { slugOrId: w.hidden.slug } }), expect: cells(404, 404, 404, 200, 404) },
+    {
+      method: 'GET',
+      request: (w) => ({ path: `/api/listings/${w.listing.slug}`, params: { slugOrId: w.listing.slug } }),
+      expect: all(200),
+    },
+    {
+      method: 'GET',
+      request: (w) => ({ path: `/api/listings/${w.hidden.slug}`, params: { slugOrId: w.hidden.slug } }),
+      expect: cells(404, 404, 404, 200, 404),
+    },
     {
       method: 'PATCH',
-      request: (w) => ({ path: `/api/listings/${w.listing.id}`, params: { slugOrId: w.listing.id }, body: { json: { title: 'Taken over' } } }),
+      request: (w) => ({
+        path: `/api/listings/${w.listing.id}`,
+        params: { slugOrId: w.listing.id },
+        body: { json: { title: 'Taken over' } },
+      }),
       expect: cells(401, 403, 403, 200, 403),
     },
-    { method: 'DELETE', request: (w) => ({ path: `/api/listings/${w.listing.id}`, params: { slugOrId: w.listing.id } }), expect: cells(401, 403, 403, 200, 403) },
+    {
+      method: 'DELETE',
+      request: (w) => ({ path: `/api/listings/${w.listing.id}`, params: { slugOrId: w.listing.id } }),
+      expect: cells(401, 403, 403, 200, 403),
+    },
     { method: 'POST', request: (w) => ({ path: `/api/listings/${w.listing.id}`, params: { slugOrId: w.listing.id } }), expect: all(405) },
   ],
   'api/listings/:id/purchase': [
@@ -253,10 +292,7 @@ const MATRIX: Record<string, Row[]> = {
       expect: cells(401, 403, 404, 200, 404),
     },
   ],
-  'api/purchases': [
-    { method: 'GET', request: get('/api/purchases'), expect: signedIn(200) },
-    methodNotAllowed('POST', '/api/purchases'),
-  ],
+  'api/purchases': [{ method: 'GET', request: get('/api/purchases'), expect: signedIn(200) }, methodNotAllowed('POST', '/api/purchases')],
   'api/purchases/:id/confirm': [
     methodNotAllowed('GET', '/api/purchases/x/confirm'),
     {
@@ -331,7 +367,11 @@ const MATRIX: Record<string, Row[]> = {
     methodNotAllowed('GET', '/api/admin/bank-details/x/approve'),
     {
       method: 'POST',
-      request: (w) => ({ path: `/api/admin/bank-details/${w.users.other.id}/approve`, params: { userId: w.users.other.id }, body: { json: { version: 1 } } }),
+      request: (w) => ({
+        path: `/api/admin/bank-details/${w.users.other.id}/approve`,
+        params: { userId: w.users.other.id },
+        body: { json: { version: 1 } },
+      }),
       expect: adminOnly(200),
     },
   ],
@@ -359,7 +399,10 @@ const MATRIX: Record<string, Row[]> = {
     methodNotAllowed('GET', '/api/stripe/webhook'),
     {
       method: 'POST',
-      request: () => ({ path: '/api/stripe/webhook', body: { raw: '{"type":"payment_intent.succeeded"}', contentType: 'application/json' } }),
+      request: () => ({
+        path: '/api/stripe/webhook',
+        body: { raw: '{"type":"payment_intent.succeeded"}', contentType: 'application/json' },
+      }),
       expect: all(400),
       note: 'unsigned: refused whoever sends it (signature, not session, authenticates Stripe)',
     },
@@ -405,14 +448,16 @@ function createRows(path: string): Row[] {
     { method: 'GET', request: get(path), expect: signedIn(200, LOGIN) },
     {
       method: 'POST',
-      request: () => ({ path, body: { form: { title: 'Fresh', shortDescription: 'x', type: 'template', licence: 'personal', price: '10' } } }),
+      request: () => ({
+        path,
+        body: { form: { title: 'Fresh', shortDescription: 'x', type: 'template', licence: 'personal', price: '10' } },
+      }),
       expect: signedIn('302 /listing/:slug', LOGIN),
     },
   ]
 }
 
 // ---- Route table ----
-
 
 async function loadModule(file: string) {
   return (await import(/* @vite-ignore */ `../../app/${file}`)) as { loader?: (a: unknown) => unknown; action?: (a: unknown) => unknown }
@@ -491,7 +536,11 @@ describe('access matrix', () => {
         const params = Object.fromEntries([...route.path.matchAll(/:([a-zA-Z]+)/g)].map((m) => [m[1]!, world.listing.id]))
         for (const role of ROLES) {
           const mod = await loadModule(route.file)
-          const response = await callRoute(mod, buildRequest(method, path, tokenFor(world, role), method === 'GET' ? undefined : { json: {} }), params)
+          const response = await callRoute(
+            mod,
+            buildRequest(method, path, tokenFor(world, role), method === 'GET' ? undefined : { json: {} }),
+            params,
+          )
           if (response.status !== 405) failures.push(`${method} ${path} as ${role}: ${response.status}`)
         }
       }

@@ -1,8 +1,8 @@
-import type { TransactionStatus } from '../../db/schema.ts'
 import { splitFee } from '../../app/lib/money.ts'
-import { db } from '../../app/server/db.server.ts'
-import { encryptSecret } from '../../app/server/secret-box.server.ts'
-import { syncUser } from '../../app/server/users.server.ts'
+import { syncUser } from '../../app/server/domain/users.server.ts'
+import { db } from '../../app/server/infra/db.server.ts'
+import { encryptSecret } from '../../app/server/infra/secret-box.server.ts'
+import type { TransactionStatus } from '../../db/schema.ts'
 import { APP } from '../support/call-route.ts'
 import { authEmulator } from '../support/services.ts'
 
@@ -18,7 +18,10 @@ export async function signUp(email: string, { admin = false }: { admin?: boolean
   return { id: session.user.id, email, token: session.access_token }
 }
 
-export async function createListing(sellerId: string, { priceCents = 10000, visible = true, title }: { priceCents?: number; visible?: boolean; title?: string } = {}) {
+export async function createListing(
+  sellerId: string,
+  { priceCents = 10000, visible = true, title }: { priceCents?: number; visible?: boolean; title?: string } = {},
+) {
   counter += 1
   return db
     .insertInto('listings')

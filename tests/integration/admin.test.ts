@@ -8,11 +8,11 @@ import * as markPaidApi from '../../app/routes/api/admin-mark-paid.ts'
 import * as payoutsCsvApi from '../../app/routes/api/admin-payouts-csv.ts'
 import * as transactionsApi from '../../app/routes/api/admin-transactions.ts'
 import * as sellerBankApi from '../../app/routes/api/bank-details.ts'
-import { getAdminSummary } from '../../app/server/admin.server.ts'
-import { db } from '../../app/server/db.server.ts'
-import { csvCell, payoutsToCsv } from '../../app/server/payouts.server.ts'
+import { getAdminSummary } from '../../app/server/domain/admin.server.ts'
+import { csvCell, payoutsToCsv } from '../../app/server/domain/payouts.server.ts'
+import { db } from '../../app/server/infra/db.server.ts'
 import { apiRequest, callRoute } from '../support/call-route.ts'
-import { createListing, createSale, formRequest, giveBankDetails, GB_ACCOUNT, screenRequest, signUp } from './admin-fixtures.ts'
+import { createListing, createSale, formRequest, GB_ACCOUNT, giveBankDetails, screenRequest, signUp } from './admin-fixtures.ts'
 
 async function world() {
   const admin = await signUp('admin@example.com', { admin: true })
@@ -33,9 +33,30 @@ describe('admin endpoints refuse everyone but admins', () => {
     { name: 'GET pending bank details', mod: pendingApi, path: '/api/admin/bank-details/pending', method: 'GET' },
     { name: 'GET payouts CSV', mod: payoutsCsvApi, path: '/api/admin/payouts.csv', method: 'GET' },
     { name: 'GET audit log', mod: auditLogApi, path: '/api/admin/audit-log', method: 'GET' },
-    { name: 'POST mark-paid', mod: markPaidApi, path: `/api/admin/transactions/${UNKNOWN}/mark-paid`, method: 'POST', params: { transactionId: UNKNOWN }, json: { paymentReference: 'X' } },
-    { name: 'POST approve', mod: approveApi, path: `/api/admin/bank-details/${UNKNOWN}/approve`, method: 'POST', params: { userId: UNKNOWN }, json: {} },
-    { name: 'POST reject', mod: rejectApi, path: `/api/admin/bank-details/${UNKNOWN}/reject`, method: 'POST', params: { userId: UNKNOWN }, json: { reason: 'x' } },
+    {
+      name: 'POST mark-paid',
+      mod: markPaidApi,
+      path: `/api/admin/transactions/${UNKNOWN}/mark-paid`,
+      method: 'POST',
+      params: { transactionId: UNKNOWN },
+      json: { paymentReference: 'X' },
+    },
+    {
+      name: 'POST approve',
+      mod: approveApi,
+      path: `/api/admin/bank-details/${UNKNOWN}/approve`,
+      method: 'POST',
+      params: { userId: UNKNOWN },
+      json: {},
+    },
+    {
+      name: 'POST reject',
+      mod: rejectApi,
+      path: `/api/admin/bank-details/${UNKNOWN}/reject`,
+      method: 'POST',
+      params: { userId: UNKNOWN },
+      json: { reason: 'x' },
+    },
   ] as const
 
   it.each(endpoints)('$name: anonymous → 401, signed-in non-admin → 403 (JSON)', async (endpoint) => {
@@ -99,9 +120,18 @@ describe('GET /api/admin/transactions', () => {
     expect(Object.keys(body[0]).sort()).toEqual(
       ['amountCents', 'applicationFeeCents', 'createdAt', 'id', 'paidAt', 'paymentReference', 'sellerEmail', 'status'].sort(),
     )
-    const filtered = await (await callRoute(transactionsApi, apiRequest('/api/admin/transactions?status=completed', { token: admin.token }))).json()
+    const filtered = await (
+      await callRoute(transactionsApi, apiRequest('/api/admin/transactions?status=completed', { token: admin.token }))
+    ).json()
     expect(filtered).toEqual([
-      expect.objectContaining({ id: done.id, sellerEmail: seller.email, amountCents: 4000, applicationFeeCents: 600, paymentReference: 'BACS-9', status: 'completed' }),
+      expect.objectContaining({
+        id: done.id,
+        sellerEmail: seller.email,
+        amountCents: 4000,
+        applicationFeeCents: 600,
+        paymentReference: 'BACS-9',
+        status: 'completed',
+      }),
     ])
     const bad = await callRoute(transactionsApi, apiRequest('/api/admin/transactions?status=nope', { token: admin.token }))
     expect(bad.status).toBe(400)
@@ -116,7 +146,11 @@ describe('bank details approval', () => {
     await giveBankDetails(other.id, 'approved', '87654321')
     const body = await (await callRoute(pendingApi, apiRequest('/api/admin/bank-details/pending', { token: admin.token }))).json()
     expect(body).toEqual([
-      { id: seller.id, email: seller.email, bankDetails: expect.objectContaining({ accountNumber: GB_ACCOUNT, sortCode: '040004', status: 'pending' }) },
+      {
+        id: seller.id,
+        email: seller.email,
+        bankDetails: expect.objectContaining({ accountNumber: GB_ACCOUNT, sortCode: '040004', status: 'pending' }),
+      },
     ])
   })
 
@@ -124,7 +158,11 @@ describe('bank details approval', () => {
     const { admin, seller } = await world()
     await giveBankDetails(seller.id, 'pending')
     const approve = (userId: string) =>
-      callRoute(approveApi, apiRequest(`/api/admin/bank-details/${userId}/approve`, { method: 'POST', token: admin.token, json: { version: 1 } }), { userId })
+      callRoute(
+        approveApi,
+        apiRequest(`/api/admin/bank-details/${userId}/approve`, { method: 'POST', token: admin.token, json: { version: 1 } }),
+        { userId },
+      )
 
     const ok = await approve(seller.id)
     expect(ok.status).toBe(200)
@@ -149,9 +187,13 @@ describe('bank details approval', () => {
     const { admin, seller } = await world()
     await giveBankDetails(seller.id, 'pending')
     const reject = (reason: unknown) =>
-      callRoute(rejectApi, apiRequest(`/api/admin/bank-details/${seller.id}/reject`, { method: 'POST', token: admin.token, json: { reason, version: 1 } }), {
-        userId: seller.id,
-      })
+      callRoute(
+        rejectApi,
+        apiRequest(`/api/admin/bank-details/${seller.id}/reject`, { method: 'POST', token: admin.token, json: { reason, version: 1 } }),
+        {
+          userId: seller.id,
+        },
+      )
     for (const reason of [undefined, '', '   ', 42]) {
       const response = await reject(reason)
       expect(response.status).toBe(400)
@@ -194,7 +236,10 @@ describe('bank details approval names the version the admin reviewed (issue 14.1
     )
     expect(viaApi.status).toBe(409)
     expect(await viaApi.json()).toEqual({ error: 'These bank details changed since you opened them' })
-    const viaForm = await callRoute(adminScreen, formRequest('/admin', { intent: 'approve-bank', userId: seller.id, version: '1' }, admin.token))
+    const viaForm = await callRoute(
+      adminScreen,
+      formRequest('/admin', { intent: 'approve-bank', userId: seller.id, version: '1' }, admin.token),
+    )
     expect(viaForm.status).toBe(409)
     expect(JSON.stringify(await viaForm.json())).toContain('These bank details changed since you opened them')
     const rejectOld = await callRoute(
@@ -232,7 +277,9 @@ describe('bank details approval names the version the admin reviewed (issue 14.1
 
 describe('mark paid', () => {
   const markPaid = (token: string, transactionId: string, json: unknown) =>
-    callRoute(markPaidApi, apiRequest(`/api/admin/transactions/${transactionId}/mark-paid`, { method: 'POST', token, json }), { transactionId })
+    callRoute(markPaidApi, apiRequest(`/api/admin/transactions/${transactionId}/mark-paid`, { method: 'POST', token, json }), {
+      transactionId,
+    })
 
   it('records the payout of a completed sale to approved details: paidAt + reference, audited, once', async () => {
     const { admin, seller, sale } = await world()
@@ -251,7 +298,11 @@ describe('mark paid', () => {
     expect(await again.json()).toEqual({ error: 'This sale has already been paid out' })
     const audit = await db.selectFrom('auditLog').selectAll().where('action', '=', 'payout.mark_paid').execute()
     expect(audit).toHaveLength(1)
-    expect(audit[0]).toMatchObject({ actorId: admin.id, entityId: done.id, metadata: { paymentReference: 'BACS-2026-7', sellerShareCents: 3400 } })
+    expect(audit[0]).toMatchObject({
+      actorId: admin.id,
+      entityId: done.id,
+      metadata: { paymentReference: 'BACS-2026-7', sellerShareCents: 3400 },
+    })
   })
 
   it('requires a payment reference', async () => {
@@ -348,10 +399,20 @@ describe('audit log API', () => {
   it('shows the latest entries with the actor', async () => {
     const { admin, seller } = await world()
     await giveBankDetails(seller.id, 'pending')
-    await callRoute(approveApi, apiRequest(`/api/admin/bank-details/${seller.id}/approve`, { method: 'POST', token: admin.token, json: { version: 1 } }), { userId: seller.id })
+    await callRoute(
+      approveApi,
+      apiRequest(`/api/admin/bank-details/${seller.id}/approve`, { method: 'POST', token: admin.token, json: { version: 1 } }),
+      { userId: seller.id },
+    )
     const body = await (await callRoute(auditLogApi, apiRequest('/api/admin/audit-log', { token: admin.token }))).json()
     expect(body).toEqual([
-      expect.objectContaining({ actorEmail: admin.email, actorRole: 'admin', action: 'bank_details.approve', entityId: seller.id, toState: 'approved' }),
+      expect.objectContaining({
+        actorEmail: admin.email,
+        actorRole: 'admin',
+        action: 'bank_details.approve',
+        entityId: seller.id,
+        toState: 'approved',
+      }),
     ])
   })
 })
@@ -371,7 +432,11 @@ describe('/admin screen', () => {
     expect(transactions.payoutBankDetails[seller.id]).toMatchObject({ accountNumber: GB_ACCOUNT })
 
     const bank = await (await callRoute(adminScreen, screenRequest('/admin?tab=bank-details', admin.token))).json()
-    expect(bank).toMatchObject({ tab: 'bank-details', transactions: null, pendingBank: [{ id: other.id, bankDetails: { accountNumber: '11223344' } }] })
+    expect(bank).toMatchObject({
+      tab: 'bank-details',
+      transactions: null,
+      pendingBank: [{ id: other.id, bankDetails: { accountNumber: '11223344' } }],
+    })
 
     const filtered = await (await callRoute(adminScreen, screenRequest('/admin?status=paid', admin.token))).json()
     expect(filtered.transactions).toEqual([])
@@ -392,7 +457,10 @@ describe('/admin screen', () => {
 
     const noReason = await post({ intent: 'reject-bank', userId: seller.id, reason: ' ', version: '1' })
     expect(noReason.status).toBe(400)
-    expect(await noReason.json()).toMatchObject({ formId: `reject-bank-${seller.id}`, result: { error: { reason: ['Please provide a rejection reason'] } } })
+    expect(await noReason.json()).toMatchObject({
+      formId: `reject-bank-${seller.id}`,
+      result: { error: { reason: ['Please provide a rejection reason'] } },
+    })
 
     const noReference = await post({ intent: 'mark-paid', transactionId: done.id, paymentReference: '' })
     expect(await noReference.json()).toMatchObject({ result: { error: { paymentReference: ['Payment reference is required'] } } })
@@ -403,7 +471,11 @@ describe('/admin screen', () => {
 
     const paid = await post({ intent: 'mark-paid', transactionId: done.id, paymentReference: 'REF-1' })
     expect(paid.status).toBe(302)
-    const stored = await db.selectFrom('transactions').select(['paymentReference', 'paidAt']).where('id', '=', done.id).executeTakeFirstOrThrow()
+    const stored = await db
+      .selectFrom('transactions')
+      .select(['paymentReference', 'paidAt'])
+      .where('id', '=', done.id)
+      .executeTakeFirstOrThrow()
     expect(stored.paymentReference).toBe('REF-1')
   })
 
@@ -423,6 +495,8 @@ describe('/admin screen', () => {
     const stored = await db.selectFrom('transactions').select('status').where('id', '=', disputed.id).executeTakeFirstOrThrow()
     expect(stored.status).toBe('completed')
     const audit = await db.selectFrom('auditLog').selectAll().where('entityId', '=', disputed.id).execute()
-    expect(audit).toMatchObject([{ action: 'release', actorId: admin.id, fromState: 'disputed', toState: 'completed', reason: 'Fork works' }])
+    expect(audit).toMatchObject([
+      { action: 'release', actorId: admin.id, fromState: 'disputed', toState: 'completed', reason: 'Fork works' },
+    ])
   })
 })

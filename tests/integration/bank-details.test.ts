@@ -1,14 +1,20 @@
 import { describe, expect, it } from 'vitest'
 import * as bankDetailsApi from '../../app/routes/api/bank-details.ts'
 import * as profile from '../../app/routes/profile.tsx'
-import { db } from '../../app/server/db.server.ts'
-import { decryptSecret } from '../../app/server/secret-box.server.ts'
+import { db } from '../../app/server/infra/db.server.ts'
+import { decryptSecret } from '../../app/server/infra/secret-box.server.ts'
 import { apiRequest, callRoute } from '../support/call-route.ts'
 import { formRequest, giveBankDetails, screenRequest, signUp } from './admin-fixtures.ts'
 
 const GB = { country: 'GB', accountHolder: 'Ada Okafor', bankName: 'Monzo', sortCode: '04-00-04', accountNumber: '31415926' }
 const US = { country: 'US', accountHolder: 'Ada Okafor', bankName: 'Chase', routingNumber: '021000021', accountNumber: '12345678' }
-const DE = { country: 'DE', accountHolder: 'Ada Okafor', bankName: 'Commerzbank', iban: 'DE89 3704 0044 0532 0130 00', swift: 'COBADEFFXXX' }
+const DE = {
+  country: 'DE',
+  accountHolder: 'Ada Okafor',
+  bankName: 'Commerzbank',
+  iban: 'DE89 3704 0044 0532 0130 00',
+  swift: 'COBADEFFXXX',
+}
 
 async function post(token: string | undefined, json: unknown) {
   return callRoute(bankDetailsApi, apiRequest('/api/profile/bank-details', { method: 'POST', token, json }))
@@ -89,11 +95,17 @@ describe('GET/POST /api/profile/bank-details', () => {
     const { token, id } = await signUp('bad@example.com')
     const cases: [Record<string, unknown>, Record<string, string[]>][] = [
       [{}, { country: ['Country is required'], accountHolder: ['Account holder name is required'], bankName: ['Bank name is required'] }],
-      [{ ...GB, accountHolder: '  ', bankName: '' }, { accountHolder: ['Account holder name is required'], bankName: ['Bank name is required'] }],
+      [
+        { ...GB, accountHolder: '  ', bankName: '' },
+        { accountHolder: ['Account holder name is required'], bankName: ['Bank name is required'] },
+      ],
       [{ ...GB, country: 'ZZ' }, { country: ['Country is required'] }],
       [{ ...GB, sortCode: '1234567' }, { sortCode: ['Sort code must be 6 digits'] }],
       [{ ...GB, accountNumber: '123' }, { accountNumber: ['Account number must be 8 digits'] }],
-      [{ ...GB, sortCode: undefined, accountNumber: undefined }, { sortCode: ['Sort code is required'], accountNumber: ['Account number is required'] }],
+      [
+        { ...GB, sortCode: undefined, accountNumber: undefined },
+        { sortCode: ['Sort code is required'], accountNumber: ['Account number is required'] },
+      ],
       [{ ...US, routingNumber: '021000022' }, { routingNumber: ['Routing number is not valid (check digit mismatch)'] }],
       [{ ...US, routingNumber: '0210000' }, { routingNumber: ['Routing number must be 9 digits'] }],
       [{ ...DE, iban: 'DE89370400440532013001' }, { iban: ['IBAN check digits do not match — please check for typos'] }],
@@ -112,7 +124,12 @@ describe('GET/POST /api/profile/bank-details', () => {
 
   it('a body that is not JSON → 400, never a 500', async () => {
     const { token } = await signUp('json@example.com')
-    const request = apiRequest('/api/profile/bank-details', { method: 'POST', token, body: '{nope', headers: { 'Content-Type': 'application/json' } })
+    const request = apiRequest('/api/profile/bank-details', {
+      method: 'POST',
+      token,
+      body: '{nope',
+      headers: { 'Content-Type': 'application/json' },
+    })
     const response = await callRoute(bankDetailsApi, request)
     expect(response.status).toBe(400)
     expect(await response.json()).toEqual({ error: 'The request body is not valid JSON' })

@@ -2,13 +2,13 @@ import '../support/stripe.ts'
 import { describe, expect, it } from 'vitest'
 import * as setTheme from '../../app/routes/action.set-theme.ts'
 import * as webhook from '../../app/routes/api/stripe-webhook.ts'
-import { BODY_LIMITS } from '../../app/server/route-policy.server.ts'
+import { BODY_LIMITS } from '../../app/server/http/route-policy.server.ts'
 import { APP, callRoute } from '../support/call-route.ts'
 
 /*
  * Issue 14.2: every endpoint refuses an oversized body with 413 (JSON on
  * /api/*) before buffering it — one mechanism (the route's declared limit,
- * app/server/route-policy.server.ts + form-data.server.ts), sized per route.
+ * app/server/http/route-policy.server.ts + form-data.server.ts), sized per route.
  * A declared Content-Length over the limit is refused before a byte is read;
  * a chunked body is counted as it streams and never read past the limit.
  */

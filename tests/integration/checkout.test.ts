@@ -1,19 +1,19 @@
-import { stripeEmulator, webhooksDelivered, withWebhooksWithheld } from '../support/stripe.ts'
 import { describe, expect, it } from 'vitest'
-import * as adminTransactionsApi from '../../app/routes/api/admin-transactions.ts'
-import * as listingApi from '../../app/routes/api/listing.ts'
-import * as purchaseApi from '../../app/routes/api/listing-purchase.ts'
-import * as purchasesApi from '../../app/routes/api/purchases.ts'
 import * as adminPage from '../../app/routes/admin.tsx'
+import * as adminTransactionsApi from '../../app/routes/api/admin-transactions.ts'
+import * as purchaseApi from '../../app/routes/api/listing-purchase.ts'
+import * as listingApi from '../../app/routes/api/listing.ts'
+import * as purchasesApi from '../../app/routes/api/purchases.ts'
 import * as checkoutPage from '../../app/routes/checkout.tsx'
 import * as purchaseSuccessPage from '../../app/routes/purchase-success.tsx'
-import { db } from '../../app/server/db.server.ts'
-import { setListingVisibility } from '../../app/server/listings.server.ts'
-import { declaredPolicy } from '../../app/server/route-policy.server.ts'
-import { securityHeaders } from '../../app/server/security-headers.server.ts'
-import { APP, apiRequest, callRoute } from '../support/call-route.ts'
+import { setListingVisibility } from '../../app/server/domain/listings.server.ts'
+import { declaredPolicy } from '../../app/server/http/route-policy.server.ts'
+import { securityHeaders } from '../../app/server/http/security-headers.server.ts'
+import { db } from '../../app/server/infra/db.server.ts'
+import { apiRequest, APP, callRoute } from '../support/call-route.ts'
 import { setEnv } from '../support/config.ts'
 import { createListing, giveBankDetails, payIntent, saleStatus, sellerWithListing, signUp, stripe } from '../support/payment-fixtures.ts'
+import { stripeEmulator, webhooksDelivered, withWebhooksWithheld } from '../support/stripe.ts'
 
 async function purchase(listingId: string, token: string | undefined, json: unknown = {}) {
   return callRoute(purchaseApi, apiRequest(`/api/listings/${listingId}/purchase`, { method: 'POST', token, json }), { id: listingId })
@@ -37,7 +37,13 @@ function proceed(listingId: string, token: string, amountCents: number, origin =
 }
 
 async function salesFor(buyerId: string, listingId: string) {
-  return db.selectFrom('transactions').selectAll().where('buyerId', '=', buyerId).where('listingId', '=', listingId).orderBy('attempt').execute()
+  return db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('buyerId', '=', buyerId)
+    .where('listingId', '=', listingId)
+    .orderBy('attempt')
+    .execute()
 }
 
 function intentsCreatedFor(listingId: string) {
@@ -214,7 +220,7 @@ describe('/checkout/:id', () => {
 
   it('allows Stripe sources in the CSP of checkout pages only', async () => {
     const origin = new URL(stripeEmulator.scriptUrl).origin
-    // The CSP variant each route declares (app/server/route-policy.server.ts).
+    // The CSP variant each route declares (app/server/http/route-policy.server.ts).
     const cspOf = (mod: object) => securityHeaders(declaredPolicy(mod)?.csp, 'n0nce')['Content-Security-Policy']!
     const checkout = cspOf(checkoutPage)
     expect(checkout).toContain(`script-src 'self' 'nonce-n0nce' 'strict-dynamic' ${origin}`)
@@ -252,7 +258,9 @@ describe('/purchase-success and GET /api/purchases', () => {
     const { clientSecret } = await (await purchase(listing.id, buyer.token)).json()
     const intentId = clientSecret.split('_secret_')[0]
     const success = async (token: string) =>
-      (await callRoute(purchaseSuccessPage, pageRequest(`/purchase-success?payment_intent=${intentId}&redirect_status=succeeded`, token))).json()
+      (
+        await callRoute(purchaseSuccessPage, pageRequest(`/purchase-success?payment_intent=${intentId}&redirect_status=succeeded`, token))
+      ).json()
 
     expect(await success(buyer.token)).toMatchObject({ outcome: 'processing' })
     const listed = async () => (await callRoute(purchasesApi, apiRequest('/api/purchases', { token: buyer.token }))).json()
@@ -297,8 +305,17 @@ describe('open checkouts when the listing changes (issue 14.5)', () => {
     await webhooksDelivered()
     const sales = await salesFor(buyerId, listingId)
     expect(sales.map((s) => s.status)).toEqual(['failed'])
-    const audit = await db.selectFrom('auditLog').select(['action', 'actorRole', 'fromState', 'toState']).where('entityId', '=', sales[0]!.id).execute()
-    expect(audit).toContainEqual({ action: expect.stringMatching(/^(checkout_canceled|payment_canceled)$/), actorRole: expect.any(String), fromState: 'pending_payment', toState: 'failed' })
+    const audit = await db
+      .selectFrom('auditLog')
+      .select(['action', 'actorRole', 'fromState', 'toState'])
+      .where('entityId', '=', sales[0]!.id)
+      .execute()
+    expect(audit).toContainEqual({
+      action: expect.stringMatching(/^(checkout_canceled|payment_canceled)$/),
+      actorRole: expect.any(String),
+      fromState: 'pending_payment',
+      toState: 'failed',
+    })
   }
 
   it('a price change (PATCH /api/listings/:id) cancels the open checkout; the next one charges the new price', async () => {
@@ -417,7 +434,12 @@ describe('/purchase-success shows the real outcome (issue 14.10)', () => {
     const [sale] = await salesFor(buyer.id, listing.id)
     expect(sale!.status).toBe('failed')
     const success = async () =>
-      (await callRoute(purchaseSuccessPage, pageRequest(`/purchase-success?payment_intent=${intentId}&redirect_status=succeeded`, buyer.token))).json()
+      (
+        await callRoute(
+          purchaseSuccessPage,
+          pageRequest(`/purchase-success?payment_intent=${intentId}&redirect_status=succeeded`, buyer.token),
+        )
+      ).json()
     return { listing, buyer, clientSecret, intentId, sale: sale!, success }
   }
 

@@ -3,7 +3,7 @@ import path from 'node:path'
 import sharp from 'sharp'
 import { beforeAll, describe, expect, it } from 'vitest'
 import * as uploadsRoute from '../../app/routes/uploads.ts'
-import { db } from '../../app/server/db.server.ts'
+import { db } from '../../app/server/infra/db.server.ts'
 import { DEMO_LISTINGS } from '../../db/demo-data.ts'
 import { planDemoImages } from '../../db/demo-images.ts'
 import { demoImagesStored, seedDemoDataOnce } from '../../db/seed.ts'
@@ -33,7 +33,11 @@ const card = (url: string) => url.replace(/full\.webp$/, 'card.webp')
 describe('demo images', () => {
   it('every demo listing gets its own thumbnail and screenshots, stored and served like uploads', { timeout: 180_000 }, async () => {
     expect(await seedDemoDataOnce(db)).toBe(true)
-    const listings = await db.selectFrom('listings').select(['slug', 'thumbnailUrl', 'screenshots', 'visible']).orderBy('createdAt').execute()
+    const listings = await db
+      .selectFrom('listings')
+      .select(['slug', 'thumbnailUrl', 'screenshots', 'visible'])
+      .orderBy('createdAt')
+      .execute()
     expect(listings).toHaveLength(DEMO_LISTINGS.length)
 
     // The marketplace cards are ready as soon as the demo data is: no placeholder on the first look.

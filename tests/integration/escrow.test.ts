@@ -1,10 +1,8 @@
-import { webhooksDelivered } from '../support/stripe.ts'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { sql } from 'kysely'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
-import type { TransactionStatus } from '../../db/schema.ts'
 import * as adminRefund from '../../app/routes/api/admin-refund.ts'
 import * as adminRelease from '../../app/routes/api/admin-release.ts'
 import * as listingPurchase from '../../app/routes/api/listing-purchase.ts'
@@ -13,6 +11,7 @@ import * as purchaseDispute from '../../app/routes/api/purchase-dispute.ts'
 import * as purchasesApi from '../../app/routes/api/purchases.ts'
 import * as deliverApi from '../../app/routes/api/seller-transaction-deliver.ts'
 import * as purchasesPage from '../../app/routes/purchases.tsx'
+import { AppError } from '../../app/server/domain/errors.server.ts'
 import {
   AUTO_CONFIRM_TASK,
   autoConfirmDue,
@@ -23,12 +22,13 @@ import {
   refundSale,
   releaseFunds,
   scheduleAutoConfirm,
-} from '../../app/server/escrow.server.ts'
-import { db } from '../../app/server/db.server.ts'
-import { AppError } from '../../app/server/errors.server.ts'
-import { startJobWorker } from '../../app/server/jobs.server.ts'
-import { APP, apiRequest, callRoute } from '../support/call-route.ts'
+} from '../../app/server/domain/escrow.server.ts'
+import { db } from '../../app/server/infra/db.server.ts'
+import { startJobWorker } from '../../app/server/infra/jobs.server.ts'
+import type { TransactionStatus } from '../../db/schema.ts'
+import { apiRequest, APP, callRoute } from '../support/call-route.ts'
 import { insertSale, payIntent, saleStatus, sellerWithListing, signUp } from '../support/payment-fixtures.ts'
+import { webhooksDelivered } from '../support/stripe.ts'
 
 const HOUR = 3600_000
 const at = (base: Date, ms: number) => new Date(base.getTime() + ms)
@@ -106,7 +106,12 @@ describe('the 72-hour window (moved clock)', () => {
   it('a dispute at 71:59 stops the clock; a dispute at 72:00:01 is refused', async () => {
     const deliveredAt = new Date('2026-03-01T12:00:00Z')
     const early = await saleIn('delivered', deliveredAt)
-    await disputeSale({ transactionId: early.sale.id, buyerId: early.buyer.id, reason: 'Missing files', now: at(deliveredAt, 71 * HOUR + 59 * 60_000) })
+    await disputeSale({
+      transactionId: early.sale.id,
+      buyerId: early.buyer.id,
+      reason: 'Missing files',
+      now: at(deliveredAt, 71 * HOUR + 59 * 60_000),
+    })
     expect(await autoConfirmDue(at(deliveredAt, 500 * HOUR))).toEqual([])
     expect(await row(early.sale.id)).toMatchObject({ status: 'disputed', disputeReason: 'Missing files' })
 
@@ -144,12 +149,21 @@ describe('the 72-hour window (moved clock)', () => {
 
 describe('the state machine', () => {
   const STATES: TransactionStatus[] = ['pending_payment', 'paid', 'delivered', 'completed', 'disputed', 'refunded', 'failed', 'held']
-  const actions: Record<string, { allowed: TransactionStatus[]; run: (ctx: Awaited<ReturnType<typeof saleIn>> & { admin: { id: string } }) => Promise<unknown> }> = {
-    deliver: { allowed: ['paid'], run: (c) => deliverSale({ transactionId: c.sale.id, sellerId: c.seller.id, forkUrl: 'https://github.com/b/fork' }) },
+  const actions: Record<
+    string,
+    { allowed: TransactionStatus[]; run: (ctx: Awaited<ReturnType<typeof saleIn>> & { admin: { id: string } }) => Promise<unknown> }
+  > = {
+    deliver: {
+      allowed: ['paid'],
+      run: (c) => deliverSale({ transactionId: c.sale.id, sellerId: c.seller.id, forkUrl: 'https://github.com/b/fork' }),
+    },
     confirm: { allowed: ['delivered'], run: (c) => confirmReceipt({ transactionId: c.sale.id, buyerId: c.buyer.id }) },
     dispute: { allowed: ['delivered'], run: (c) => disputeSale({ transactionId: c.sale.id, buyerId: c.buyer.id, reason: 'Broken' }) },
     release: { allowed: ['disputed'], run: (c) => releaseFunds({ transactionId: c.sale.id, adminId: c.admin.id }) },
-    refund: { allowed: ['disputed', 'paid', 'held'], run: (c) => refundSale({ transactionId: c.sale.id, adminId: c.admin.id, reason: 'Refund' }) },
+    refund: {
+      allowed: ['disputed', 'paid', 'held'],
+      run: (c) => refundSale({ transactionId: c.sale.id, adminId: c.admin.id, reason: 'Refund' }),
+    },
   }
 
   it('every transition from a state it is not allowed from answers 409 naming the current state, and changes nothing', async () => {
@@ -173,7 +187,10 @@ describe('the state machine', () => {
     const stranger = await signUp('stranger')
     await expectEscrowError(deliverSale({ transactionId: sale.id, sellerId: buyer.id, forkUrl: 'https://github.com/x/y' }), 403)
     await expectEscrowError(deliverSale({ transactionId: sale.id, sellerId: stranger.id, forkUrl: 'https://github.com/x/y' }), 404)
-    await expectEscrowError(deliverSale({ transactionId: crypto.randomUUID(), sellerId: seller.id, forkUrl: 'https://github.com/x/y' }), 404)
+    await expectEscrowError(
+      deliverSale({ transactionId: crypto.randomUUID(), sellerId: seller.id, forkUrl: 'https://github.com/x/y' }),
+      404,
+    )
     for (const forkUrl of ['http://github.com/x/y', 'not a url', 'javascript:alert(1)', 'ftp://github.com/x', '']) {
       await expectEscrowError(deliverSale({ transactionId: sale.id, sellerId: seller.id, forkUrl }), 400, 'https')
     }
@@ -228,7 +245,11 @@ describe('refunds through Stripe', () => {
     const { sale, seller, buyer } = await paidSale()
     const deliver = await callRoute(
       deliverApi,
-      apiRequest(`/api/seller/transactions/${sale.id}/deliver`, { method: 'POST', token: seller.token, json: { forkUrl: 'https://github.com/buyer/kit' } }),
+      apiRequest(`/api/seller/transactions/${sale.id}/deliver`, {
+        method: 'POST',
+        token: seller.token,
+        json: { forkUrl: 'https://github.com/buyer/kit' },
+      }),
       { id: sale.id },
     )
     expect(deliver.status).toBe(200)
@@ -322,14 +343,18 @@ describe('the API and My Purchases screen', () => {
       { transactionId: sale.id },
     )
     expect(noReason.status).toBe(400)
-    expect((await callRoute(purchaseConfirm, apiRequest(`/api/purchases/${sale.id}/confirm`, { token: buyer.token }), { id: sale.id })).status).toBe(405)
+    expect(
+      (await callRoute(purchaseConfirm, apiRequest(`/api/purchases/${sale.id}/confirm`, { token: buyer.token }), { id: sale.id })).status,
+    ).toBe(405)
     expect(await saleStatus(sale.id)).toBe('disputed')
   })
 
   it('POST /api/purchases/:id/confirm completes a delivered sale; a second time is a 409 naming the state', async () => {
     const { sale, buyer } = await saleIn('delivered')
     const confirm = () =>
-      callRoute(purchaseConfirm, apiRequest(`/api/purchases/${sale.id}/confirm`, { method: 'POST', token: buyer.token, json: {} }), { id: sale.id })
+      callRoute(purchaseConfirm, apiRequest(`/api/purchases/${sale.id}/confirm`, { method: 'POST', token: buyer.token, json: {} }), {
+        id: sale.id,
+      })
     const first = await confirm()
     expect(first.status).toBe(200)
     expect((await first.json()).transaction).toMatchObject({ id: sale.id, status: 'completed' })
@@ -385,7 +410,7 @@ describe('the API and My Purchases screen', () => {
  * as a write. Only the machine's module, and the reviewed files below, may.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..')
-const MACHINE = 'app/server/escrow.server.ts'
+const MACHINE = 'app/server/domain/escrow.server.ts'
 const REVIEWED_STATUS_WRITERS: Record<string, string> = {
   'db/seed.ts': 'demo data: inserts sales in their final states before the app runs (no transition happens)',
   'db/demo-github.ts': "demo data (db/seed.ts's GitHub half): inserts GitHub-delivered sales in their final states before the app runs",
@@ -413,7 +438,9 @@ function statusWriters(file: string, source: string): string[] {
     if (ts.isArrayLiteralExpression(arg)) return arg.elements.some((e) => setsStatus(e))
     if (!ts.isObjectLiteralExpression(arg)) return true // a variable or a callback: cannot prove it leaves status alone
     return arg.properties.some(
-      (p) => ts.isSpreadAssignment(p) || (p.name !== undefined && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) && p.name.text === 'status'),
+      (p) =>
+        ts.isSpreadAssignment(p) ||
+        (p.name !== undefined && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) && p.name.text === 'status'),
     )
   }
   const visit = (node: ts.Node) => {
@@ -453,14 +480,14 @@ describe('the only writer of transactions.status', () => {
       "await db.insertInto('transactions').values({ listingId, status: 'paid' }).execute()",
       "await sql`UPDATE transactions SET status = 'refunded' WHERE id = ${id}`.execute(db)",
     ]
-    for (const line of planted) expect(statusWriters('app/server/payouts.server.ts', line), line).toHaveLength(1)
+    for (const line of planted) expect(statusWriters('app/server/domain/payouts.server.ts', line), line).toHaveLength(1)
     // Writes of other columns, and other tables, are not status writes.
     const harmless = [
       "await db.updateTable('transactions').set({ paidAt: now, paymentReference: ref }).execute()",
       "await db.insertInto('transactions').values({ listingId, buyerId, amountCents }).execute()",
       "await db.updateTable('listings').set({ status: 'x' }).execute()",
     ]
-    for (const line of harmless) expect(statusWriters('app/server/payouts.server.ts', line), line).toEqual([])
+    for (const line of harmless) expect(statusWriters('app/server/domain/payouts.server.ts', line), line).toEqual([])
   })
 
   it('every write of transactions.status in app/, db/ and server.ts is in the machine (or reviewed)', () => {

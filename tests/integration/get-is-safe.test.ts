@@ -1,7 +1,7 @@
 import '../support/stripe.ts'
 import { sql } from 'kysely'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { db } from '../../app/server/db.server.ts'
+import { db } from '../../app/server/infra/db.server.ts'
 import { callRoute } from '../support/call-route.ts'
 import { ROUTES } from '../support/route-table.ts'
 import { buildRequest, buildWorld, type Role, type World } from './hardening-fixtures.ts'

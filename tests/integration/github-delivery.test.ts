@@ -3,9 +3,8 @@ import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import * as githubWebhook from '../../app/routes/api/github-webhook.ts'
 import * as listingPurchase from '../../app/routes/api/listing-purchase.ts'
-import { checkoutSummary, startCheckout } from '../../app/server/checkout.server.ts'
-import { db } from '../../app/server/db.server.ts'
-import { autoConfirmDue, confirmReceipt, listPurchases, refundSale } from '../../app/server/escrow.server.ts'
+import { checkoutSummary, startCheckout } from '../../app/server/domain/checkout.server.ts'
+import { autoConfirmDue, confirmReceipt, listPurchases, refundSale } from '../../app/server/domain/escrow.server.ts'
 import {
   ACCEPT_DEADLINE_MS,
   authorizeUrl,
@@ -22,9 +21,10 @@ import {
   setListingRepository,
   signFlowState,
   sweepGithubDeliveries,
-} from '../../app/server/github-delivery.server.ts'
-import { resetGithubClients, setGithubTimeout } from '../../app/server/github.server.ts'
-import { startJobWorker } from '../../app/server/jobs.server.ts'
+} from '../../app/server/domain/github-delivery.server.ts'
+import { db } from '../../app/server/infra/db.server.ts'
+import { resetGithubClients, setGithubTimeout } from '../../app/server/infra/github.server.ts'
+import { startJobWorker } from '../../app/server/infra/jobs.server.ts'
 import { apiRequest, APP, callRoute } from '../support/call-route.ts'
 import { githubEmulator as gh, githubWebhookAnswers, withGithubWebhooksLost } from '../support/github.ts'
 import { payIntent, saleStatus, sellerWithListing, signUp } from '../support/payment-fixtures.ts'
@@ -365,7 +365,7 @@ describe('GitHub failures', () => {
 
   it("GitHub's 50 invitations a day on a repository: queued, visible to the seller, sent when the limit frees up", async () => {
     const w = await world()
-    const octokit = await (await import('../../app/server/github.server.ts')).installationOctokit(w.installation.id)
+    const octokit = await (await import('../../app/server/infra/github.server.ts')).installationOctokit(w.installation.id)
     const [owner, repo] = w.repo.fullName.split('/') as [string, string]
     for (let i = 0; i < 50; i++) {
       const other = gh.createUser({ login: `other-${unique()}` })
@@ -473,7 +473,7 @@ describe('refunds', () => {
     await runInvitation(saleId)
     gh.acceptInvitation({ repository: w.repo.fullName, login: w.buyerAccount.login })
     await gh.idle()
-    const { disputeSale } = await import('../../app/server/escrow.server.ts')
+    const { disputeSale } = await import('../../app/server/domain/escrow.server.ts')
     await disputeSale({ transactionId: saleId, buyerId: w.buyer.id, reason: 'Does not build' })
     await refundSale({ transactionId: saleId, adminId: admin.id, reason: 'Refund' })
     await webhooksDelivered()
@@ -524,7 +524,7 @@ describe('checkout needs a GitHub account', () => {
 describe('connecting GitHub', () => {
   it("a buyer who signs in with GitHub has the identity provider's GitHub account (numeric id and login) at once", async () => {
     const { authEmulator } = await import('../support/services.ts')
-    const { recordProviderGithubIdentity, getGithubAccount } = await import('../../app/server/github-delivery.server.ts')
+    const { recordProviderGithubIdentity, getGithubAccount } = await import('../../app/server/domain/github-delivery.server.ts')
     const email = `octocat-${unique()}@example.com`
     const session = await authEmulator.createSession({ email, fullName: 'Octo Cat', provider: 'github' })
     const buyer = await signUp('placeholder')

@@ -1,7 +1,7 @@
 import pg from 'pg'
 import sharp from 'sharp'
-import { db } from '../../app/server/db.server.ts'
-import { syncUser } from '../../app/server/users.server.ts'
+import { syncUser } from '../../app/server/domain/users.server.ts'
+import { db } from '../../app/server/infra/db.server.ts'
 import { APP } from '../support/call-route.ts'
 import { createListing, giveBankDetails, insertSale, stripe } from '../support/payment-fixtures.ts'
 import { authEmulator } from '../support/services.ts'
@@ -71,7 +71,14 @@ export async function buildWorld() {
   // One sold listing per sale: a buyer owns at most one copy of a listing.
   const sale = async (status: Parameters<typeof insertSale>[0]['status'], stripePaymentIntentId?: string) => {
     const sold = await createListing(acc.owner.id, { priceCents: 9900 })
-    return insertSale({ listingId: sold.id, sellerId: acc.owner.id, buyerId: acc.buyer.id, status, amountCents: 9900, stripePaymentIntentId })
+    return insertSale({
+      listingId: sold.id,
+      sellerId: acc.owner.id,
+      buyerId: acc.buyer.id,
+      status,
+      amountCents: 9900,
+      stripePaymentIntentId,
+    })
   }
   const salePaid = await sale('paid', await paidIntent(9900))
   const saleDelivered = await sale('delivered')
@@ -106,11 +113,7 @@ export function tokenFor(world: World, role: Role): string | undefined {
   return role === 'anon' ? undefined : world.users[role].token
 }
 
-export type Body =
-  | { json: unknown }
-  | { form: Record<string, string> }
-  | { multipart: FormData }
-  | { raw: string; contentType?: string }
+export type Body = { json: unknown } | { form: Record<string, string> } | { multipart: FormData } | { raw: string; contentType?: string }
 
 /** A request as a browser or API client sends it: Origin on writes, bearer token when signed in. */
 export function buildRequest(method: string, path: string, token: string | undefined, body?: Body): Request {

@@ -1,15 +1,15 @@
 import '../support/stripe.ts'
-import express from 'express'
 import { request as httpRequest } from 'node:http'
 import { connect, type AddressInfo } from 'node:net'
+import express from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
 import * as authCallback from '../../app/routes/auth-callback.tsx'
+import * as checkoutPage from '../../app/routes/checkout.tsx'
 import * as login from '../../app/routes/login.tsx'
 import * as marketplace from '../../app/routes/marketplace.tsx'
 import * as purchasesPage from '../../app/routes/purchases.tsx'
-import * as checkoutPage from '../../app/routes/checkout.tsx'
-import { safeRedirectPath } from '../../app/server/auth.server.ts'
-import { createHttpServer, HTTP_TIMEOUTS, lingeringClose } from '../../app/server/http-server.server.ts'
+import { safeRedirectPath } from '../../app/server/http/auth.server.ts'
+import { createHttpServer, HTTP_TIMEOUTS, lingeringClose } from '../../app/server/http/http-server.server.ts'
 import { APP, callRoute } from '../support/call-route.ts'
 import { setEnv } from '../support/config.ts'
 import { authEmulator } from '../support/services.ts'
@@ -44,7 +44,13 @@ describe('signed-in pages are never cached', () => {
 
 describe('the sign-in return path', () => {
   it('is normalised before it is checked: /.//evil.example is not a way off the site', () => {
-    for (const evil of ['/.//evil.example', '/./\\evil.example', '/a/..//evil.example', '/\t/evil.example', '/%09/evil.example/..//evil.example']) {
+    for (const evil of [
+      '/.//evil.example',
+      '/./\\evil.example',
+      '/a/..//evil.example',
+      '/\t/evil.example',
+      '/%09/evil.example/..//evil.example',
+    ]) {
       expect(safeRedirectPath(evil), JSON.stringify(evil)).not.toMatch(/^\/\//)
     }
     expect(safeRedirectPath('/.//evil.example')).toBe('/')
@@ -100,7 +106,10 @@ describe('cookie-authenticated writes must say where they come from', () => {
     expect(await bare.json()).toEqual({ error: 'Cross-site request refused' })
     expect((await post({ Cookie: sessionCookie(session), 'Sec-Fetch-Site': 'same-origin' })).status).toBe(302)
     // A token client sends neither header and no cookie: not refused as cross-site.
-    const token = await callRoute(purchasesPage, buildRequest('POST', '/purchases', w.users.buyer.token, { form: { intent: 'confirm-receipt', transactionId: w.saleDelivered.id } }))
+    const token = await callRoute(
+      purchasesPage,
+      buildRequest('POST', '/purchases', w.users.buyer.token, { form: { intent: 'confirm-receipt', transactionId: w.saleDelivered.id } }),
+    )
     expect(token.status).not.toBe(403)
   })
 })
@@ -193,12 +202,15 @@ describe('an early answer to a body still on its way', () => {
       const outcome = await new Promise<{ status: number; body: string; sentMB: number }>((resolve, reject) => {
         let sent = 0
         let answered = false
-        const req = httpRequest({ host: '127.0.0.1', port, path: '/', method: 'POST', headers: { 'Content-Type': 'application/json' } }, (res) => {
-          answered = true
-          let body = ''
-          res.on('data', (chunk: Buffer) => (body += chunk.toString()))
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body, sentMB: sent / 1024 / 1024 }))
-        })
+        const req = httpRequest(
+          { host: '127.0.0.1', port, path: '/', method: 'POST', headers: { 'Content-Type': 'application/json' } },
+          (res) => {
+            answered = true
+            let body = ''
+            res.on('data', (chunk: Buffer) => (body += chunk.toString()))
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body, sentMB: sent / 1024 / 1024 }))
+          },
+        )
         req.on('error', (error) => (answered ? undefined : reject(error)))
         const chunk = Buffer.alloc(256 * 1024, 0x7b)
         const pump = () => {

@@ -1,11 +1,11 @@
 import { sql } from 'kysely'
 import { beforeAll, describe, expect, it } from 'vitest'
-import * as listingApi from '../../app/routes/api/listing.ts'
+import { ListingApiSchema, listingInputFromApi } from '../../app/lib/listing-schema.ts'
 import * as listingById from '../../app/routes/api/listing-by-id.ts'
+import * as listingApi from '../../app/routes/api/listing.ts'
+import * as uploadImages from '../../app/routes/api/listings-upload-images.ts'
 import * as listings from '../../app/routes/api/listings.ts'
 import * as sellerListings from '../../app/routes/api/seller-listings.ts'
-import * as uploadImages from '../../app/routes/api/listings-upload-images.ts'
-import { db } from '../../app/server/db.server.ts'
 import {
   createListing,
   getDeliveryUrl,
@@ -13,8 +13,8 @@ import {
   getListingBySlug,
   listSellerListings,
   setListingVisibility,
-} from '../../app/server/listings.server.ts'
-import { listingInputFromApi, ListingApiSchema } from '../../app/lib/listing-schema.ts'
+} from '../../app/server/domain/listings.server.ts'
+import { db } from '../../app/server/infra/db.server.ts'
 import { apiRequest, callRoute } from '../support/call-route.ts'
 import { apiListing, file, makeImage, recordSale, signUp, storedFiles, useTemporaryUploads } from './listings-support.ts'
 
@@ -103,13 +103,18 @@ describe('POST /api/listings', () => {
     expect(body.visible).toBe(false)
   })
 
-  it('accepts the spec\'s nested techStack/support shape and an old single language', async () => {
+  it("accepts the spec's nested techStack/support shape and an old single language", async () => {
     const seller = await signUp('nested@example.com')
     const body = await createOk(
       seller.token,
       apiListing({
         language: 'Go',
-        support: { emailSupportAvailable: true, emailSupportDuration: '30-days', bespokeDevelopmentAvailable: true, bespokeDevelopmentRate: 85 },
+        support: {
+          emailSupportAvailable: true,
+          emailSupportDuration: '30-days',
+          bespokeDevelopmentAvailable: true,
+          bespokeDevelopmentRate: 85,
+        },
       }),
     )
     expect(body).toMatchObject({ languages: ['Go'], emailSupportDuration: '30-days', bespokeDevelopmentRateCents: 8500 })
@@ -121,7 +126,12 @@ describe('POST /api/listings', () => {
     ['title blank', { title: '   ' }, 'title', 'Required'],
     ['title too long', { title: 'x'.repeat(121) }, 'title', 'Title must be at most 120 characters'],
     ['short description missing', { shortDescription: '' }, 'shortDescription', 'Required'],
-    ['short description too long', { shortDescription: 'x'.repeat(301) }, 'shortDescription', 'Short description must be at most 300 characters'],
+    [
+      'short description too long',
+      { shortDescription: 'x'.repeat(301) },
+      'shortDescription',
+      'Short description must be at most 300 characters',
+    ],
     ['type missing', { type: undefined }, 'type', 'Required'],
     ['type unknown', { type: 'plugin' }, 'type', 'Choose one of the options'],
     ['licence missing', { licence: undefined }, 'licence', 'Required'],
@@ -136,17 +146,42 @@ describe('POST /api/listings', () => {
     ['price with an exponent', { priceCents: '1e3' }, 'priceCents', 'Price must be a number'],
     ['price of 1 cent', { priceCents: 1 }, 'priceCents', 'Card payments start at $0.50: the price must be at least $0.50'],
     ['price of 49 cents', { priceCents: 49 }, 'priceCents', 'Card payments start at $0.50: the price must be at least $0.50'],
-    ['price above the largest card payment', { priceCents: 100_000_000 }, 'priceCents', 'Price must be at most $999,999.99, the largest card payment'],
+    [
+      'price above the largest card payment',
+      { priceCents: 100_000_000 },
+      'priceCents',
+      'Price must be at most $999,999.99, the largest card payment',
+    ],
     ['demo URL not a URL', { demoUrl: 'not a url' }, 'demoUrl', 'Enter a valid URL (http:// or https://)'],
     ['demo URL javascript:', { demoUrl: 'javascript:alert(1)' }, 'demoUrl', 'Enter a valid URL (http:// or https://)'],
-    ['bespoke rate negative', { bespokeDevelopmentAvailable: true, bespokeDevelopmentRate: -1 }, 'bespokeDevelopmentRate', 'Hourly rate must be at least $0'],
+    [
+      'bespoke rate negative',
+      { bespokeDevelopmentAvailable: true, bespokeDevelopmentRate: -1 },
+      'bespokeDevelopmentRate',
+      'Hourly rate must be at least $0',
+    ],
     ['email support without duration', { emailSupportAvailable: true }, 'emailSupportDuration', 'Required'],
-    ['unknown email support duration', { emailSupportAvailable: true, emailSupportDuration: 'forever' }, 'emailSupportDuration', 'Choose one of the options'],
+    [
+      'unknown email support duration',
+      { emailSupportAvailable: true, emailSupportDuration: 'forever' },
+      'emailSupportDuration',
+      'Choose one of the options',
+    ],
     ['unknown delivery timeframe', { deliveryTimeframe: 'tomorrow' }, 'deliveryTimeframe', 'Choose one of the options'],
     ['instant delivery without a link', { deliveryTimeframe: 'instant' }, 'deliveryUrl', 'Instant delivery needs a private delivery link'],
-    ['instant delivery over http', { deliveryTimeframe: 'instant', deliveryUrl: 'http://github.com/a/b' }, 'deliveryUrl', 'Enter a private link that starts with https://'],
+    [
+      'instant delivery over http',
+      { deliveryTimeframe: 'instant', deliveryUrl: 'http://github.com/a/b' },
+      'deliveryUrl',
+      'Enter a private link that starts with https://',
+    ],
     ['foreign image URL', { screenshots: ['https://evil.example/x.png'] }, 'screenshots.0', 'Not an uploaded image'],
-    ['too many images', { screenshots: Array.from({ length: 11 }, (_, i) => `/uploads/${i.toString(16).padStart(32, '0')}/full.webp`) }, 'screenshots', 'You can upload a maximum of 10 images'],
+    [
+      'too many images',
+      { screenshots: Array.from({ length: 11 }, (_, i) => `/uploads/${i.toString(16).padStart(32, '0')}/full.webp`) },
+      'screenshots',
+      'You can upload a maximum of 10 images',
+    ],
     ['too many tags', { tags: Array.from({ length: 21 }, (_, i) => `tag${i}`) }, 'tags', 'Choose at most 20 tags'],
     ['a tag too long', { tags: ['x'.repeat(41)] }, 'tags.0', 'Each tag must be at most 40 characters'],
   ])('400 with the field message: %s', async (_name, overrides, field, message) => {
@@ -175,7 +210,10 @@ describe('POST /api/listings', () => {
       apiRequest('/api/listings', { method: 'POST', token: seller.token, body: '{nope', headers: { 'Content-Type': 'application/json' } }),
     )
     expect(notJson.status).toBe(400)
-    const form = await callRoute(listings, apiRequest('/api/listings', { method: 'POST', token: seller.token, body: new URLSearchParams({ title: 'x' }) }))
+    const form = await callRoute(
+      listings,
+      apiRequest('/api/listings', { method: 'POST', token: seller.token, body: new URLSearchParams({ title: 'x' }) }),
+    )
     expect(form.status).toBe(415)
     expect(await form.json()).toHaveProperty('error')
     const huge = await create(seller.token, apiListing({ longDescription: 'x'.repeat(300 * 1024) }))
@@ -198,15 +236,26 @@ describe('POST /api/listings', () => {
         deliveryUrl: 'https://github.com/me/private',
       }),
     )
-    expect(body).toMatchObject({ setupCallDetails: null, emailSupportDuration: null, bespokeDevelopmentRateCents: null, deliveryTimeframe: '24-hours' })
+    expect(body).toMatchObject({
+      setupCallDetails: null,
+      emailSupportDuration: null,
+      bespokeDevelopmentRateCents: null,
+      deliveryTimeframe: '24-hours',
+    })
     expect(await getDeliveryUrl(body.id)).toBeNull()
   })
 
   it('keeps the instant delivery link private', async () => {
     const seller = await signUp('instant@example.com')
-    const body = await createOk(seller.token, apiListing({ deliveryTimeframe: 'instant', deliveryUrl: 'https://github.com/me/private-repo' }))
+    const body = await createOk(
+      seller.token,
+      apiListing({ deliveryTimeframe: 'instant', deliveryUrl: 'https://github.com/me/private-repo' }),
+    )
     expect(await getDeliveryUrl(body.id)).toBe('https://github.com/me/private-repo')
-    for (const response of [await getBySlug(body.slug), await callRoute(listingById, apiRequest(`/api/listings/id/${body.id}`), { id: body.id })]) {
+    for (const response of [
+      await getBySlug(body.slug),
+      await callRoute(listingById, apiRequest(`/api/listings/id/${body.id}`), { id: body.id }),
+    ]) {
       expect(JSON.stringify(await response.json())).not.toContain('private-repo')
     }
     expect(JSON.stringify(await getListingById(body.id))).not.toContain('private-repo')
@@ -298,7 +347,10 @@ describe('PATCH /api/listings/:id', () => {
 
   it('updates what is sent, keeps the rest, and validates like create', async () => {
     const seller = await signUp('patcher@example.com')
-    const created = await createOk(seller.token, apiListing({ tags: ['one'], deliveryTimeframe: 'instant', deliveryUrl: 'https://github.com/a/b' }))
+    const created = await createOk(
+      seller.token,
+      apiListing({ tags: ['one'], deliveryTimeframe: 'instant', deliveryUrl: 'https://github.com/a/b' }),
+    )
     const response = await patch(seller.token, created.id, { priceCents: 12345, sellerId: crypto.randomUUID(), slug: 'x' })
     expect(response.status).toBe(200)
     expect(await response.json()).toMatchObject({ priceCents: 12345, tags: ['one'], sellerId: seller.id, slug: created.slug })
@@ -386,8 +438,12 @@ describe('GET /api/seller/listings and the listings module contracts', () => {
     const created = await createOk(seller.token)
     const hidden = await setListingVisibility({ listingId: created.id, sellerId: seller.id, visible: false })
     expect(hidden.visible).toBe(false)
-    await expect(setListingVisibility({ listingId: created.id, sellerId: other.id, visible: true })).rejects.toMatchObject({ init: { status: 404 } })
-    await expect(setListingVisibility({ listingId: 'junk', sellerId: seller.id, visible: true })).rejects.toMatchObject({ init: { status: 404 } })
+    await expect(setListingVisibility({ listingId: created.id, sellerId: other.id, visible: true })).rejects.toMatchObject({
+      init: { status: 404 },
+    })
+    await expect(setListingVisibility({ listingId: 'junk', sellerId: seller.id, visible: true })).rejects.toMatchObject({
+      init: { status: 404 },
+    })
     expect((await getListingById(created.id))?.visible).toBe(false)
   })
 

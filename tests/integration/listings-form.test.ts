@@ -1,11 +1,11 @@
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { mkdirSync, rmSync } from 'node:fs'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import * as createRoute from '../../app/routes/listing-create.tsx'
 import * as editRoute from '../../app/routes/listing-edit.tsx'
 import * as listingPage from '../../app/routes/listing.tsx'
-import { db } from '../../app/server/db.server.ts'
-import { getDeliveryUrl, getListingById, getListingBySlug } from '../../app/server/listings.server.ts'
-import { APP, apiRequest, callRoute } from '../support/call-route.ts'
+import { getDeliveryUrl, getListingById, getListingBySlug } from '../../app/server/domain/listings.server.ts'
+import { db } from '../../app/server/infra/db.server.ts'
+import { apiRequest, APP, callRoute } from '../support/call-route.ts'
 import { file, formPost, makeImage, recordSale, signUp, storedFiles, useTemporaryUploads } from './listings-support.ts'
 
 let uploads: string
@@ -128,7 +128,9 @@ describe('create screen (multipart form, works without JavaScript)', () => {
     }
     expect(await priceError('-5')).toEqual(['Price must be at least $0.01'])
     for (const belowCardMinimum of ['0.01', '0.005', '0.49', '0.494']) {
-      expect(await priceError(belowCardMinimum), belowCardMinimum).toEqual(['Card payments start at $0.50: the price must be at least $0.50'])
+      expect(await priceError(belowCardMinimum), belowCardMinimum).toEqual([
+        'Card payments start at $0.50: the price must be at least $0.50',
+      ])
     }
     for (const tooHigh of ['1000000', '999999.995', '99999999999999999999']) {
       expect(await priceError(tooHigh), tooHigh).toEqual(['Price must be at most $999,999.99, the largest card payment'])
@@ -165,7 +167,14 @@ describe('create screen (multipart form, works without JavaScript)', () => {
     const seller = await signUp('many@example.com')
     const errors = await errorsOf(
       await postCreate(
-        formFields({ title: '', shortDescription: ' ', demoUrl: 'nope', emailSupportDuration: '', deliveryUrl: '', bespokeDevelopmentRate: '-5' }),
+        formFields({
+          title: '',
+          shortDescription: ' ',
+          demoUrl: 'nope',
+          emailSupportDuration: '',
+          deliveryUrl: '',
+          bespokeDevelopmentRate: '-5',
+        }),
         seller.token,
       ),
     )
@@ -212,7 +221,12 @@ describe('create screen (multipart form, works without JavaScript)', () => {
   it('ignores forbidden fields posted with the form', async () => {
     const seller = await signUp('forged@example.com')
     const victim = await signUp('forged-victim@example.com')
-    const listing = await createViaForm(seller.token, { sellerId: victim.id, slug: 'mine', id: crypto.randomUUID(), createdAt: '2000-01-01' })
+    const listing = await createViaForm(seller.token, {
+      sellerId: victim.id,
+      slug: 'mine',
+      id: crypto.randomUUID(),
+      createdAt: '2000-01-01',
+    })
     expect(listing.sellerId).toBe(seller.id)
     expect(listing.slug).toBe('invoice-tracker')
     expect(listing.createdAt.getFullYear()).toBeGreaterThan(2020)
@@ -286,14 +300,25 @@ describe('edit screen', () => {
     const listing = await createViaForm(seller.token)
     const response = await callRoute(editRoute, apiRequest(`/seller/edit/${listing.id}`, { token: seller.token }), { id: listing.id })
     const body = await response.json()
-    expect(body.defaults).toMatchObject({ price: '79.99', deliveryUrl: 'https://github.com/me/invoice-tracker', tags: 'invoicing, freelance', bespokeDevelopmentRate: '95' })
+    expect(body.defaults).toMatchObject({
+      price: '79.99',
+      deliveryUrl: 'https://github.com/me/invoice-tracker',
+      tags: 'invoicing, freelance',
+      bespokeDevelopmentRate: '95',
+    })
   })
 
   it('updates the listing, keeps the slug, removes the main image (the next one becomes main) and adds new ones', async () => {
     const seller = await signUp('edit@example.com')
     const listing = await createViaForm(seller.token, {}, [file(await makeImage('png'), 'a.png'), file(await makeImage('png'), 'b.png')])
     const [first, second] = listing.screenshots
-    const form = formFields({ title: 'Invoice Tracker Pro', price: '99', screenshots: [first!, second!], thumbnailUrl: first!, removeImages: [first!] })
+    const form = formFields({
+      title: 'Invoice Tracker Pro',
+      price: '99',
+      screenshots: [first!, second!],
+      thumbnailUrl: first!,
+      removeImages: [first!],
+    })
     form.append('images', file(await makeImage('webp'), 'c.webp', 'image/webp'))
     const response = await postEdit(listing.id, form, seller.token)
     expect(response.status).toBe(302)
@@ -312,9 +337,19 @@ describe('edit screen', () => {
     const seller = await signUp('main@example.com')
     const listing = await createViaForm(seller.token, {}, [file(await makeImage('png'), 'a.png'), file(await makeImage('png'), 'b.png')])
     const [first, second] = listing.screenshots
-    expect((await postEdit(listing.id, formFields({ screenshots: [first!, second!], thumbnailUrl: second! }), seller.token)).status).toBe(302)
+    expect((await postEdit(listing.id, formFields({ screenshots: [first!, second!], thumbnailUrl: second! }), seller.token)).status).toBe(
+      302,
+    )
     expect((await getListingById(listing.id))?.thumbnailUrl).toBe(second)
-    expect((await postEdit(listing.id, formFields({ screenshots: [first!, second!], thumbnailUrl: second!, removeImages: [first!, second!] }), seller.token)).status).toBe(302)
+    expect(
+      (
+        await postEdit(
+          listing.id,
+          formFields({ screenshots: [first!, second!], thumbnailUrl: second!, removeImages: [first!, second!] }),
+          seller.token,
+        )
+      ).status,
+    ).toBe(302)
     expect(await getListingById(listing.id)).toMatchObject({ thumbnailUrl: null, screenshots: [] })
   })
 })

@@ -1,11 +1,11 @@
+import { mkdirSync, rmSync } from 'node:fs'
 import sharp from 'sharp'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { MAX_IMAGE_BYTES } from '../../app/lib/listing-schema.ts'
 import * as uploadImages from '../../app/routes/api/listings-upload-images.ts'
 import * as uploadsRoute from '../../app/routes/uploads.ts'
-import { MAX_IMAGE_BYTES } from '../../app/lib/listing-schema.ts'
-import { apiRequest, callRoute, APP } from '../support/call-route.ts'
+import { apiRequest, APP, callRoute } from '../support/call-route.ts'
 import { file, makeImage, signUp, storedFiles, useTemporaryUploads } from './listings-support.ts'
-import { rmSync, mkdirSync } from 'node:fs'
 
 let uploads: string
 let token: string
@@ -52,7 +52,10 @@ describe('POST /api/listings/upload-images', () => {
     expect(storedFiles(uploads)).toHaveLength(6)
 
     const key = body.images[0].slice('/uploads/'.length, -'/full.webp'.length)
-    for (const [name, width, height] of [['full', 1600, 1000], ['card', 640, 400]] as const) {
+    for (const [name, width, height] of [
+      ['full', 1600, 1000],
+      ['card', 640, 400],
+    ] as const) {
       const response = await serve(`${key}/${name}.webp`)
       expect(response.status).toBe(200)
       expect(response.headers.get('Content-Type')).toBe('image/webp')
@@ -83,17 +86,48 @@ describe('POST /api/listings/upload-images', () => {
   })
 
   it.each([
-    ['a text file renamed .png', async () => file('just some text, not an image', 'photo.png', 'image/png'), /is not a JPG, PNG or WebP image/],
-    ['an SVG', async () => file('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', 'logo.svg', 'image/svg+xml'), /SVG/],
-    ['an SVG renamed .png', async () => file('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"/>', 'logo.png', 'image/png'), /SVG/],
-    ['a truncated JPEG', async () => {
-      const jpeg = await makeImage('jpeg', { width: 400, height: 300, noise: true })
-      return file(jpeg.subarray(0, Math.floor(jpeg.length * 0.6)), 'cut.jpg', 'image/jpeg')
-    }, /damaged or incomplete/],
+    [
+      'a text file renamed .png',
+      async () => file('just some text, not an image', 'photo.png', 'image/png'),
+      /is not a JPG, PNG or WebP image/,
+    ],
+    [
+      'an SVG',
+      async () => file('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', 'logo.svg', 'image/svg+xml'),
+      /SVG/,
+    ],
+    [
+      'an SVG renamed .png',
+      async () => file('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"/>', 'logo.png', 'image/png'),
+      /SVG/,
+    ],
+    [
+      'a truncated JPEG',
+      async () => {
+        const jpeg = await makeImage('jpeg', { width: 400, height: 300, noise: true })
+        return file(jpeg.subarray(0, Math.floor(jpeg.length * 0.6)), 'cut.jpg', 'image/jpeg')
+      },
+      /damaged or incomplete/,
+    ],
     ['a 5 MB + 1 byte file', async () => file(await pngOfSize(MAX_IMAGE_BYTES + 1), 'big.png'), /larger than 5MB/],
     ['an empty file', async () => file(new Uint8Array(0), 'empty.png'), /is empty/],
-    ['too many pixels (decompression bomb)', async () => file(await makeImage('png', { width: 8000, height: 6000 }), 'huge.png'), /too many pixels/],
-    ['a GIF', async () => file(await sharp({ create: { width: 10, height: 10, channels: 3, background: 'red' } }).gif().toBuffer(), 'a.gif', 'image/gif'), /not a JPG, PNG or WebP/],
+    [
+      'too many pixels (decompression bomb)',
+      async () => file(await makeImage('png', { width: 8000, height: 6000 }), 'huge.png'),
+      /too many pixels/,
+    ],
+    [
+      'a GIF',
+      async () =>
+        file(
+          await sharp({ create: { width: 10, height: 10, channels: 3, background: 'red' } })
+            .gif()
+            .toBuffer(),
+          'a.gif',
+          'image/gif',
+        ),
+      /not a JPG, PNG or WebP/,
+    ],
   ])('refuses %s with a reason; alone, nothing is stored; in a batch, the valid images are (issue 14.15)', async (_name, make, reason) => {
     const bad = await make()
     const alone = await upload([bad])
@@ -182,7 +216,14 @@ describe('POST /api/listings/upload-images', () => {
 
 describe('GET /uploads/*', () => {
   it('404 for anything but a stored image key (no path traversal)', async () => {
-    for (const key of ['../../etc/passwd', '..%2f..%2fetc%2fpasswd', 'abc/full.webp', `${'a'.repeat(32)}/full.webp`, `${'a'.repeat(32)}/secret.txt`, '']) {
+    for (const key of [
+      '../../etc/passwd',
+      '..%2f..%2fetc%2fpasswd',
+      'abc/full.webp',
+      `${'a'.repeat(32)}/full.webp`,
+      `${'a'.repeat(32)}/secret.txt`,
+      '',
+    ]) {
       const response = await serve(key)
       expect(response.status, key).toBe(404)
       expect(response.headers.get('X-Content-Type-Options')).toBe('nosniff')

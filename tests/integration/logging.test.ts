@@ -1,7 +1,7 @@
 import '../support/stripe.ts'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { CLIENT_IP_HEADER } from '../../app/server/client-ip.server.ts'
-import { resetRateLimits } from '../../app/server/rate-limit.server.ts'
+import { CLIENT_IP_HEADER } from '../../app/server/http/client-ip.server.ts'
+import { resetRateLimits } from '../../app/server/http/rate-limit.server.ts'
 import { callRoute } from '../support/call-route.ts'
 import { setEnv } from '../support/config.ts'
 import { signedEvent } from '../support/payment-fixtures.ts'
@@ -68,33 +68,64 @@ function find(event: string, count = 1) {
 
 describe('security events are logged, secrets are not', () => {
   it('logs each security event once, with who/what/when, and nothing secret', async () => {
-    // The address the server resolved (app/server/client-ip.server.ts) travels in this header.
+    // The address the server resolved (app/server/http/client-ip.server.ts) travels in this header.
     const ip = { [CLIENT_IP_HEADER]: '203.0.113.9' }
     // Failed sign-in (the provider sent the user back without a code).
-    await callRoute(await mod.callback(), new Request('http://localhost:3000/auth/callback?error_description=access_denied', { headers: ip }))
+    await callRoute(
+      await mod.callback(),
+      new Request('http://localhost:3000/auth/callback?error_description=access_denied', { headers: ip }),
+    )
     // 401 and 403.
     expect((await callRoute(await mod.purchases(), buildRequest('GET', '/api/purchases', undefined))).status).toBe(401)
-    expect((await callRoute(await mod.adminTransactions(), buildRequest('GET', '/api/admin/transactions', w.users.buyer.token))).status).toBe(403)
+    expect(
+      (await callRoute(await mod.adminTransactions(), buildRequest('GET', '/api/admin/transactions', w.users.buyer.token))).status,
+    ).toBe(403)
     // An invalid bearer token (a forged one): logged without the token.
     const forged = `${w.users.buyer.token.slice(0, -6)}AAAAAA`
     await callRoute(await mod.purchases(), buildRequest('GET', '/api/purchases', forged))
     // Webhook signed with another secret.
-    const { payload, header } = signedEvent({ id: 'evt_forged', type: 'payment_intent.succeeded', data: { object: {} } }, { secret: 'whsec_wrong' })
+    const { payload, header } = signedEvent(
+      { id: 'evt_forged', type: 'payment_intent.succeeded', data: { object: {} } },
+      { secret: 'whsec_wrong' },
+    )
     const webhook = await callRoute(
       await mod.webhook(),
-      new Request('http://localhost:3000/api/stripe/webhook', { method: 'POST', headers: { 'Stripe-Signature': header, 'Content-Type': 'application/json' }, body: payload }),
+      new Request('http://localhost:3000/api/stripe/webhook', {
+        method: 'POST',
+        headers: { 'Stripe-Signature': header, 'Content-Type': 'application/json' },
+        body: payload,
+      }),
     )
     expect(webhook.status).toBe(400)
     // Bank details saved with a full account number, then approved; another rejected.
-    expect((await callRoute(await mod.bank(), buildRequest('POST', '/api/profile/bank-details', w.users.buyer.token, { json: VALID_BANK_DETAILS }))).status).toBe(200)
     expect(
-      (await callRoute(await mod.approve(), buildRequest('POST', `/api/admin/bank-details/${w.users.buyer.id}/approve`, w.users.admin.token, { json: { version: 1 } }), { userId: w.users.buyer.id })).status,
+      (
+        await callRoute(
+          await mod.bank(),
+          buildRequest('POST', '/api/profile/bank-details', w.users.buyer.token, { json: VALID_BANK_DETAILS }),
+        )
+      ).status,
     ).toBe(200)
     expect(
       (
-        await callRoute(await mod.reject(), buildRequest('POST', `/api/admin/bank-details/${w.users.other.id}/reject`, w.users.admin.token, { json: { reason: 'Name mismatch', version: 1 } }), {
-          userId: w.users.other.id,
-        })
+        await callRoute(
+          await mod.approve(),
+          buildRequest('POST', `/api/admin/bank-details/${w.users.buyer.id}/approve`, w.users.admin.token, { json: { version: 1 } }),
+          { userId: w.users.buyer.id },
+        )
+      ).status,
+    ).toBe(200)
+    expect(
+      (
+        await callRoute(
+          await mod.reject(),
+          buildRequest('POST', `/api/admin/bank-details/${w.users.other.id}/reject`, w.users.admin.token, {
+            json: { reason: 'Name mismatch', version: 1 },
+          }),
+          {
+            userId: w.users.other.id,
+          },
+        )
       ).status,
     ).toBe(200)
     // Payout recorded.
@@ -102,7 +133,9 @@ describe('security events are logged, secrets are not', () => {
       (
         await callRoute(
           await mod.markPaid(),
-          buildRequest('POST', `/api/admin/transactions/${w.saleCompleted.id}/mark-paid`, w.users.admin.token, { json: { paymentReference: 'REF-LOG' } }),
+          buildRequest('POST', `/api/admin/transactions/${w.saleCompleted.id}/mark-paid`, w.users.admin.token, {
+            json: { paymentReference: 'REF-LOG' },
+          }),
           { transactionId: w.saleCompleted.id },
         )
       ).status,
@@ -119,7 +152,12 @@ describe('security events are logged, secrets are not', () => {
     }
     expect(statuses).toContain(429)
 
-    expect(find('sign_in_failed')).toMatchObject({ category: 'security', path: '/auth/callback', reason: 'access_denied', ip: '203.0.113.9' })
+    expect(find('sign_in_failed')).toMatchObject({
+      category: 'security',
+      path: '/auth/callback',
+      reason: 'access_denied',
+      ip: '203.0.113.9',
+    })
     // Two 401s: anonymous, and the forged token below.
     expect(find('unauthenticated', 2)).toMatchObject({ category: 'security', method: 'GET', path: '/api/purchases' })
     expect(find('forbidden')).toMatchObject({ category: 'security', path: '/api/admin/transactions', userId: w.users.buyer.id })
@@ -129,7 +167,12 @@ describe('security events are logged, secrets are not', () => {
     expect(find('bank_details_rejected')).toMatchObject({ adminId: w.users.admin.id, userId: w.users.other.id })
     expect(find('payout_recorded')).toMatchObject({ adminId: w.users.admin.id, transactionId: w.saleCompleted.id })
     expect(events().filter((e) => e.event === 'rate_limited').length).toBeGreaterThanOrEqual(1)
-    expect(events().find((e) => e.event === 'rate_limited')).toMatchObject({ category: 'security', rule: 'sign-in', path: '/login', ip: '198.51.100.7' })
+    expect(events().find((e) => e.event === 'rate_limited')).toMatchObject({
+      category: 'security',
+      rule: 'sign-in',
+      path: '/login',
+      ip: '198.51.100.7',
+    })
 
     // Nothing secret in any captured line.
     const secrets = [

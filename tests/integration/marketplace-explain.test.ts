@@ -1,15 +1,10 @@
 import type { CompiledQuery, Kysely } from 'kysely'
 import { describe, expect, it } from 'vitest'
+import { decodeCursor, parseFilters, type PageCursor } from '../../app/lib/filters.ts'
+import { buildCorrectionQuery, buildSearchQuery, searchListings, withCorrectionThreshold } from '../../app/server/domain/search.server.ts'
+import { db } from '../../app/server/infra/db.server.ts'
 import type { DB } from '../../db/schema.ts'
 import { seedBulkListings } from '../../db/seed-bulk.ts'
-import { decodeCursor, parseFilters, type PageCursor } from '../../app/lib/filters.ts'
-import { db } from '../../app/server/db.server.ts'
-import {
-  buildCorrectionQuery,
-  buildSearchQuery,
-  searchListings,
-  withCorrectionThreshold,
-} from '../../app/server/search.server.ts'
 
 const LISTINGS = 100_000
 
@@ -108,7 +103,10 @@ describe(`query plans at ${LISTINGS.toLocaleString('en')} listings`, () => {
       const nodes = await check(query || '(no filter)', buildSearchQuery(filters).compile())
       if (query.startsWith('search=quokka') || query === 'search=recat') {
         // A rare term must be looked up in the GIN index, not found by walking a sort index.
-        expect(nodes.some((n) => n['Index Name'] === 'listings_search_idx'), query).toBe(true)
+        expect(
+          nodes.some((n) => n['Index Name'] === 'listings_search_idx'),
+          query,
+        ).toBe(true)
       }
 
       // Later pages: forward and back, and for a ranked search into its second segment.

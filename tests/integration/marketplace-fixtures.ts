@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
-import type { NewListing } from '../../db/schema.ts'
-import { db } from '../../app/server/db.server.ts'
 import * as listingsRoute from '../../app/routes/api/listings.ts'
+import { db } from '../../app/server/infra/db.server.ts'
+import type { NewListing } from '../../db/schema.ts'
 import { apiRequest, callRoute } from '../support/call-route.ts'
 
 export async function makeSeller(username = 'seller', displayName = 'Sam Seller') {
@@ -19,7 +19,10 @@ export function listingRow(sellerId: string, overrides: Partial<NewListing> & { 
   slugCounter += 1
   return {
     sellerId,
-    slug: `${overrides.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}-${slugCounter}`,
+    slug: `${overrides.title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')}-${slugCounter}`,
     shortDescription: 'A listing for tests.',
     type: 'template',
     priceCents: 1000,

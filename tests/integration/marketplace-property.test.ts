@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { db } from '../../app/server/db.server.ts'
+import { db } from '../../app/server/infra/db.server.ts'
 import { getListings, insertListings, listingRow, makeSeller, walkPages } from './marketplace-fixtures.ts'
 
 // Small value domains, so random listings collide on sort keys and filters hit.
@@ -45,8 +45,7 @@ const listingArb: fc.Arbitrary<GeneratedListing> = fc.record({
 })
 
 /** A filter that is usually absent, so result sets stay big enough for ties across page boundaries. */
-const sometimes = <T>(arb: fc.Arbitrary<T>) =>
-  fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb })
+const sometimes = <T>(arb: fc.Arbitrary<T>) => fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb })
 
 const filterArb = fc.record({
   type: sometimes(fc.constantFrom('all', 'template', 'full_site')),
@@ -101,7 +100,8 @@ function referenceResults(rows: (GeneratedListing & { id: string })[], f: Partia
   )
   const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
   // ISO strings of one format compare like the instants they denote.
-  const byDate = (a: { createdAt: string }, b: { createdAt: string }) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0)
+  const byDate = (a: { createdAt: string }, b: { createdAt: string }) =>
+    a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0
   const ascending = {
     newest: (a: GeneratedListing & { id: string }, b: GeneratedListing & { id: string }) => byDate(a, b) || byId(a, b),
     oldest: (a: GeneratedListing & { id: string }, b: GeneratedListing & { id: string }) => byDate(a, b) || byId(a, b),
@@ -163,11 +163,43 @@ describe('GET /api/listings with arbitrary input', () => {
   it('answers 200 or a 400 with an error, never a server error', async () => {
     const seller = await makeSeller('fuzz-seller')
     await insertListings([listingRow(seller.id, { title: 'React Fuzz Target', languages: ['Go'] })])
-    const names = ['type', 'licence', 'minPrice', 'maxPrice', 'search', 'languages', 'frameworks', 'dependencies', 'hasSetupCall', 'hasEmailSupport', 'hasBespokeDev', 'sortBy', 'cursor', 'limit']
+    const names = [
+      'type',
+      'licence',
+      'minPrice',
+      'maxPrice',
+      'search',
+      'languages',
+      'frameworks',
+      'dependencies',
+      'hasSetupCall',
+      'hasEmailSupport',
+      'hasBespokeDev',
+      'sortBy',
+      'cursor',
+      'limit',
+    ]
     const value = fc.oneof(
       fc.string({ maxLength: 30 }),
       fc.string({ unit: 'binary', maxLength: 30 }),
-      fc.constantFrom('', 'true', 'all', '-1', '1e999', '0.001', 'NaN', '12.50', 'price-low', "'; DROP TABLE listings; --", 'a,b,,c', '%', '"quoted phrase"', '-react or (vue', '!!', '<->'),
+      fc.constantFrom(
+        '',
+        'true',
+        'all',
+        '-1',
+        '1e999',
+        '0.001',
+        'NaN',
+        '12.50',
+        'price-low',
+        "'; DROP TABLE listings; --",
+        'a,b,,c',
+        '%',
+        '"quoted phrase"',
+        '-react or (vue',
+        '!!',
+        '<->',
+      ),
       fc.base64String({ maxLength: 200 }),
     )
     await fc.assert(

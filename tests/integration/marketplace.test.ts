@@ -1,20 +1,18 @@
 import { sql } from 'kysely'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { db } from '../../app/server/db.server.ts'
-import { buildSearchQuery, compiledSearchQuery, editDistance, RELEVANCE_WINDOW, searchListings } from '../../app/server/search.server.ts'
 import { DEFAULT_FILTERS } from '../../app/lib/filters.ts'
-import * as marketplaceRoute from '../../app/routes/marketplace.tsx'
 import * as listingApi from '../../app/routes/api/listing.ts'
-import { APP, callRoute } from '../support/call-route.ts'
+import * as marketplaceRoute from '../../app/routes/marketplace.tsx'
 import {
-  getListings,
-  getPage,
-  insertListings,
-  listingRow,
-  makeSeller,
-  resetSearchTerms,
-  walkPages,
-} from './marketplace-fixtures.ts'
+  buildSearchQuery,
+  compiledSearchQuery,
+  editDistance,
+  RELEVANCE_WINDOW,
+  searchListings,
+} from '../../app/server/domain/search.server.ts'
+import { db } from '../../app/server/infra/db.server.ts'
+import { APP, callRoute } from '../support/call-route.ts'
+import { getListings, getPage, insertListings, listingRow, makeSeller, resetSearchTerms, walkPages } from './marketplace-fixtures.ts'
 
 const DAY = 86_400_000
 const UUID = '0b9d2f0e-8f38-4a8e-9a57-2f8f0e6f3c11'
@@ -26,12 +24,85 @@ async function seedKnownListings() {
   const ada = await makeSeller('ada', 'Ada Okafor')
   const lin = await makeSeller('lin', 'Lin Wei')
   const rows = [
-    listingRow(ada.id, { title: 'React Admin Dashboard', type: 'template', licence: 'commercial', priceCents: 4900, languages: ['TypeScript'], frameworks: ['React'], dependencies: ['Vite', 'Tailwind CSS'], emailSupportAvailable: true, emailSupportDuration: '30-days', tags: ['dashboard', 'admin'], createdAt: at(1) }),
-    listingRow(ada.id, { title: 'Django CRM Starter', type: 'template', licence: 'personal', priceCents: 8900, languages: ['Python'], frameworks: ['Django'], dependencies: ['PostgreSQL', 'Redis'], setupCallAvailable: true, tags: ['crm', 'sales'], createdAt: at(2) }),
-    listingRow(lin.id, { title: 'Flutter Fitness App', type: 'full_site', licence: 'commercial', priceCents: 21900, languages: ['Dart'], frameworks: ['Flutter'], dependencies: ['Firebase'], bespokeDevelopmentAvailable: true, bespokeDevelopmentRateCents: 9000, tags: ['fitness', 'mobile'], createdAt: at(3) }),
-    listingRow(lin.id, { title: 'Go REST API Boilerplate', type: 'template', licence: 'unlimited', priceCents: 6900, languages: ['Go'], frameworks: [], dependencies: ['PostgreSQL', 'Docker'], emailSupportAvailable: true, emailSupportDuration: '90-days', tags: ['api', 'backend'], createdAt: at(4) }),
-    listingRow(ada.id, { title: 'Vue Real Estate Site', type: 'full_site', licence: 'personal', priceCents: 7400, languages: ['TypeScript'], frameworks: ['Vue.js', 'Nuxt'], dependencies: ['Mapbox'], setupCallAvailable: true, emailSupportAvailable: true, emailSupportDuration: '7-days', tags: ['real-estate', 'maps'], createdAt: at(5) }),
-    listingRow(lin.id, { title: 'Laravel Booking System', type: 'full_site', licence: 'commercial', priceCents: 18900, languages: ['PHP'], frameworks: ['Laravel'], dependencies: ['MySQL', 'Stripe'], setupCallAvailable: true, bespokeDevelopmentAvailable: true, bespokeDevelopmentRateCents: 8000, tags: ['booking', 'calendar'], createdAt: at(6) }),
+    listingRow(ada.id, {
+      title: 'React Admin Dashboard',
+      type: 'template',
+      licence: 'commercial',
+      priceCents: 4900,
+      languages: ['TypeScript'],
+      frameworks: ['React'],
+      dependencies: ['Vite', 'Tailwind CSS'],
+      emailSupportAvailable: true,
+      emailSupportDuration: '30-days',
+      tags: ['dashboard', 'admin'],
+      createdAt: at(1),
+    }),
+    listingRow(ada.id, {
+      title: 'Django CRM Starter',
+      type: 'template',
+      licence: 'personal',
+      priceCents: 8900,
+      languages: ['Python'],
+      frameworks: ['Django'],
+      dependencies: ['PostgreSQL', 'Redis'],
+      setupCallAvailable: true,
+      tags: ['crm', 'sales'],
+      createdAt: at(2),
+    }),
+    listingRow(lin.id, {
+      title: 'Flutter Fitness App',
+      type: 'full_site',
+      licence: 'commercial',
+      priceCents: 21900,
+      languages: ['Dart'],
+      frameworks: ['Flutter'],
+      dependencies: ['Firebase'],
+      bespokeDevelopmentAvailable: true,
+      bespokeDevelopmentRateCents: 9000,
+      tags: ['fitness', 'mobile'],
+      createdAt: at(3),
+    }),
+    listingRow(lin.id, {
+      title: 'Go REST API Boilerplate',
+      type: 'template',
+      licence: 'unlimited',
+      priceCents: 6900,
+      languages: ['Go'],
+      frameworks: [],
+      dependencies: ['PostgreSQL', 'Docker'],
+      emailSupportAvailable: true,
+      emailSupportDuration: '90-days',
+      tags: ['api', 'backend'],
+      createdAt: at(4),
+    }),
+    listingRow(ada.id, {
+      title: 'Vue Real Estate Site',
+      type: 'full_site',
+      licence: 'personal',
+      priceCents: 7400,
+      languages: ['TypeScript'],
+      frameworks: ['Vue.js', 'Nuxt'],
+      dependencies: ['Mapbox'],
+      setupCallAvailable: true,
+      emailSupportAvailable: true,
+      emailSupportDuration: '7-days',
+      tags: ['real-estate', 'maps'],
+      createdAt: at(5),
+    }),
+    listingRow(lin.id, {
+      title: 'Laravel Booking System',
+      type: 'full_site',
+      licence: 'commercial',
+      priceCents: 18900,
+      languages: ['PHP'],
+      frameworks: ['Laravel'],
+      dependencies: ['MySQL', 'Stripe'],
+      setupCallAvailable: true,
+      bespokeDevelopmentAvailable: true,
+      bespokeDevelopmentRateCents: 8000,
+      tags: ['booking', 'calendar'],
+      createdAt: at(6),
+    }),
     listingRow(ada.id, {
       title: 'Portfolio Starter',
       shortDescription: 'A minimal portfolio with case studies.',
@@ -45,8 +116,22 @@ async function seedKnownListings() {
       tags: ['portfolio', 'design'],
       createdAt: at(7),
     }),
-    listingRow(ada.id, { title: 'Hidden React Thing', visible: false, languages: ['TypeScript'], frameworks: ['React'], priceCents: 100, createdAt: at(0) }),
-    listingRow(lin.id, { title: 'Archived React Kit', archivedAt: new Date(), languages: ['TypeScript'], frameworks: ['React'], priceCents: 200, createdAt: at(0) }),
+    listingRow(ada.id, {
+      title: 'Hidden React Thing',
+      visible: false,
+      languages: ['TypeScript'],
+      frameworks: ['React'],
+      priceCents: 100,
+      createdAt: at(0),
+    }),
+    listingRow(lin.id, {
+      title: 'Archived React Kit',
+      archivedAt: new Date(),
+      languages: ['TypeScript'],
+      frameworks: ['React'],
+      priceCents: 200,
+      createdAt: at(0),
+    }),
   ]
   await insertListings(rows)
   return { ada, lin }
@@ -107,14 +192,24 @@ describe('GET /api/listings on known data', () => {
     }
     const laravel = page.listings.find((l) => l.title === 'Laravel Booking System') as unknown as Record<string, unknown>
     expect(laravel.techStack).toEqual({ languages: ['PHP'], frameworks: ['Laravel'], dependencies: ['MySQL', 'Stripe'] })
-    expect(laravel.support).toMatchObject({ setupCallAvailable: true, bespokeDevelopmentAvailable: true, bespokeDevelopmentRate: 80, emailSupportAvailable: false })
+    expect(laravel.support).toMatchObject({
+      setupCallAvailable: true,
+      bespokeDevelopmentAvailable: true,
+      bespokeDevelopmentRate: 80,
+      emailSupportAvailable: false,
+    })
     // The flat fields stay for existing clients.
     expect(laravel).toMatchObject({ languages: ['PHP'], setupCallAvailable: true, bespokeDevelopmentAvailable: true })
   })
 
   it('filters by type and licence (commercial includes unlimited)', async () => {
     expect(await titles('type=full_site')).toEqual(['Flutter Fitness App', 'Vue Real Estate Site', 'Laravel Booking System'])
-    expect(await titles('type=template')).toEqual(['React Admin Dashboard', 'Django CRM Starter', 'Go REST API Boilerplate', 'Portfolio Starter'])
+    expect(await titles('type=template')).toEqual([
+      'React Admin Dashboard',
+      'Django CRM Starter',
+      'Go REST API Boilerplate',
+      'Portfolio Starter',
+    ])
     expect(await titles('type=all&licence=all')).toHaveLength(7)
     expect(await titles('licence=commercial')).toEqual([
       'React Admin Dashboard',
@@ -155,11 +250,14 @@ describe('GET /api/listings on known data', () => {
   })
 
   it('combines every kind of filter', async () => {
-    expect(await titles('type=full_site&licence=personal&languages=TypeScript&minPrice=50&maxPrice=100&hasSetupCall=true&hasEmailSupport=true')).toEqual([
-      'Vue Real Estate Site',
-    ])
+    expect(
+      await titles('type=full_site&licence=personal&languages=TypeScript&minPrice=50&maxPrice=100&hasSetupCall=true&hasEmailSupport=true'),
+    ).toEqual(['Vue Real Estate Site'])
     expect(await titles('type=full_site&licence=commercial&hasSetupCall=true&sortBy=price-low')).toEqual(['Laravel Booking System'])
-    expect(await titles('type=template&dependencies=PostgreSQL&sortBy=price-high')).toEqual(['Django CRM Starter', 'Go REST API Boilerplate'])
+    expect(await titles('type=template&dependencies=PostgreSQL&sortBy=price-high')).toEqual([
+      'Django CRM Starter',
+      'Go REST API Boilerplate',
+    ])
   })
 
   it('sorts newest, oldest, price low to high and high to low', async () => {
@@ -197,12 +295,23 @@ describe('GET /api/listings on known data', () => {
     expect(await titles('search=react')).toEqual(['React Admin Dashboard', 'Portfolio Starter'])
     const ada = await db.selectFrom('users').select('id').where('username', '=', 'ada').executeTakeFirstOrThrow()
     await insertListings([
-      listingRow(ada.id, { title: 'Gallery Kit', shortDescription: 'Image gallery.', longDescription: 'Built with React.', priceCents: 1500, createdAt: at(0) }),
+      listingRow(ada.id, {
+        title: 'Gallery Kit',
+        shortDescription: 'Image gallery.',
+        longDescription: 'Built with React.',
+        priceCents: 1500,
+        createdAt: at(0),
+      }),
       listingRow(ada.id, { title: 'React Native Shop', createdAt: at(30) }),
     ])
     expect(await titles('search=react')).toEqual(['React Admin Dashboard', 'React Native Shop', 'Gallery Kit', 'Portfolio Starter'])
     // An explicit sort is honoured with a search term.
-    expect(await titles('search=react&sortBy=price-low')).toEqual(['React Native Shop', 'Gallery Kit', 'Portfolio Starter', 'React Admin Dashboard'])
+    expect(await titles('search=react&sortBy=price-low')).toEqual([
+      'React Native Shop',
+      'Gallery Kit',
+      'Portfolio Starter',
+      'React Admin Dashboard',
+    ])
   })
 
   it('tolerates a typo by correcting it against listing titles', async () => {
@@ -239,13 +348,16 @@ describe('GET /api/listings on known data', () => {
       ['limit=0', /limit must be a whole number from 1 to 100/],
       ['limit=101', /limit must be a whole number from 1 to 100/],
       ['limit=ten', /limit must be a whole number from 1 to 100/],
-      // NUL is refused for every route by one middleware (app/server/invalid-text.server.ts, issue 14.7).
+      // NUL is refused for every route by one middleware (app/server/http/invalid-text.server.ts, issue 14.7).
       ['search=%00', /^The request contains a NUL character \(U\+0000\), which is not allowed in text$/],
       ['languages=Go%00', /^The request contains a NUL character \(U\+0000\), which is not allowed in text$/],
       // Forged cursors with values the database would refuse to cast.
       [`cursor=${forge({ d: 'next', o: 'newest', k: ['2026-02-30T00:00:00Z', UUID], c: null })}`, /cursor is invalid/],
       [`sortBy=price-low&cursor=${forge({ d: 'next', o: 'price-low', k: [3e9, UUID], c: null })}`, /cursor is invalid/],
-      [`search=a&cursor=${forge({ d: 'next', o: 'relevance', k: [1, 1e300, '2026-01-01T00:00:00Z', UUID], c: null })}`, /cursor is invalid/],
+      [
+        `search=a&cursor=${forge({ d: 'next', o: 'relevance', k: [1, 1e300, '2026-01-01T00:00:00Z', UUID], c: null })}`,
+        /cursor is invalid/,
+      ],
     ]
     for (const [query, message] of cases) {
       const { status, body } = await getListings(query)
@@ -296,7 +408,14 @@ describe('pagination', () => {
     const first = await getPage('limit=3')
     await insertListings([listingRow(seller.id, { title: 'Brand new', createdAt: at(0) })])
     const second = await getPage(`limit=3&cursor=${first.pagination.nextCursor}`)
-    expect([...first.listings, ...second.listings].map((l) => l.title)).toEqual(['Item 0', 'Item 1', 'Item 2', 'Item 3', 'Item 4', 'Item 5'])
+    expect([...first.listings, ...second.listings].map((l) => l.title)).toEqual([
+      'Item 0',
+      'Item 1',
+      'Item 2',
+      'Item 3',
+      'Item 4',
+      'Item 5',
+    ])
   })
 
   it('pages through ranked matches and on into older ones (two segments)', async () => {
@@ -341,7 +460,13 @@ describe('/marketplace loader', () => {
     const body = await response.json()
     expect(body.error).toBeNull()
     expect(body.listings).toEqual([
-      expect.objectContaining({ title: 'React Admin Dashboard', priceCents: 4900, language: 'TypeScript', framework: 'React', type: 'template' }),
+      expect.objectContaining({
+        title: 'React Admin Dashboard',
+        priceCents: 4900,
+        language: 'TypeScript',
+        framework: 'React',
+        type: 'template',
+      }),
       expect.objectContaining({ title: 'Go REST API Boilerplate', language: 'Go', framework: null }),
       expect.objectContaining({ title: 'Vue Real Estate Site', framework: 'Vue.js', type: 'full_site' }),
     ])
@@ -354,13 +479,22 @@ describe('/marketplace loader', () => {
 
   it('links to the next page with the filters kept', async () => {
     const seller = await makeSeller()
-    await insertListings(Array.from({ length: 30 }, (_, i) => listingRow(seller.id, { title: `Item ${i}`, languages: ['Go'], createdAt: at(i) })))
+    await insertListings(
+      Array.from({ length: 30 }, (_, i) => listingRow(seller.id, { title: `Item ${i}`, languages: ['Go'], createdAt: at(i) })),
+    )
     const first = await (await callRoute(marketplaceRoute, new Request(`${APP}/marketplace?languages=Go`))).json()
     expect(first.listings).toHaveLength(24)
     expect(first.previousHref).toBeNull()
     expect(first.nextHref).toMatch(/^\/marketplace\?languages=Go&cursor=[\w-]+$/)
     const second = await (await callRoute(marketplaceRoute, new Request(`${APP}${first.nextHref}`))).json()
-    expect(second.listings.map((l: { title: string }) => l.title)).toEqual(['Item 24', 'Item 25', 'Item 26', 'Item 27', 'Item 28', 'Item 29'])
+    expect(second.listings.map((l: { title: string }) => l.title)).toEqual([
+      'Item 24',
+      'Item 25',
+      'Item 26',
+      'Item 27',
+      'Item 28',
+      'Item 29',
+    ])
     expect(second.nextHref).toBeNull()
     expect(second.previousHref).toMatch(/^\/marketplace\?languages=Go&cursor=/)
   })
@@ -384,7 +518,14 @@ describe('search vocabulary', () => {
   it('collects the words of titles, short descriptions, tags and stacks', async () => {
     const seller = await makeSeller()
     const [row] = await insertListings([
-      listingRow(seller.id, { title: 'Quokka Booking-Engine v2', shortDescription: 'Rooms.', tags: ['hotel'], languages: ['Go'], frameworks: ['Phoenix'], longDescription: 'Ignored words here.' }),
+      listingRow(seller.id, {
+        title: 'Quokka Booking-Engine v2',
+        shortDescription: 'Rooms.',
+        tags: ['hotel'],
+        languages: ['Go'],
+        frameworks: ['Phoenix'],
+        longDescription: 'Ignored words here.',
+      }),
       listingRow(seller.id, { title: 'Booking Desk', shortDescription: 'Desks.' }),
     ])
     // An edit adds its new words without counting the listing twice.

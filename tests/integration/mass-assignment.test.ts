@@ -1,6 +1,6 @@
 import '../support/stripe.ts'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { db } from '../../app/server/db.server.ts'
+import { db } from '../../app/server/infra/db.server.ts'
 import { callRoute } from '../support/call-route.ts'
 import { API_LISTING, buildRequest, buildWorld, VALID_BANK_DETAILS, type Body, type World } from './hardening-fixtures.ts'
 
@@ -54,7 +54,14 @@ const modules = {
   dashboard: () => import('../../app/routes/seller-dashboard.tsx'),
 }
 
-async function call(mod: keyof typeof modules, method: string, path: string, token: string, body: Body, params: Record<string, string> = {}) {
+async function call(
+  mod: keyof typeof modules,
+  method: string,
+  path: string,
+  token: string,
+  body: Body,
+  params: Record<string, string> = {},
+) {
   return callRoute(await modules[mod](), buildRequest(method, path, token, body), params)
 }
 
@@ -69,7 +76,9 @@ beforeEach(async () => {
 
 describe('mass assignment has no effect', () => {
   it('POST /api/listings: the listing belongs to the caller, whatever sellerId/id/createdAt say', async () => {
-    const response = await call('listings', 'POST', '/api/listings', w.users.buyer.token, { json: { ...API_LISTING, ...HOSTILE(w), priceCents: 4900 } })
+    const response = await call('listings', 'POST', '/api/listings', w.users.buyer.token, {
+      json: { ...API_LISTING, ...HOSTILE(w), priceCents: 4900 },
+    })
     expect(response.status).toBe(201)
     const created = (await response.json()) as { id: string }
     const row = await db.selectFrom('listings').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow()
@@ -81,7 +90,14 @@ describe('mass assignment has no effect', () => {
   })
 
   it('PATCH /api/listings/:id: the owner cannot hand the listing to someone else or archive it', async () => {
-    const response = await call('listing', 'PATCH', `/api/listings/${w.listing.id}`, w.users.owner.token, { json: { ...HOSTILE(w), priceCents: 5000 } }, { slugOrId: w.listing.id })
+    const response = await call(
+      'listing',
+      'PATCH',
+      `/api/listings/${w.listing.id}`,
+      w.users.owner.token,
+      { json: { ...HOSTILE(w), priceCents: 5000 } },
+      { slugOrId: w.listing.id },
+    )
     expect(response.status).toBe(200)
     const row = await db.selectFrom('listings').selectAll().where('id', '=', w.listing.id).executeTakeFirstOrThrow()
     expect(row.sellerId).toBe(w.users.owner.id)
@@ -90,7 +106,9 @@ describe('mass assignment has no effect', () => {
   })
 
   it('POST /api/profile/bank-details: saved details are pending and the caller\u2019s own', async () => {
-    const response = await call('bank', 'POST', '/api/profile/bank-details', w.users.buyer.token, { json: { ...VALID_BANK_DETAILS, ...HOSTILE(w) } })
+    const response = await call('bank', 'POST', '/api/profile/bank-details', w.users.buyer.token, {
+      json: { ...VALID_BANK_DETAILS, ...HOSTILE(w) },
+    })
     expect(response.status).toBe(200)
     const row = await bank(w.users.buyer.id)
     expect(row.status).toBe('pending')
@@ -101,7 +119,9 @@ describe('mass assignment has no effect', () => {
   })
 
   it('/profile form: status=approved is ignored', async () => {
-    const response = await call('profile', 'POST', '/profile', w.users.buyer.token, { form: { ...asForm(HOSTILE(w)), ...VALID_BANK_DETAILS } })
+    const response = await call('profile', 'POST', '/profile', w.users.buyer.token, {
+      form: { ...asForm(HOSTILE(w)), ...VALID_BANK_DETAILS },
+    })
     expect(response.status).toBe(302)
     expect((await bank(w.users.buyer.id)).status).toBe('pending')
     expect((await bank(w.users.other.id)).status).toBe('pending')
@@ -115,7 +135,14 @@ describe('mass assignment has no effect', () => {
   })
 
   it('POST /api/listings/:id/purchase: the sale costs the listing price and starts pending', async () => {
-    const response = await call('purchase', 'POST', `/api/listings/${w.listing.id}/purchase`, w.users.other.token, { json: HOSTILE(w) }, { id: w.listing.id })
+    const response = await call(
+      'purchase',
+      'POST',
+      `/api/listings/${w.listing.id}/purchase`,
+      w.users.other.token,
+      { json: HOSTILE(w) },
+      { id: w.listing.id },
+    )
     expect(response.status).toBe(200)
     const row = await db.selectFrom('transactions').selectAll().where('listingId', '=', w.listing.id).executeTakeFirstOrThrow()
     expect(row.amountCents).toBe(w.listing.priceCents)
@@ -126,21 +153,42 @@ describe('mass assignment has no effect', () => {
   })
 
   it('deliver / confirm / dispute: the state machine decides the status, not the body', async () => {
-    const delivered = await call('deliver', 'POST', `/api/seller/transactions/${w.salePaid.id}/deliver`, w.users.owner.token, {
-      json: { forkUrl: 'https://github.com/x/y', ...HOSTILE(w) },
-    }, { id: w.salePaid.id })
+    const delivered = await call(
+      'deliver',
+      'POST',
+      `/api/seller/transactions/${w.salePaid.id}/deliver`,
+      w.users.owner.token,
+      {
+        json: { forkUrl: 'https://github.com/x/y', ...HOSTILE(w) },
+      },
+      { id: w.salePaid.id },
+    )
     expect(delivered.status).toBe(200)
     let row = await sale(w.salePaid.id)
     expect(row.status).toBe('delivered')
     expect([row.paidAt, row.paymentReference, row.amountCents]).toEqual([null, null, 9900])
 
-    const confirmed = await call('confirm', 'POST', `/api/purchases/${w.saleDelivered.id}/confirm`, w.users.buyer.token, { json: { ...HOSTILE(w), status: 'refunded' } }, { id: w.saleDelivered.id })
+    const confirmed = await call(
+      'confirm',
+      'POST',
+      `/api/purchases/${w.saleDelivered.id}/confirm`,
+      w.users.buyer.token,
+      { json: { ...HOSTILE(w), status: 'refunded' } },
+      { id: w.saleDelivered.id },
+    )
     expect(confirmed.status).toBe(200)
     row = await sale(w.saleDelivered.id)
     expect(row.status).toBe('completed')
     expect([row.paidAt, row.paymentReference, row.amountCents]).toEqual([null, null, 9900])
 
-    const disputed = await call('dispute', 'POST', `/api/purchases/${w.salePaid.id}/dispute`, w.users.buyer.token, { json: { reason: 'Broken', ...HOSTILE(w) } }, { id: w.salePaid.id })
+    const disputed = await call(
+      'dispute',
+      'POST',
+      `/api/purchases/${w.salePaid.id}/dispute`,
+      w.users.buyer.token,
+      { json: { reason: 'Broken', ...HOSTILE(w) } },
+      { id: w.salePaid.id },
+    )
     expect(disputed.status).toBe(200)
     row = await sale(w.salePaid.id)
     expect(row.status).toBe('disputed')
@@ -149,9 +197,16 @@ describe('mass assignment has no effect', () => {
 
   it('POST mark-paid: paidAt is now and the amount is the sale\u2019s, whatever the body says', async () => {
     const before = Date.now()
-    const response = await call('markPaid', 'POST', `/api/admin/transactions/${w.saleCompleted.id}/mark-paid`, w.users.admin.token, {
-      json: { ...HOSTILE(w), paymentReference: 'REF-9' },
-    }, { transactionId: w.saleCompleted.id })
+    const response = await call(
+      'markPaid',
+      'POST',
+      `/api/admin/transactions/${w.saleCompleted.id}/mark-paid`,
+      w.users.admin.token,
+      {
+        json: { ...HOSTILE(w), paymentReference: 'REF-9' },
+      },
+      { transactionId: w.saleCompleted.id },
+    )
     expect(response.status).toBe(200)
     const row = await sale(w.saleCompleted.id)
     expect(row.paymentReference).toBe('REF-9')
@@ -167,7 +222,14 @@ describe('mass assignment has no effect', () => {
     expect(mine.sellerId).toBe(w.users.buyer.id)
     expect(mine.priceCents).toBe(1000)
 
-    const edited = await call('edit', 'POST', `/seller/edit/${w.listing.id}`, w.users.owner.token, { form: { ...asForm(HOSTILE(w)), ...form } }, { id: w.listing.id })
+    const edited = await call(
+      'edit',
+      'POST',
+      `/seller/edit/${w.listing.id}`,
+      w.users.owner.token,
+      { form: { ...asForm(HOSTILE(w)), ...form } },
+      { id: w.listing.id },
+    )
     expect(edited.status).toBe(302)
     const listing = await db.selectFrom('listings').selectAll().where('id', '=', w.listing.id).executeTakeFirstOrThrow()
     expect([listing.sellerId, listing.archivedAt]).toEqual([w.users.owner.id, null])

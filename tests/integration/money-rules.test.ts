@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import type { TransactionStatus } from '../../db/schema.ts'
 import { splitFee } from '../../app/lib/money.ts'
 import { isPayoutDue } from '../../app/lib/payouts.ts'
-import { db } from '../../app/server/db.server.ts'
-import { payoutDue } from '../../app/server/payouts.server.ts'
+import { payoutDue } from '../../app/server/domain/payouts.server.ts'
+import { db } from '../../app/server/infra/db.server.ts'
+import type { TransactionStatus } from '../../db/schema.ts'
 import { createListing, createSale, signUp } from './admin-fixtures.ts'
 
 // Issue 15.3: each money rule lives once; these tests keep the SQL and the
@@ -29,7 +29,9 @@ describe('one owner per money rule', () => {
       for (const paymentReference of [undefined, 'REF']) {
         if (paymentReference && status !== 'completed') continue // the schema allows payouts of completed sales only
         const listing = await createListing(seller.id)
-        sales.push(await createSale({ listingId: listing.id, sellerId: seller.id, buyerId: buyer.id, amountCents: 1000, status, paymentReference }))
+        sales.push(
+          await createSale({ listingId: listing.id, sellerId: seller.id, buyerId: buyer.id, amountCents: 1000, status, paymentReference }),
+        )
       }
     }
     const dueInSql = new Set((await db.selectFrom('transactions').select('id').where(payoutDue).execute()).map((r) => r.id))

@@ -1,10 +1,10 @@
-import express from 'express'
 import type { AddressInfo } from 'node:net'
+import express from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
 import '../support/stripe.ts'
 import * as login from '../../app/routes/login.tsx'
-import { clientIpMiddleware, CLIENT_IP_HEADER, trustProxySetting } from '../../app/server/client-ip.server.ts'
-import { resetRateLimits } from '../../app/server/rate-limit.server.ts'
+import { CLIENT_IP_HEADER, clientIpMiddleware, trustProxySetting } from '../../app/server/http/client-ip.server.ts'
+import { resetRateLimits } from '../../app/server/http/rate-limit.server.ts'
 import { callRoute } from '../support/call-route.ts'
 import { setEnv } from '../support/config.ts'
 import { buildRequest, buildWorld, VALID_BANK_DETAILS } from './hardening-fixtures.ts'
@@ -57,22 +57,67 @@ describe('rate limits', () => {
 
     // Bank details: the API and the profile form share one limit.
     const owner = w.users.owner.token
-    expect(await status('routes/api/bank-details.ts', buildRequest('POST', '/api/profile/bank-details', owner, { json: VALID_BANK_DETAILS }), '192.0.2.1')).toBe(200)
+    expect(
+      await status(
+        'routes/api/bank-details.ts',
+        buildRequest('POST', '/api/profile/bank-details', owner, { json: VALID_BANK_DETAILS }),
+        '192.0.2.1',
+      ),
+    ).toBe(200)
     expect(await status('routes/profile.tsx', buildRequest('POST', '/profile', owner, { form: VALID_BANK_DETAILS }), '192.0.2.1')).toBe(429)
-    expect(await status('routes/api/bank-details.ts', buildRequest('POST', '/api/profile/bank-details', owner, { json: VALID_BANK_DETAILS }), '192.0.2.1')).toBe(429)
+    expect(
+      await status(
+        'routes/api/bank-details.ts',
+        buildRequest('POST', '/api/profile/bank-details', owner, { json: VALID_BANK_DETAILS }),
+        '192.0.2.1',
+      ),
+    ).toBe(429)
 
     // Sale actions: deliver, confirm and dispute (API and screens) share one limit.
     const buyer = w.users.buyer.token
     const attempts = [
-      () => status('routes/api/seller-transaction-deliver.ts', buildRequest('POST', `/api/seller/transactions/${w.salePaid.id}/deliver`, owner, { json: { forkUrl: 'https://github.com/a/b' } }), '192.0.2.2', { id: w.salePaid.id }),
-      () => status('routes/api/purchase-confirm.ts', buildRequest('POST', `/api/purchases/${w.saleCompleted.id}/confirm`, buyer, { json: {} }), '192.0.2.2', { id: w.saleCompleted.id }),
-      () => status('routes/api/purchase-dispute.ts', buildRequest('POST', `/api/purchases/${w.saleDelivered.id}/dispute`, buyer, { json: { reason: 'Broken' } }), '192.0.2.2', { id: w.saleDelivered.id }),
-      () => status('routes/purchases.tsx', buildRequest('POST', '/purchases', buyer, { form: { intent: 'confirm-receipt', transactionId: w.saleDelivered.id } }), '192.0.2.2'),
-      () => status('routes/seller-dashboard.tsx', buildRequest('POST', '/seller/dashboard', owner, { form: { intent: 'deliver', transactionId: w.salePaid.id, forkUrl: 'https://github.com/a/b' } }), '192.0.2.2'),
+      () =>
+        status(
+          'routes/api/seller-transaction-deliver.ts',
+          buildRequest('POST', `/api/seller/transactions/${w.salePaid.id}/deliver`, owner, { json: { forkUrl: 'https://github.com/a/b' } }),
+          '192.0.2.2',
+          { id: w.salePaid.id },
+        ),
+      () =>
+        status(
+          'routes/api/purchase-confirm.ts',
+          buildRequest('POST', `/api/purchases/${w.saleCompleted.id}/confirm`, buyer, { json: {} }),
+          '192.0.2.2',
+          { id: w.saleCompleted.id },
+        ),
+      () =>
+        status(
+          'routes/api/purchase-dispute.ts',
+          buildRequest('POST', `/api/purchases/${w.saleDelivered.id}/dispute`, buyer, { json: { reason: 'Broken' } }),
+          '192.0.2.2',
+          { id: w.saleDelivered.id },
+        ),
+      () =>
+        status(
+          'routes/purchases.tsx',
+          buildRequest('POST', '/purchases', buyer, { form: { intent: 'confirm-receipt', transactionId: w.saleDelivered.id } }),
+          '192.0.2.2',
+        ),
+      () =>
+        status(
+          'routes/seller-dashboard.tsx',
+          buildRequest('POST', '/seller/dashboard', owner, {
+            form: { intent: 'deliver', transactionId: w.salePaid.id, forkUrl: 'https://github.com/a/b' },
+          }),
+          '192.0.2.2',
+        ),
     ]
     const statuses = []
     for (const attempt of attempts) statuses.push(await attempt())
-    expect(statuses.slice(0, 3).every((code) => code !== 429), JSON.stringify(statuses)).toBe(true)
+    expect(
+      statuses.slice(0, 3).every((code) => code !== 429),
+      JSON.stringify(statuses),
+    ).toBe(true)
     expect(statuses.slice(3)).toEqual([429, 429])
   })
 })

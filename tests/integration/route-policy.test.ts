@@ -1,15 +1,15 @@
 import '../support/stripe.ts'
 import pg from 'pg'
 import { describe, expect, inject, it } from 'vitest'
-import { declaredPolicy } from '../../app/server/route-policy.server.ts'
-import { syncUser } from '../../app/server/users.server.ts'
-import { APP, apiRequest, callRoute } from '../support/call-route.ts'
+import { syncUser } from '../../app/server/domain/users.server.ts'
+import { declaredPolicy } from '../../app/server/http/route-policy.server.ts'
+import { apiRequest, APP, callRoute } from '../support/call-route.ts'
 import { ROUTES } from '../support/route-table.ts'
 import { authEmulator } from '../support/services.ts'
 
 /*
  * Issue 15.6: a route's HTTP policy (body limit, rate limit, CSP variant,
- * compression) is declared on the route itself (app/server/route-policy.server.ts),
+ * compression) is declared on the route itself (app/server/http/route-policy.server.ts),
  * and a route that takes writes cannot silently miss its limits: this test
  * fails for any route of app/routes.ts that answers a write (anything but 405)
  * and declares no body limit or no rate limit.
@@ -63,7 +63,10 @@ describe('route policy', () => {
   it('the check catches a route that declares nothing', async () => {
     const bare: Module = { action: () => Response.json({ ok: true }) }
     const listed = { path: 'bare/:id', file: 'bare.ts' }
-    expect(await undeclared([listed], async () => bare)).toEqual(['bare/:id (POST/PATCH/DELETE): no body limit', 'bare/:id (POST/PATCH/DELETE): no rate limit'])
+    expect(await undeclared([listed], async () => bare)).toEqual([
+      'bare/:id (POST/PATCH/DELETE): no body limit',
+      'bare/:id (POST/PATCH/DELETE): no rate limit',
+    ])
   })
 
   it('declares the CSP variants and compression opt-outs on the routes they govern', async () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { expect, it } from 'vitest'
-import { db } from '../../app/server/db.server.ts'
+import { db } from '../../app/server/infra/db.server.ts'
 import { GENERATED_FILE, generateSchemaTypes } from '../../db/generate-types.ts'
 
 // The worker's database was migrated from scratch by the global setup: its

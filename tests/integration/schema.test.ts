@@ -3,9 +3,9 @@ import os from 'node:os'
 import path from 'node:path'
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
+import { db } from '../../app/server/infra/db.server.ts'
+import { localDiskStorage, setStorageForTesting } from '../../app/server/infra/storage.server.ts'
 import { seedDemoDataOnce } from '../../db/seed.ts'
-import { db } from '../../app/server/db.server.ts'
-import { localDiskStorage, setStorageForTesting } from '../../app/server/storage.server.ts'
 
 async function makeSeller(username = 'seller') {
   return db
@@ -43,18 +43,33 @@ describe('schema constraints', () => {
 
   it('rejects a price of 0 cents', async () => {
     const { id } = await makeSeller()
-    await expect(constraintOf(db.insertInto('listings').values(listing(id, { priceCents: 0 })).execute())).resolves.toBe(
-      'listings_price_cents_check',
-    )
+    await expect(
+      constraintOf(
+        db
+          .insertInto('listings')
+          .values(listing(id, { priceCents: 0 }))
+          .execute(),
+      ),
+    ).resolves.toBe('listings_price_cents_check')
   })
 
   it('rejects an unknown licence and type', async () => {
     const { id } = await makeSeller()
     await expect(
-      constraintOf(db.insertInto('listings').values(listing(id, { licence: 'gpl' as never })).execute()),
+      constraintOf(
+        db
+          .insertInto('listings')
+          .values(listing(id, { licence: 'gpl' as never }))
+          .execute(),
+      ),
     ).resolves.toBe('listings_licence_check')
     await expect(
-      constraintOf(db.insertInto('listings').values(listing(id, { type: 'plugin' as never })).execute()),
+      constraintOf(
+        db
+          .insertInto('listings')
+          .values(listing(id, { type: 'plugin' as never }))
+          .execute(),
+      ),
     ).resolves.toBe('listings_type_check')
   })
 
@@ -79,22 +94,50 @@ describe('schema constraints', () => {
     const buyer = await makeSeller('b1')
     const { id: listingId } = await db.insertInto('listings').values(listing(seller.id)).returning('id').executeTakeFirstOrThrow()
     const sale = { listingId, sellerId: seller.id, buyerId: buyer.id, amountCents: 100, applicationFeeCents: 15 }
-    await expect(constraintOf(db.insertInto('transactions').values({ ...sale, amountCents: -1 }).execute())).resolves.toBe(
-      'transactions_amount_cents_check',
-    )
     await expect(
-      constraintOf(db.insertInto('transactions').values({ ...sale, status: 'lost' as never }).execute()),
+      constraintOf(
+        db
+          .insertInto('transactions')
+          .values({ ...sale, amountCents: -1 })
+          .execute(),
+      ),
+    ).resolves.toBe('transactions_amount_cents_check')
+    await expect(
+      constraintOf(
+        db
+          .insertInto('transactions')
+          .values({ ...sale, status: 'lost' as never })
+          .execute(),
+      ),
     ).resolves.toBe('transactions_status_check')
     await expect(
-      constraintOf(db.insertInto('transactions').values({ ...sale, buyerId: seller.id }).execute()),
+      constraintOf(
+        db
+          .insertInto('transactions')
+          .values({ ...sale, buyerId: seller.id })
+          .execute(),
+      ),
     ).resolves.toBe('transactions_not_self_purchase')
     await expect(
-      constraintOf(db.insertInto('transactions').values({ ...sale, status: 'paid', paidAt: new Date(), paymentReference: 'X' }).execute()),
+      constraintOf(
+        db
+          .insertInto('transactions')
+          .values({ ...sale, status: 'paid', paidAt: new Date(), paymentReference: 'X' })
+          .execute(),
+      ),
     ).resolves.toBe('transactions_payout_only_completed')
-    await db.insertInto('transactions').values({ ...sale, status: 'paid' }).execute()
-    await expect(constraintOf(db.insertInto('transactions').values({ ...sale, status: 'paid' }).execute())).resolves.toBe(
-      'transactions_one_owned_copy',
-    )
+    await db
+      .insertInto('transactions')
+      .values({ ...sale, status: 'paid' })
+      .execute()
+    await expect(
+      constraintOf(
+        db
+          .insertInto('transactions')
+          .values({ ...sale, status: 'paid' })
+          .execute(),
+      ),
+    ).resolves.toBe('transactions_one_owned_copy')
   })
 
   it('loads the demo data once', async () => {
@@ -108,7 +151,11 @@ describe('schema constraints', () => {
       .executeTakeFirstOrThrow()
     expect(counts.all).toBeGreaterThanOrEqual(40)
     expect(counts.sellers).toBeGreaterThanOrEqual(4)
-    const hidden = await db.selectFrom('listings').select((eb) => eb.fn.countAll<number>().as('n')).where('visible', '=', false).executeTakeFirstOrThrow()
+    const hidden = await db
+      .selectFrom('listings')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('visible', '=', false)
+      .executeTakeFirstOrThrow()
     expect(hidden.n).toBeGreaterThan(0)
     const admins = await db.selectFrom('users').select('email').where('isAdmin', '=', true).execute()
     expect(admins).toHaveLength(1)

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import * as sellerTransactionsApi from '../../app/routes/api/seller-transactions.ts'
 import * as dashboard from '../../app/routes/seller-dashboard.tsx'
-import { db } from '../../app/server/db.server.ts'
-import { getSellerDashboard } from '../../app/server/seller-dashboard.server.ts'
+import { getSellerDashboard } from '../../app/server/domain/seller-dashboard.server.ts'
+import { db } from '../../app/server/infra/db.server.ts'
 import { apiRequest, callRoute } from '../support/call-route.ts'
 import { createListing, createSale, formRequest, giveBankDetails, screenRequest, signUp } from './admin-fixtures.ts'
 
@@ -10,7 +10,12 @@ import { createListing, createSale, formRequest, giveBankDetails, screenRequest,
 async function sellerWithSales() {
   const seller = await signUp('seller@example.com')
   const buyer = await signUp('buyer@example.com')
-  const sale = async (status: Parameters<typeof createSale>[0]['status'], amountCents: number, paymentReference?: string, createdAt?: Date) => {
+  const sale = async (
+    status: Parameters<typeof createSale>[0]['status'],
+    amountCents: number,
+    paymentReference?: string,
+    createdAt?: Date,
+  ) => {
     const listing = await createListing(seller.id, { priceCents: amountCents })
     return createSale({ listingId: listing.id, sellerId: seller.id, buyerId: buyer.id, amountCents, status, paymentReference, createdAt })
   }
@@ -50,7 +55,14 @@ describe('seller dashboard figures', () => {
     for (let i = 0; i < 12; i++) {
       const buyer = await signUp(`b${i}@example.com`)
       const listing = await createListing(seller.id)
-      await createSale({ listingId: listing.id, sellerId: seller.id, buyerId: buyer.id, amountCents: 100 + i, status: 'completed', createdAt: new Date(Date.UTC(2026, 0, i + 1)) })
+      await createSale({
+        listingId: listing.id,
+        sellerId: seller.id,
+        buyerId: buyer.id,
+        amountCents: 100 + i,
+        status: 'completed',
+        createdAt: new Date(Date.UTC(2026, 0, i + 1)),
+      })
     }
     const { transactions } = await getSellerDashboard(seller.id)
     expect(transactions.map((t) => t.amountCents)).toEqual([111, 110, 109, 108, 107, 106, 105, 104, 103, 102])
@@ -61,7 +73,11 @@ describe('seller dashboard figures', () => {
     expect((await getSellerDashboard(seller.id)).bankAlert).toBe('missing')
     await giveBankDetails(seller.id, 'rejected')
     expect((await getSellerDashboard(seller.id)).bankAlert).toBe('missing')
-    await db.updateTable('bankDetails').set({ status: 'pending', rejectedAt: null, rejectionReason: null }).where('userId', '=', seller.id).execute()
+    await db
+      .updateTable('bankDetails')
+      .set({ status: 'pending', rejectedAt: null, rejectionReason: null })
+      .where('userId', '=', seller.id)
+      .execute()
     expect((await getSellerDashboard(seller.id)).bankAlert).toBe('pending')
     await db.updateTable('bankDetails').set({ status: 'approved', approvedAt: new Date() }).where('userId', '=', seller.id).execute()
     expect((await getSellerDashboard(seller.id)).bankAlert).toBeNull()
@@ -82,7 +98,11 @@ describe('seller dashboard figures', () => {
     expect((await getSellerDashboard(fresh.id)).bankAlert).toBe('missing')
     await giveBankDetails(fresh.id, 'rejected')
     expect((await getSellerDashboard(fresh.id)).bankAlert).toBe('missing')
-    await db.updateTable('bankDetails').set({ status: 'pending', rejectedAt: null, rejectionReason: null }).where('userId', '=', fresh.id).execute()
+    await db
+      .updateTable('bankDetails')
+      .set({ status: 'pending', rejectedAt: null, rejectionReason: null })
+      .where('userId', '=', fresh.id)
+      .execute()
     expect((await getSellerDashboard(fresh.id)).bankAlert).toBeNull()
   })
 })
@@ -123,7 +143,10 @@ describe('/seller/dashboard screen', () => {
   it('hides and shows a listing with the set-visibility intent (no JavaScript needed)', async () => {
     const seller = await signUp('toggle@example.com')
     const listing = await createListing(seller.id)
-    const hide = await callRoute(dashboard, formRequest('/seller-dashboard', { intent: 'set-visibility', listingId: listing.id, visible: 'false' }, seller.token))
+    const hide = await callRoute(
+      dashboard,
+      formRequest('/seller-dashboard', { intent: 'set-visibility', listingId: listing.id, visible: 'false' }, seller.token),
+    )
     expect(hide.status).toBe(302)
     expect(hide.headers.get('Location')).toBe('/seller-dashboard')
     const stored = await db.selectFrom('listings').select('visible').where('id', '=', listing.id).executeTakeFirstOrThrow()
@@ -135,7 +158,10 @@ describe('/seller/dashboard screen', () => {
     const owner = await signUp('owner@example.com')
     const intruder = await signUp('intruder@example.com')
     const listing = await createListing(owner.id)
-    const response = await callRoute(dashboard, formRequest('/seller/dashboard', { intent: 'set-visibility', listingId: listing.id, visible: 'false' }, intruder.token))
+    const response = await callRoute(
+      dashboard,
+      formRequest('/seller/dashboard', { intent: 'set-visibility', listingId: listing.id, visible: 'false' }, intruder.token),
+    )
     expect(response.status).toBe(404)
     const stored = await db.selectFrom('listings').select('visible').where('id', '=', listing.id).executeTakeFirstOrThrow()
     expect(stored.visible).toBe(true)
@@ -148,15 +174,25 @@ describe('/seller/dashboard screen', () => {
 
     const bad = await deliver(sales.paid.id, 'http://github.com/buyer/fork')
     expect(bad.status).toBe(400)
-    expect(await bad.json()).toMatchObject({ targetId: sales.paid.id, result: { error: { forkUrl: ['Enter the https:// link to the buyer’s fork'] } } })
+    expect(await bad.json()).toMatchObject({
+      targetId: sales.paid.id,
+      result: { error: { forkUrl: ['Enter the https:// link to the buyer’s fork'] } },
+    })
 
     const wrongState = await deliver(sales.completed.id, 'https://github.com/buyer/fork')
     expect(wrongState.status).toBe(409)
-    expect(await wrongState.json()).toMatchObject({ targetId: sales.completed.id, result: { error: { '': [expect.stringContaining('completed')] } } })
+    expect(await wrongState.json()).toMatchObject({
+      targetId: sales.completed.id,
+      result: { error: { '': [expect.stringContaining('completed')] } },
+    })
 
     const ok = await deliver(sales.paid.id, 'https://github.com/buyer/fork')
     expect(ok.status).toBe(302)
-    const stored = await db.selectFrom('transactions').select(['status', 'deliveryProof']).where('id', '=', sales.paid.id).executeTakeFirstOrThrow()
+    const stored = await db
+      .selectFrom('transactions')
+      .select(['status', 'deliveryProof'])
+      .where('id', '=', sales.paid.id)
+      .executeTakeFirstOrThrow()
     expect(stored).toMatchObject({ status: 'delivered', deliveryProof: { forkUrl: 'https://github.com/buyer/fork' } })
   })
 

@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as purchasesApi from '../../app/routes/api/purchases.ts'
 import * as logout from '../../app/routes/logout.tsx'
 import * as purchasesPage from '../../app/routes/purchases.tsx'
-import { db } from '../../app/server/db.server.ts'
-import { purgeExpiredRevocations } from '../../app/server/session-tokens.server.ts'
-import { APP, apiRequest, callRoute } from '../support/call-route.ts'
-import { signUp } from './admin-fixtures.ts'
+import { purgeExpiredRevocations } from '../../app/server/http/session-tokens.server.ts'
+import { db } from '../../app/server/infra/db.server.ts'
+import { apiRequest, APP, callRoute } from '../support/call-route.ts'
 import { authEmulator } from '../support/services.ts'
+import { signUp } from './admin-fixtures.ts'
 
 // Issue 14.3: a signed-out session is refused by every endpoint; tokens are
 // judged on signature (allow-listed algorithms), iss, aud, exp and nbf.

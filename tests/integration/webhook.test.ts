@@ -1,16 +1,16 @@
-import { stripeEmulator, webhooksDelivered, withWebhooksWithheld } from '../support/stripe.ts'
 import { sql } from 'kysely'
 import { describe, expect, it, vi } from 'vitest'
-import type { StripeEvent } from '../../emulators/stripe/server.ts'
+import * as adminPage from '../../app/routes/admin.tsx'
 import * as adminTransactionsApi from '../../app/routes/api/admin-transactions.ts'
 import * as purchaseApi from '../../app/routes/api/listing-purchase.ts'
-import * as adminPage from '../../app/routes/admin.tsx'
 import * as webhook from '../../app/routes/api/stripe-webhook.ts'
-import { db } from '../../app/server/db.server.ts'
-import { confirmReceipt, deliverSale, refundSale } from '../../app/server/escrow.server.ts'
-import { markPaid } from '../../app/server/payouts.server.ts'
-import { APP, apiRequest, callRoute } from '../support/call-route.ts'
+import { confirmReceipt, deliverSale, refundSale } from '../../app/server/domain/escrow.server.ts'
+import { markPaid } from '../../app/server/domain/payouts.server.ts'
+import { db } from '../../app/server/infra/db.server.ts'
+import type { StripeEvent } from '../../emulators/stripe/server.ts'
+import { apiRequest, APP, callRoute } from '../support/call-route.ts'
 import { payIntent, saleStatus, sellerWithListing, signedEvent, signUp, stripe } from '../support/payment-fixtures.ts'
+import { stripeEmulator, webhooksDelivered, withWebhooksWithheld } from '../support/stripe.ts'
 
 async function postWebhook(payload: string, signature: string | null) {
   const headers = new Headers({ 'Content-Type': 'application/json' })
@@ -154,7 +154,9 @@ describe('POST /api/stripe/webhook: events', () => {
       ['pending_payment', 'paid'],
       ['paid', 'delivered'],
     ])
-    const { rows } = await sql<{ runAt: Date }>`SELECT run_at FROM graphile_worker.jobs WHERE key = ${`auto-confirm:${sale.id}`}`.execute(db)
+    const { rows } = await sql<{ runAt: Date }>`SELECT run_at FROM graphile_worker.jobs WHERE key = ${`auto-confirm:${sale.id}`}`.execute(
+      db,
+    )
     expect(rows).toHaveLength(1)
     expect(rows[0]!.runAt.getTime()).toBe(row.deliveredAt!.getTime() + 72 * 3600_000)
   })
@@ -183,7 +185,10 @@ describe('POST /api/stripe/webhook: events', () => {
 
     // Without the refund, both orders of declined/paid end paid (a late failure never undoes a payment).
     const [failed, succeeded] = [events.find((e) => e.type.endsWith('failed'))!, events.find((e) => e.type.endsWith('succeeded'))!]
-    for (const order of [[failed, succeeded], [succeeded, failed]]) {
+    for (const order of [
+      [failed, succeeded],
+      [succeeded, failed],
+    ]) {
       await resetSale(sale.id)
       for (const event of order) await deliver(event)
       expect(await saleStatus(sale.id)).toBe('paid')
@@ -253,15 +258,25 @@ describe('POST /api/stripe/webhook: amount and currency (issue 14.4)', () => {
       }
       const row = await db.selectFrom('transactions').selectAll().where('id', '=', sale.id).executeTakeFirstOrThrow()
       expect(row, name).toMatchObject({ status: 'held', deliveryProof: null, deliveredAt: null })
-      expect((await auditFor(sale.id)).map((a) => [a.action, a.actorRole, a.fromState, a.toState]), name).toEqual([
-        ['payment_held', 'provider', 'pending_payment', 'held'],
-      ])
+      expect(
+        (await auditFor(sale.id)).map((a) => [a.action, a.actorRole, a.fromState, a.toState]),
+        name,
+      ).toEqual([['payment_held', 'provider', 'pending_payment', 'held']])
       const exceptions = await db.selectFrom('moneyExceptions').selectAll().where('transactionId', '=', sale.id).execute()
       expect(exceptions, name).toEqual([
         expect.objectContaining({ kind: 'payment_mismatch', ...received, providerRef: sale.stripePaymentIntentId, resolvedAt: null }),
       ])
-      expect(errors.map((line) => JSON.parse(line)), name).toContainEqual(
-        expect.objectContaining({ level: 'error', event: 'money_exception', alert: true, kind: 'payment_mismatch', transactionId: sale.id }),
+      expect(
+        errors.map((line) => JSON.parse(line)),
+        name,
+      ).toContainEqual(
+        expect.objectContaining({
+          level: 'error',
+          event: 'money_exception',
+          alert: true,
+          kind: 'payment_mismatch',
+          transactionId: sale.id,
+        }),
       )
       const jobs = await sql`SELECT 1 FROM graphile_worker.jobs WHERE key = ${`auto-confirm:${sale.id}`}`.execute(db)
       expect(jobs.rows, name).toHaveLength(0)
@@ -273,7 +288,9 @@ describe('POST /api/stripe/webhook: amount and currency (issue 14.4)', () => {
       // Admins see it: in GET /api/admin/transactions and on /admin (with the exception).
       const listed = await (await callRoute(adminTransactionsApi, apiRequest('/api/admin/transactions', { token: admin.token }))).json()
       expect(listed, name).toContainEqual(expect.objectContaining({ id: sale.id, status: 'held' }))
-      const page = await (await callRoute(adminPage, new Request(`${APP}/admin`, { headers: { Authorization: `Bearer ${admin.token}` } }))).json()
+      const page = await (
+        await callRoute(adminPage, new Request(`${APP}/admin`, { headers: { Authorization: `Bearer ${admin.token}` } }))
+      ).json()
       expect(page.moneyExceptions, name).toContainEqual(
         expect.objectContaining({ transactionId: sale.id, kind: 'payment_mismatch', amountCents: received.amountCents }),
       )
@@ -336,12 +353,22 @@ describe('charge.refunded after the seller was paid out (issue 14.9)', () => {
     expect((await auditFor(sale.id)).map((a) => a.action)).toContain('refund_unapplied')
     const exceptions = await db.selectFrom('moneyExceptions').selectAll().where('transactionId', '=', sale.id).execute()
     expect(exceptions).toEqual([
-      expect.objectContaining({ kind: 'refund_after_payout', amountCents: 4321, currency: 'USD', providerRef: expect.stringMatching(/^ch_/), resolvedAt: null }),
+      expect.objectContaining({
+        kind: 'refund_after_payout',
+        amountCents: 4321,
+        currency: 'USD',
+        providerRef: expect.stringMatching(/^ch_/),
+        resolvedAt: null,
+      }),
     ])
     expect(errors.map((line) => JSON.parse(line))).toContainEqual(
       expect.objectContaining({ event: 'money_exception', alert: true, kind: 'refund_after_payout', transactionId: sale.id }),
     )
-    const page = await (await callRoute(adminPage, new Request(`${APP}/admin`, { headers: { Authorization: `Bearer ${admin.token}` } }))).json()
-    expect(page.moneyExceptions).toContainEqual(expect.objectContaining({ transactionId: sale.id, kind: 'refund_after_payout', amountCents: 4321 }))
+    const page = await (
+      await callRoute(adminPage, new Request(`${APP}/admin`, { headers: { Authorization: `Bearer ${admin.token}` } }))
+    ).json()
+    expect(page.moneyExceptions).toContainEqual(
+      expect.objectContaining({ transactionId: sale.id, kind: 'refund_after_payout', amountCents: 4321 }),
+    )
   })
 })

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { beforeEach, inject } from 'vitest'
-import { loadConfig } from '../../app/server/env.server.ts'
+import { loadConfig } from '../../app/server/infra/env.server.ts'
 import '../support/services.ts'
 
 // Runs in every test file before it imports app code: give this worker its own
@@ -25,7 +25,17 @@ process.env.LOG_SILENT ??= 'true'
 process.env.RATE_LIMIT_MULTIPLIER ??= '1000'
 loadConfig()
 
-const tables = ['audit_log', 'processed_events', 'transactions', 'listings', 'search_terms', 'bank_details', 'revoked_sessions', 'users', 'app_meta']
+const tables = [
+  'audit_log',
+  'processed_events',
+  'transactions',
+  'listings',
+  'search_terms',
+  'bank_details',
+  'revoked_sessions',
+  'users',
+  'app_meta',
+]
 
 // Every test starts from an empty (but migrated) database.
 beforeEach(async () => {

@@ -19,7 +19,9 @@ function isDataWithInit(value: unknown): value is { data: unknown; init: Respons
 const isRedirect = (response: Response) => response.status >= 300 && response.status < 400 && response.headers.has('Location')
 
 function body(value: unknown): Response {
-  return typeof value === 'string' ? new Response(value, { headers: { 'Content-Type': 'text/plain; charset=utf-8' } }) : Response.json(value ?? null)
+  return typeof value === 'string'
+    ? new Response(value, { headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
+    : Response.json(value ?? null)
 }
 
 /** Only Set-Cookie of `from` (what React Router keeps of a page's data or error headers without a `headers` export). */
@@ -44,7 +46,10 @@ function thrownToResponse(thrown: unknown, isScreen: boolean): Response {
   if (isDataWithInit(thrown)) {
     if (!isScreen) return Response.json(thrown.data, thrown.init ?? undefined)
     const response = body(thrown.data)
-    return new Response(response.body, { status: thrown.init?.status ?? 500, headers: mergeHeaders(response.headers, cookiesOf(thrown.init?.headers)) })
+    return new Response(response.body, {
+      status: thrown.init?.status ?? 500,
+      headers: mergeHeaders(response.headers, cookiesOf(thrown.init?.headers)),
+    })
   }
   if (isRouteErrorResponse(thrown)) return new Response(String(thrown.data), { status: thrown.status })
   return new Response(`Unexpected Server Error\n\n${String(thrown)}`, { status: 500, headers: { 'Content-Type': 'text/plain' } })
@@ -66,12 +71,17 @@ function resultToResponse(result: unknown, mod: RouteModule, isScreen: boolean):
   const dataHeaders = new Headers(result.init?.headers ?? undefined)
   const declared =
     typeof mod.headers === 'function'
-      ? new Headers(mod.headers({ loaderHeaders: dataHeaders, actionHeaders: dataHeaders, parentHeaders: new Headers(), errorHeaders: undefined }))
+      ? new Headers(
+          mod.headers({ loaderHeaders: dataHeaders, actionHeaders: dataHeaders, parentHeaders: new Headers(), errorHeaders: undefined }),
+        )
       : mod.headers
         ? new Headers(mod.headers as HeadersInit)
         : new Headers()
   const response = body(result.data)
-  return new Response(response.body, { status: result.init?.status ?? 200, headers: mergeHeaders(response.headers, declared, cookiesOf(dataHeaders)) })
+  return new Response(response.body, {
+    status: result.init?.status ?? 200,
+    headers: mergeHeaders(response.headers, declared, cookiesOf(dataHeaders)),
+  })
 }
 
 /**

@@ -1,4 +1,4 @@
-import { loadConfig } from '../../app/server/env.server.ts'
+import { loadConfig } from '../../app/server/infra/env.server.ts'
 
 /**
  * Changes environment variables for a test and reloads the app's configuration

@@ -1,8 +1,8 @@
 import Stripe from 'stripe'
-import type { TransactionStatus } from '../../db/schema.ts'
 import { splitFee } from '../../app/lib/money.ts'
-import { db } from '../../app/server/db.server.ts'
-import { syncUser } from '../../app/server/users.server.ts'
+import { syncUser } from '../../app/server/domain/users.server.ts'
+import { db } from '../../app/server/infra/db.server.ts'
+import type { TransactionStatus } from '../../db/schema.ts'
 import { authEmulator } from './services.ts'
 import { stripeEmulator, webhookSecret } from './stripe.ts'
 

@@ -3,8 +3,8 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll } from 'vitest'
 import { startStripeEmulator } from '../../emulators/stripe/server.ts'
-import { setEnv } from './config.ts'
 import { APP, callRoute } from './call-route.ts'
+import { setEnv } from './config.ts'
 
 /*
  * Each integration test file that imports this gets its own Stripe emulator

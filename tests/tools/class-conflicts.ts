@@ -104,5 +104,7 @@ if (process.argv[1] && import.meta.filename === path.resolve(process.argv[1])) {
   const started = Date.now()
   const table = buildClassConflictTable()
   writeFileSync(TABLE_FILE, renderTableModule(table))
-  console.log(`${path.relative(ROOT, TABLE_FILE)}: ${table.classes.split(' ').length / 2} classes in ${table.removes.length} groups (${Date.now() - started} ms)`)
+  console.log(
+    `${path.relative(ROOT, TABLE_FILE)}: ${table.classes.split(' ').length / 2} classes in ${table.removes.length} groups (${Date.now() - started} ms)`,
+  )
 }

@@ -1,15 +1,15 @@
 /**
  * Writes `.env.example` and the README's table of variables from the
- * configuration schema's documentation (ENV_DOCS in app/server/env.server.ts).
+ * configuration schema's documentation (ENV_DOCS in app/server/infra/env.server.ts).
  *
  *   npm run gen:env-docs
  *
- * app/server/env.server.test.ts fails when either file differs from what this writes.
+ * app/server/infra/env.server.test.ts fails when either file differs from what this writes.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { ENV_DOCS, type EnvDoc, type EnvName } from '../../app/server/env.server.ts'
+import { ENV_DOCS, type EnvDoc, type EnvName } from '../../app/server/infra/env.server.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 export const ENV_EXAMPLE_FILE = path.join(ROOT, '.env.example')
@@ -22,7 +22,7 @@ const plain = (markdown: string) => markdown.replaceAll('`', '')
 
 export function renderEnvExample(): string {
   const lines = [
-    '# Forkmarket configuration (generated from app/server/env.server.ts: npm run gen:env-docs).',
+    '# Forkmarket configuration (generated from app/server/infra/env.server.ts: npm run gen:env-docs).',
     '# Every variable is optional for local use: with none set, `npm start` runs an embedded',
     '# PostgreSQL and the Supabase/Stripe emulators with data under DATA_DIR. In production',
     '# (NODE_ENV=production) the emulators never start and the variables marked "required in',

@@ -1,6 +1,6 @@
-import * as React from 'react'
 import { getFormProps, useForm } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import * as React from 'react'
 import { useActionData, useFetcher } from 'react-router'
 import type { z } from 'zod'
 import { Button, buttonVariants, type ButtonProps } from '~/components/ui/button'

@@ -1,4 +1,3 @@
-import type { BankDetailsStatus, TransactionStatus } from '../../../db/schema.ts'
 import { PayoutStatus, StatusBadge } from '~/components/status-badge'
 import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
@@ -7,12 +6,13 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~
 import { DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
 import { formatDate } from '~/lib/format'
 import { formatCents } from '~/lib/money'
-import { ActionDialog } from './action-dialog'
 import { isPayoutDue } from '~/lib/payouts'
+import type { GithubEvidence } from '~/server/domain/github-delivery.server'
+import type { BankDetailsStatus, TransactionStatus } from '../../../db/schema.ts'
+import { ActionDialog } from './action-dialog'
 import { MarkPaidSchema, RefundSchema, ReleaseSchema } from './admin-actions'
 import { BankDetailsView, type BankDetailsViewData } from './bank-details-view'
 import { DeliveryEvidence } from './delivery-evidence'
-import type { GithubEvidence } from '~/server/github-delivery.server'
 
 export interface AdminTransactionRow {
   id: string
@@ -35,7 +35,6 @@ export interface AdminTransactionRow {
   refundRequestedAt: string | Date | null
   sellerBankStatus: BankDetailsStatus | null
 }
-
 
 function MarkPaidAction({ t, bank }: { t: AdminTransactionRow; bank: BankDetailsViewData | undefined }) {
   if (t.sellerBankStatus !== 'approved' || !bank) {
@@ -81,8 +80,8 @@ function RefundAction({ t }: { t: AdminTransactionRow }) {
       title="Refund the buyer"
       description={
         <p>
-          Refund {formatCents(t.amountCents)} to {t.buyerEmail} by card. The sale becomes refunded when the payment provider
-          confirms, and the buyer loses access to the fork.
+          Refund {formatCents(t.amountCents)} to {t.buyerEmail} by card. The sale becomes refunded when the payment provider confirms, and
+          the buyer loses access to the fork.
         </p>
       }
       field={{ name: 'reason', label: 'Reason', multiline: true }}
@@ -188,9 +187,8 @@ export function OpenDisputes({
           <h2>Open disputes ({disputes.length})</h2>
         </CardTitle>
         <CardDescription>
-          The buyer reported a problem within {DISPUTE_WINDOW_HOURS} hours of delivery, or a delivery through GitHub did not
-          go through (never accepted, or the seller’s repository became unreachable). Release the funds to the seller or
-          refund the buyer.
+          The buyer reported a problem within {DISPUTE_WINDOW_HOURS} hours of delivery, or a delivery through GitHub did not go through
+          (never accepted, or the seller’s repository became unreachable). Release the funds to the seller or refund the buyer.
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -220,7 +218,12 @@ export function OpenDisputes({
                   <dt className="text-muted-foreground">Fork</dt>
                   <dd className="break-all">
                     {t.forkUrl ? (
-                      <a href={t.forkUrl} target="_blank" rel="noreferrer noopener" className="text-primary underline-offset-4 hover:underline">
+                      <a
+                        href={t.forkUrl}
+                        target="_blank"
+                        rel="noreferrer noopener"
+                        className="text-primary underline-offset-4 hover:underline"
+                      >
                         {t.forkUrl}
                       </a>
                     ) : (
@@ -241,8 +244,7 @@ export function OpenDisputes({
                       title="Release the funds to the seller"
                       description={
                         <p>
-                          The sale becomes completed and {formatCents(t.sellerShareCents)} becomes due to{' '}
-                          {t.sellerEmail}.
+                          The sale becomes completed and {formatCents(t.sellerShareCents)} becomes due to {t.sellerEmail}.
                         </p>
                       }
                       field={{ name: 'reason', label: 'Note (optional)', multiline: true }}

@@ -1,5 +1,5 @@
-import { formatDateTime } from '~/lib/format'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table'
+import { formatDateTime } from '~/lib/format'
 
 export interface AuditLogRow {
   id: string
@@ -13,7 +13,6 @@ export interface AuditLogRow {
   toState: string | null
   reason: string | null
 }
-
 
 /** Who did what, when, from which state to which, and why (latest first). */
 export function AuditLogTable({ entries }: { entries: AuditLogRow[] }) {
@@ -41,7 +40,10 @@ export function AuditLogTable({ entries }: { entries: AuditLogRow[] }) {
               {entry.action}
             </TableCell>
             <TableCell label="On" className="text-xs">
-              {entry.entityType} <span className="font-mono" title={entry.entityId}>{entry.entityId.slice(0, 8)}</span>
+              {entry.entityType}{' '}
+              <span className="font-mono" title={entry.entityId}>
+                {entry.entityId.slice(0, 8)}
+              </span>
             </TableCell>
             <TableCell label="Change" className="text-xs whitespace-nowrap">
               {entry.fromState ?? '—'} → {entry.toState ?? '—'}

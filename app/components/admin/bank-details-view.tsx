@@ -1,4 +1,4 @@
-import { COUNTRY_LABELS, isOneOf, COUNTRIES } from '~/lib/options'
+import { COUNTRIES, COUNTRY_LABELS, isOneOf } from '~/lib/options'
 
 export interface BankDetailsViewData {
   country: string

@@ -40,8 +40,8 @@ export function MoneyExceptions({ exceptions }: { exceptions: MoneyExceptionRow[
               <span className="font-medium">{KIND_TITLES[e.kind]}</span>
               <span>
                 “{e.listingTitle}” — sale {formatCents(e.saleAmountCents)} ({statusLabel(e.saleStatus as TransactionStatus)}),{' '}
-                {e.kind === 'payment_mismatch' ? 'received' : 'refunded'} {e.amountCents} {e.currency} (cents). Buyer {e.buyerEmail},
-                seller {e.sellerEmail}.
+                {e.kind === 'payment_mismatch' ? 'received' : 'refunded'} {e.amountCents} {e.currency} (cents). Buyer {e.buyerEmail}, seller{' '}
+                {e.sellerEmail}.
               </span>
               <span className="text-xs">
                 {e.details} · sale {e.transactionId} · {new Date(e.createdAt).toISOString().slice(0, 16).replace('T', ' ')} UTC

@@ -1,5 +1,5 @@
-import { formatDate } from '~/lib/format'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
+import { formatDate } from '~/lib/format'
 import { ActionDialog } from './action-dialog'
 import { ApproveBankSchema, RejectBankSchema } from './admin-actions'
 import { BankDetailsView, type BankDetailsViewData } from './bank-details-view'
@@ -9,7 +9,6 @@ export interface PendingBankEntry {
   email: string
   bankDetails: BankDetailsViewData & { requestedAt: string | Date; version: number }
 }
-
 
 /** Bank details waiting for a decision, oldest request first, each with Approve and Reject. */
 export function PendingBankDetails({ entries }: { entries: PendingBankEntry[] }) {

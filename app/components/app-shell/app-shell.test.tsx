@@ -2,7 +2,6 @@ import { renderToString } from 'react-dom/server'
 import { createRoutesStub } from 'react-router'
 import { Theme, ThemeProvider } from 'remix-themes'
 import { describe, expect, it } from 'vitest'
-
 import { AppShell, type AppShellProps } from './app-shell'
 
 function render(path: string, user: AppShellProps['user'], sidebarOpen = true) {

@@ -1,7 +1,5 @@
 import type * as React from 'react'
-
 import { SidebarInset, SidebarProvider } from '~/components/ui/sidebar'
-
 import { AppSidebar } from './app-sidebar'
 import { SiteFooter } from './site-footer'
 import { SiteHeader } from './site-header'

@@ -1,16 +1,6 @@
+import { House, LayoutDashboard, LogOut, ShieldCheck, ShoppingBag, Store, UserRound, type LucideIcon } from 'lucide-react'
 import * as React from 'react'
 import { Form, Link, NavLink, useMatch } from 'react-router'
-import {
-  House,
-  LayoutDashboard,
-  LogOut,
-  ShieldCheck,
-  ShoppingBag,
-  Store,
-  UserRound,
-  type LucideIcon,
-} from 'lucide-react'
-
 import {
   Sidebar,
   SidebarContent,
@@ -25,7 +15,6 @@ import {
   SidebarSeparator,
   useSidebar,
 } from '~/components/ui/sidebar'
-
 import { LogoMark } from './logo-mark'
 
 export type AppSidebarUser = { email: string; isAdmin: boolean }

@@ -1,27 +1,13 @@
 import * as React from 'react'
-
 import { cn } from '~/components/ui/cn'
 
 /** The Forkmarket mark: a fork (two branches joining) on a violet tile. Decorative. */
 export function LogoMark({ className, ...props }: React.ComponentProps<'svg'>) {
   const gradientId = React.useId()
   return (
-    <svg
-      viewBox="0 0 32 32"
-      aria-hidden="true"
-      focusable="false"
-      className={cn('size-7 shrink-0', className)}
-      {...props}
-    >
+    <svg viewBox="0 0 32 32" aria-hidden="true" focusable="false" className={cn('size-7 shrink-0', className)} {...props}>
       <defs>
-        <linearGradient
-          id={gradientId}
-          x1="0"
-          y1="0"
-          x2="32"
-          y2="32"
-          gradientUnits="userSpaceOnUse"
-        >
+        <linearGradient id={gradientId} x1="0" y1="0" x2="32" y2="32" gradientUnits="userSpaceOnUse">
           <stop offset="0" stopColor="oklch(0.6 0.22 292)" />
           <stop offset="1" stopColor="oklch(0.47 0.22 270)" />
         </linearGradient>

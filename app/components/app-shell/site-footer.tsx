@@ -1,5 +1,4 @@
 import { Link } from 'react-router'
-
 import { LogoMark } from './logo-mark'
 
 const groups = [
@@ -63,9 +62,7 @@ export function SiteFooter() {
         </nav>
       </div>
       <div className="border-t">
-        <p className="mx-auto w-full max-w-6xl px-4 py-5 text-sm text-muted-foreground sm:px-6 lg:px-8">
-          © 2026 Forkmarket
-        </p>
+        <p className="mx-auto w-full max-w-6xl px-4 py-5 text-sm text-muted-foreground sm:px-6 lg:px-8">© 2026 Forkmarket</p>
       </div>
     </footer>
   )

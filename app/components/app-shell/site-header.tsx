@@ -1,9 +1,7 @@
 import { Link } from 'react-router'
-
 import { Button } from '~/components/ui/button'
 import { Separator } from '~/components/ui/separator'
 import { SidebarTrigger } from '~/components/ui/sidebar'
-
 import { LogoMark } from './logo-mark'
 import { ThemeToggle } from './theme-toggle'
 

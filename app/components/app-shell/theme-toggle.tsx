@@ -1,7 +1,6 @@
-import * as React from 'react'
 import { Moon, Sun } from 'lucide-react'
+import * as React from 'react'
 import { Theme, useTheme } from 'remix-themes'
-
 import { Button } from '~/components/ui/button'
 import { cn } from '~/components/ui/cn'
 import { useHydrated } from '~/components/ui/use-hydrated'

@@ -36,8 +36,8 @@ export function OrderSummary({ title, sellerUsername, fee }: OrderSummaryProps) 
           <Row label="Total" value={formatCents(fee.amountCents)} strong className="border-t pt-3" />
         </dl>
         <p className="text-xs text-muted-foreground">
-          You pay the price; the platform fee comes out of the seller&apos;s share. Your payment is held in escrow
-          until you confirm delivery (or {DISPUTE_WINDOW_HOURS} hours after delivery).
+          You pay the price; the platform fee comes out of the seller&apos;s share. Your payment is held in escrow until you confirm
+          delivery (or {DISPUTE_WINDOW_HOURS} hours after delivery).
         </p>
       </CardContent>
     </Card>

@@ -1,8 +1,8 @@
 import { Clock, Landmark } from 'lucide-react'
 import { Link } from 'react-router'
-import type { BankDetailsStatus } from '../../../db/schema.ts'
 import { Alert, AlertDescription, AlertTitle } from '~/components/ui/alert'
 import { Button } from '~/components/ui/button'
+import type { BankDetailsStatus } from '../../../db/schema.ts'
 
 /** What the seller's notice talks about: their listings (dashboard), one listing, or the one being created. */
 export type BankAlertSubject = 'listings' | 'listing' | 'new-listing'

@@ -1,13 +1,13 @@
-import { useEffect } from 'react'
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { useEffect } from 'react'
 import { useActionData, useFetcher } from 'react-router'
-import { z } from '~/lib/zod'
 import { Button } from '~/components/ui/button'
 import { Field, FormErrors } from '~/components/ui/field'
 import { Input } from '~/components/ui/input'
 import { showToast } from '~/components/ui/toaster'
 import { ForkUrlSchema } from '~/lib/escrow-schemas'
+import { z } from '~/lib/zod'
 
 /** The seller hands over the buyer's fork (design.md §5: paid → delivered). */
 export const DeliverSchema = z.object({

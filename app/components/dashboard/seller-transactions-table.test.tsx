@@ -17,7 +17,11 @@ const sale = (over: Partial<SellerTransactionRow>): SellerTransactionRow => ({
   ...over,
 })
 
-const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&#x27;/g, "'").replace(/\s+/g, ' ')
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#x27;/g, "'")
+    .replace(/\s+/g, ' ')
 
 describe("the seller's sales delivered through GitHub (issue 16)", () => {
   it('a sent invitation waits for the buyer; a queued one says why (GitHub’s daily limit)', () => {

@@ -1,10 +1,10 @@
 import { Fragment } from 'react'
-import type { TransactionStatus } from '../../../db/schema.ts'
 import { PayoutStatus, StatusBadge } from '~/components/status-badge'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table'
 import { DISPUTE_WINDOW_HOURS, OWNED_STATUSES, timeLeft } from '~/lib/escrow'
 import { formatDate } from '~/lib/format'
 import { formatCents } from '~/lib/money'
+import type { TransactionStatus } from '../../../db/schema.ts'
 import { DeliverForm } from './deliver-form'
 
 export interface SellerTransactionRow {

@@ -19,7 +19,11 @@ export function StatCard({
         <CardTitle asChild className="text-sm font-medium text-muted-foreground">
           <h2>{title}</h2>
         </CardTitle>
-        {icon ? <span aria-hidden="true" className="text-muted-foreground [&_svg]:size-4">{icon}</span> : null}
+        {icon ? (
+          <span aria-hidden="true" className="text-muted-foreground [&_svg]:size-4">
+            {icon}
+          </span>
+        ) : null}
       </CardHeader>
       <CardContent className="px-5">
         <p className="text-2xl font-semibold tabular-nums" data-testid="stat-value">

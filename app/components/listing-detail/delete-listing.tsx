@@ -1,5 +1,5 @@
-import * as React from 'react'
 import { LoaderCircle, Trash2 } from 'lucide-react'
+import * as React from 'react'
 import { Form, Link, useNavigation } from 'react-router'
 import { Button } from '~/components/ui/button'
 import { Card, CardContent } from '~/components/ui/card'

@@ -1,5 +1,5 @@
-import * as React from 'react'
 import { Check, ExternalLink, Minus } from 'lucide-react'
+import * as React from 'react'
 import { TechIcon } from '~/components/tech-icon'
 import { Badge } from '~/components/ui/badge'
 import { cn } from '~/components/ui/cn'
@@ -8,10 +8,10 @@ import { useHydrated } from '~/components/ui/use-hydrated'
 import { formatCents } from '~/lib/money'
 import {
   DELIVERY_TIMEFRAME_LABELS,
-  EMAIL_SUPPORT_DURATION_LABELS,
-  isOneOf,
   DELIVERY_TIMEFRAMES,
+  EMAIL_SUPPORT_DURATION_LABELS,
   EMAIL_SUPPORT_DURATIONS,
+  isOneOf,
 } from '~/lib/options'
 
 /** What the detail components read of a listing (a subset of ListingView). */
@@ -66,7 +66,10 @@ export function TechSummary({ listing }: { listing: Pick<ListingDetailData, 'lan
 }
 
 function Paragraphs({ text }: { text: string }) {
-  const paragraphs = text.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean)
+  const paragraphs = text
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean)
   return (
     <div className="grid gap-4 leading-7 text-foreground/90">
       {paragraphs.map((p, i) => (
@@ -159,13 +162,17 @@ export function ListingTabs({ listing }: { listing: ListingDetailData }) {
             {listing.setupCallAvailable ? listing.setupCallDetails || 'Available' : undefined}
           </SupportRow>
           <SupportRow label="Email support" available={listing.emailSupportAvailable}>
-            {listing.emailSupportAvailable ? durationLabel(listing.emailSupportDuration) ?? 'Available' : undefined}
+            {listing.emailSupportAvailable ? (durationLabel(listing.emailSupportDuration) ?? 'Available') : undefined}
           </SupportRow>
           <SupportRow label="Delivery" available={Boolean(listing.deliveryTimeframe)}>
             {timeframeLabel(listing.deliveryTimeframe) ?? 'Agreed with the seller'}
           </SupportRow>
           <SupportRow label="Bespoke development" available={listing.bespokeDevelopmentAvailable}>
-            {listing.bespokeDevelopmentAvailable ? (rate === null ? 'Available — rate on request' : `${formatCents(rate)}/hour`) : undefined}
+            {listing.bespokeDevelopmentAvailable
+              ? rate === null
+                ? 'Available — rate on request'
+                : `${formatCents(rate)}/hour`
+              : undefined}
           </SupportRow>
         </dl>
         {listing.additionalNotes ? (

@@ -9,7 +9,15 @@ export function screenshotsToShow(screenshots: readonly string[], thumbnailUrl: 
   return screenshots.filter((url) => url !== thumbnailUrl).slice(0, MAX_SCREENSHOTS_SHOWN)
 }
 
-export function ListingMedia({ title, thumbnailUrl, screenshots }: { title: string; thumbnailUrl: string | null; screenshots: readonly string[] }) {
+export function ListingMedia({
+  title,
+  thumbnailUrl,
+  screenshots,
+}: {
+  title: string
+  thumbnailUrl: string | null
+  screenshots: readonly string[]
+}) {
   const others = screenshotsToShow(screenshots, thumbnailUrl)
   return (
     <div className="grid gap-3">

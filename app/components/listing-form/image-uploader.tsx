@@ -1,5 +1,5 @@
-import * as React from 'react'
 import { ImagePlus, LoaderCircle, Star, Trash2 } from 'lucide-react'
+import * as React from 'react'
 import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
 import { Checkbox } from '~/components/ui/checkbox'
@@ -180,9 +180,7 @@ export function ImageUploader({ defaultScreenshots, defaultThumbnail, errors, er
       <ErrorList id={errorId} errors={errors} />
       {refused.length > 0 ? (
         <div role="alert" className="rounded-md border border-destructive/50 px-3 py-2 text-sm text-destructive">
-          <p className="font-medium">
-            {refused.length === 1 ? '1 file was not uploaded:' : `${refused.length} files were not uploaded:`}
-          </p>
+          <p className="font-medium">{refused.length === 1 ? '1 file was not uploaded:' : `${refused.length} files were not uploaded:`}</p>
           <ul className="mt-1 list-disc ps-5">
             {refused.map((file, index) => (
               <li key={`${index}-${file.name}`}>{file.error}</li>
@@ -217,7 +215,13 @@ export function ImageUploader({ defaultScreenshots, defaultThumbnail, errors, er
                     {isMain ? (
                       <span className="px-2 text-xs text-muted-foreground">Thumbnail</span>
                     ) : (
-                      <Button type="button" size="sm" variant="outline" onClick={() => makeMain(url)} aria-label={`Set image ${index + 1} as Main`}>
+                      <Button
+                        type="button"
+                        size="sm"
+                        variant="outline"
+                        onClick={() => makeMain(url)}
+                        aria-label={`Set image ${index + 1} as Main`}
+                      >
                         Set as Main
                       </Button>
                     )}

@@ -1,7 +1,7 @@
-import * as React from 'react'
 import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
 import { LoaderCircle } from 'lucide-react'
+import * as React from 'react'
 import { Form, Link, useNavigation } from 'react-router'
 import { Button } from '~/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
@@ -56,7 +56,10 @@ export type ListingFormProps = {
 }
 
 /** Every name the form posts (Conform types `fields` from this). */
-type ListingFormFields = Omit<ListingFormDefaults, 'setupCallAvailable' | 'emailSupportAvailable' | 'bespokeDevelopmentAvailable' | 'visible'> & {
+type ListingFormFields = Omit<
+  ListingFormDefaults,
+  'setupCallAvailable' | 'emailSupportAvailable' | 'bespokeDevelopmentAvailable' | 'visible'
+> & {
   setupCallAvailable?: string
   emailSupportAvailable?: string
   bespokeDevelopmentAvailable?: string
@@ -263,7 +266,12 @@ export function ListingForm({ mode, defaults, actionData, source }: ListingFormP
 
         <FormSection title="Support & Delivery">
           {source.enabled || source.current ? (
-            <Field meta={fields.githubRepoId} label="Source repository" control="select" description={<SourceRepositoryHelp data={source} />}>
+            <Field
+              meta={fields.githubRepoId}
+              label="Source repository"
+              control="select"
+              description={<SourceRepositoryHelp data={source} />}
+            >
               {(props) => <SourceRepositorySelect props={props} data={source} onChange={(event) => setRepository(event.target.value)} />}
             </Field>
           ) : null}
@@ -304,7 +312,9 @@ export function ListingForm({ mode, defaults, actionData, source }: ListingFormP
             meta={fields.deliveryTimeframe}
             label="Delivery timeframe"
             control="select"
-            description={show(repository !== '') ? 'With a source repository, buyers are invited the moment they pay, whatever this says.' : undefined}
+            description={
+              show(repository !== '') ? 'With a source repository, buyers are invited the moment they pay, whatever this says.' : undefined
+            }
           >
             {(props) => (
               <NativeSelect {...props} onChange={(event) => setTimeframe(event.target.value)}>
@@ -332,7 +342,12 @@ export function ListingForm({ mode, defaults, actionData, source }: ListingFormP
             {(props) => <Switch {...props} onChange={(event) => setBespoke(event.target.checked)} />}
           </Field>
           <div hidden={!show(bespoke)}>
-            <Field meta={fields.bespokeDevelopmentRate} label="Hourly rate (USD)" type="number" description="Optional. Leave empty to agree a rate with each buyer.">
+            <Field
+              meta={fields.bespokeDevelopmentRate}
+              label="Hourly rate (USD)"
+              type="number"
+              description="Optional. Leave empty to agree a rate with each buyer."
+            >
               {(props) => <Input {...props} min={0} step={1} inputMode="numeric" placeholder="90" />}
             </Field>
           </div>

@@ -1,12 +1,12 @@
-import * as React from 'react'
 import { Plus, Search, X } from 'lucide-react'
+import * as React from 'react'
+import { TechIcon } from '~/components/tech-icon'
 import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
 import { Checkbox } from '~/components/ui/checkbox'
 import { ErrorList } from '~/components/ui/field'
 import { Input } from '~/components/ui/input'
 import { useHydrated } from '~/components/ui/use-hydrated'
-import { TechIcon } from '~/components/tech-icon'
 import { MAX_TECH_VALUE_LENGTH } from '~/lib/listing-schema'
 
 export type MultiSelectPickerProps = {
@@ -46,7 +46,17 @@ export function customValueProblem(value: string, selected: readonly string[], n
  * Add button that round-trips the form (see `addIntent`), so any number of
  * custom values can be added one after another.
  */
-export function MultiSelectPicker({ name, label, noun, options, defaultValue = [], errors, errorId, max = 20, addIntent }: MultiSelectPickerProps) {
+export function MultiSelectPicker({
+  name,
+  label,
+  noun,
+  options,
+  defaultValue = [],
+  errors,
+  errorId,
+  max = 20,
+  addIntent,
+}: MultiSelectPickerProps) {
   const hydrated = useHydrated()
   const [selected, setSelected] = React.useState<string[]>(() => [...new Set(defaultValue)])
   const [query, setQuery] = React.useState('')
@@ -123,7 +133,10 @@ export function MultiSelectPicker({ name, label, noun, options, defaultValue = [
 
       {hydrated ? (
         <div className="relative">
-          <Search aria-hidden="true" className="pointer-events-none absolute start-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
+          <Search
+            aria-hidden="true"
+            className="pointer-events-none absolute start-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground"
+          />
           <Input
             type="search"
             value={query}
@@ -139,13 +152,8 @@ export function MultiSelectPicker({ name, label, noun, options, defaultValue = [
         </div>
       ) : null}
 
-      <div
-        id={`${id}-options`}
-        className="grid max-h-52 grid-cols-1 gap-x-4 gap-y-1 overflow-y-auto rounded-md border p-3 sm:grid-cols-2"
-      >
-        {visible.length === 0 ? (
-          <p className="text-sm text-muted-foreground">Nothing matches “{query.trim()}”</p>
-        ) : null}
+      <div id={`${id}-options`} className="grid max-h-52 grid-cols-1 gap-x-4 gap-y-1 overflow-y-auto rounded-md border p-3 sm:grid-cols-2">
+        {visible.length === 0 ? <p className="text-sm text-muted-foreground">Nothing matches “{query.trim()}”</p> : null}
         {all.map((option) => {
           const shown = visible.includes(option)
           const checked = isSelected(option)
@@ -227,7 +235,15 @@ export function MultiSelectPicker({ name, label, noun, options, defaultValue = [
           <div className="flex flex-wrap items-center gap-2">
             <Input id={`${id}-other`} name={name} className="max-w-xs" />
             {addIntent ? (
-              <Button type="submit" size="sm" variant="outline" name="__intent__" value={addIntent} formNoValidate aria-label={`Add custom ${noun}`}>
+              <Button
+                type="submit"
+                size="sm"
+                variant="outline"
+                name="__intent__"
+                value={addIntent}
+                formNoValidate
+                aria-label={`Add custom ${noun}`}
+              >
                 <Plus aria-hidden="true" />
                 Add
               </Button>

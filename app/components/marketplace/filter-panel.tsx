@@ -6,8 +6,8 @@ import { NativeSelect } from '~/components/ui/native-select'
 import {
   LICENCE_FILTER_LABELS,
   LICENCE_FILTER_OPTIONS,
-  TYPE_FILTERS,
   TYPE_FILTER_LABELS,
+  TYPE_FILTERS,
   type FilterError,
   type FilterInputs,
   type LicenceFilter,

@@ -1,5 +1,5 @@
-import * as React from 'react'
 import { ChevronDown } from 'lucide-react'
+import * as React from 'react'
 import { Input } from '~/components/ui/input'
 import { useHydrated } from '~/components/ui/use-hydrated'
 

@@ -8,7 +8,6 @@ export interface BankStatusBannerProps {
   rejectionReason?: string | null
 }
 
-
 const REAPPROVAL = 'Editing approved details requires admin approval again; approval takes 1-2 business days.'
 
 /** The bank details state (spec §4): absent, pending, approved or rejected with the admin's reason. */
@@ -31,9 +30,7 @@ export function BankStatusBanner({ status, approvedAt, rejectionReason }: BankSt
         <CircleCheck aria-hidden="true" />
         <AlertTitle>Bank details approved</AlertTitle>
         <AlertDescription>
-          <p>
-            {approvedAt ? `Approved on ${formatDate(approvedAt)}. ` : null}Your payouts are sent to this account by bank transfer.
-          </p>
+          <p>{approvedAt ? `Approved on ${formatDate(approvedAt)}. ` : null}Your payouts are sent to this account by bank transfer.</p>
           <p>{REAPPROVAL}</p>
         </AlertDescription>
       </Alert>

@@ -1,6 +1,5 @@
-import * as React from 'react'
 import { cva, type VariantProps } from 'class-variance-authority'
-
+import * as React from 'react'
 import { cn } from './cn'
 
 export const alertVariants = cva(
@@ -9,12 +8,9 @@ export const alertVariants = cva(
     variants: {
       variant: {
         default: 'bg-card text-card-foreground',
-        destructive:
-          'border-destructive/50 bg-destructive/5 text-destructive *:data-[slot=alert-description]:text-foreground/90',
-        warning:
-          'border-warning/50 bg-warning/5 text-warning *:data-[slot=alert-description]:text-foreground/90',
-        success:
-          'border-success/50 bg-success/5 text-success *:data-[slot=alert-description]:text-foreground/90',
+        destructive: 'border-destructive/50 bg-destructive/5 text-destructive *:data-[slot=alert-description]:text-foreground/90',
+        warning: 'border-warning/50 bg-warning/5 text-warning *:data-[slot=alert-description]:text-foreground/90',
+        success: 'border-success/50 bg-success/5 text-success *:data-[slot=alert-description]:text-foreground/90',
       },
     },
     defaultVariants: { variant: 'default' },
@@ -30,34 +26,18 @@ export type AlertProps = React.ComponentProps<'div'> & VariantProps<typeof alert
  */
 export function Alert({ className, variant, role, ...props }: AlertProps) {
   const defaultRole = variant === 'destructive' || variant === 'warning' ? 'alert' : 'status'
-  return (
-    <div
-      data-slot="alert"
-      role={role ?? defaultRole}
-      className={cn(alertVariants({ variant }), className)}
-      {...props}
-    />
-  )
+  return <div data-slot="alert" role={role ?? defaultRole} className={cn(alertVariants({ variant }), className)} {...props} />
 }
 
 export function AlertTitle({ className, ...props }: React.ComponentProps<'div'>) {
-  return (
-    <div
-      data-slot="alert-title"
-      className={cn('col-start-2 min-h-4 font-medium tracking-tight', className)}
-      {...props}
-    />
-  )
+  return <div data-slot="alert-title" className={cn('col-start-2 min-h-4 font-medium tracking-tight', className)} {...props} />
 }
 
 export function AlertDescription({ className, ...props }: React.ComponentProps<'div'>) {
   return (
     <div
       data-slot="alert-description"
-      className={cn(
-        'col-start-2 grid justify-items-start gap-1 text-sm text-muted-foreground [&_p]:leading-relaxed',
-        className,
-      )}
+      className={cn('col-start-2 grid justify-items-start gap-1 text-sm text-muted-foreground [&_p]:leading-relaxed', className)}
       {...props}
     />
   )

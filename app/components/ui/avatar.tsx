@@ -1,6 +1,5 @@
-import * as React from 'react'
 import { Avatar as AvatarPrimitive } from 'radix-ui'
-
+import * as React from 'react'
 import { cn } from './cn'
 
 export function Avatar({ className, ...props }: React.ComponentProps<typeof AvatarPrimitive.Root>) {
@@ -13,30 +12,15 @@ export function Avatar({ className, ...props }: React.ComponentProps<typeof Avat
   )
 }
 
-export function AvatarImage({
-  className,
-  ...props
-}: React.ComponentProps<typeof AvatarPrimitive.Image>) {
-  return (
-    <AvatarPrimitive.Image
-      data-slot="avatar-image"
-      className={cn('aspect-square size-full object-cover', className)}
-      {...props}
-    />
-  )
+export function AvatarImage({ className, ...props }: React.ComponentProps<typeof AvatarPrimitive.Image>) {
+  return <AvatarPrimitive.Image data-slot="avatar-image" className={cn('aspect-square size-full object-cover', className)} {...props} />
 }
 
-export function AvatarFallback({
-  className,
-  ...props
-}: React.ComponentProps<typeof AvatarPrimitive.Fallback>) {
+export function AvatarFallback({ className, ...props }: React.ComponentProps<typeof AvatarPrimitive.Fallback>) {
   return (
     <AvatarPrimitive.Fallback
       data-slot="avatar-fallback"
-      className={cn(
-        'flex size-full items-center justify-center rounded-full bg-muted text-sm font-medium',
-        className,
-      )}
+      className={cn('flex size-full items-center justify-center rounded-full bg-muted text-sm font-medium', className)}
       {...props}
     />
   )

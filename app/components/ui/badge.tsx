@@ -1,7 +1,6 @@
-import * as React from 'react'
-import { Slot } from 'radix-ui'
 import { cva, type VariantProps } from 'class-variance-authority'
-
+import { Slot } from 'radix-ui'
+import * as React from 'react'
 import { cn } from './cn'
 
 export const badgeVariants = cva(
@@ -21,8 +20,7 @@ export const badgeVariants = cva(
   },
 )
 
-export type BadgeProps = React.ComponentProps<'span'> &
-  VariantProps<typeof badgeVariants> & { asChild?: boolean }
+export type BadgeProps = React.ComponentProps<'span'> & VariantProps<typeof badgeVariants> & { asChild?: boolean }
 
 export function Badge({ className, variant, asChild = false, ...props }: BadgeProps) {
   const Comp = asChild ? Slot.Root : 'span'

@@ -1,29 +1,19 @@
-import * as React from 'react'
 import { Slot } from 'radix-ui'
-
+import * as React from 'react'
 import { cn } from './cn'
 
 export function Card({ className, ...props }: React.ComponentProps<'div'>) {
   return (
     <div
       data-slot="card"
-      className={cn(
-        'flex flex-col gap-6 rounded-xl border bg-card py-6 text-card-foreground shadow-sm',
-        className,
-      )}
+      className={cn('flex flex-col gap-6 rounded-xl border bg-card py-6 text-card-foreground shadow-sm', className)}
       {...props}
     />
   )
 }
 
 export function CardHeader({ className, ...props }: React.ComponentProps<'div'>) {
-  return (
-    <div
-      data-slot="card-header"
-      className={cn('flex flex-col gap-1.5 px-6', className)}
-      {...props}
-    />
-  )
+  return <div data-slot="card-header" className={cn('flex flex-col gap-1.5 px-6', className)} {...props} />
 }
 
 export type CardTitleProps = React.ComponentProps<'h3'> & {
@@ -33,23 +23,11 @@ export type CardTitleProps = React.ComponentProps<'h3'> & {
 
 export function CardTitle({ className, asChild = false, ...props }: CardTitleProps) {
   const Comp = asChild ? Slot.Root : 'h3'
-  return (
-    <Comp
-      data-slot="card-title"
-      className={cn('text-lg leading-tight font-semibold tracking-tight', className)}
-      {...props}
-    />
-  )
+  return <Comp data-slot="card-title" className={cn('text-lg leading-tight font-semibold tracking-tight', className)} {...props} />
 }
 
 export function CardDescription({ className, ...props }: React.ComponentProps<'p'>) {
-  return (
-    <p
-      data-slot="card-description"
-      className={cn('text-sm text-muted-foreground', className)}
-      {...props}
-    />
-  )
+  return <p data-slot="card-description" className={cn('text-sm text-muted-foreground', className)} {...props} />
 }
 
 export function CardContent({ className, ...props }: React.ComponentProps<'div'>) {
@@ -57,11 +35,5 @@ export function CardContent({ className, ...props }: React.ComponentProps<'div'>
 }
 
 export function CardFooter({ className, ...props }: React.ComponentProps<'div'>) {
-  return (
-    <div
-      data-slot="card-footer"
-      className={cn('flex items-center gap-2 px-6', className)}
-      {...props}
-    />
-  )
+  return <div data-slot="card-footer" className={cn('flex items-center gap-2 px-6', className)} {...props} />
 }

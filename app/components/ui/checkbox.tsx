@@ -1,6 +1,5 @@
-import * as React from 'react'
 import { Check } from 'lucide-react'
-
+import * as React from 'react'
 import { cn } from './cn'
 
 export type CheckboxProps = Omit<React.ComponentProps<'input'>, 'type'> & {
@@ -11,10 +10,7 @@ export type CheckboxProps = Omit<React.ComponentProps<'input'>, 'type'> & {
 /** A native checkbox (submits without JavaScript) with a custom check mark. */
 export function Checkbox({ className, ...props }: CheckboxProps) {
   return (
-    <span
-      data-slot="checkbox-wrapper"
-      className="relative inline-grid size-4 shrink-0 place-items-center align-middle"
-    >
+    <span data-slot="checkbox-wrapper" className="relative inline-grid size-4 shrink-0 place-items-center align-middle">
       <input
         data-slot="checkbox"
         className={cn(

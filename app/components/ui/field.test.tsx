@@ -1,9 +1,8 @@
-import { renderToString } from 'react-dom/server'
-import { describe, expect, it } from 'vitest'
 import { useForm, type SubmissionResult } from '@conform-to/react'
 import { parseWithZod } from '@conform-to/zod/v4'
+import { renderToString } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-
 import { Field, FormErrors } from './field'
 import { Input } from './input'
 import { NativeSelect } from './native-select'
@@ -53,8 +52,7 @@ function parse(html: string) {
     if (!match) throw new Error(`no element with id ${id}`)
     return match[0]
   }
-  const attr = (element: string, name: string) =>
-    new RegExp(`\\b${name}="([^"]*)"`).exec(element)?.[1] ?? null
+  const attr = (element: string, name: string) => new RegExp(`\\b${name}="([^"]*)"`).exec(element)?.[1] ?? null
   return { tag, attr }
 }
 
@@ -90,9 +88,7 @@ describe('Field', () => {
     const error = tag('listing-title-error')
     expect(attr(error, 'role')).toBe('alert')
     expect(attr(error, 'class')).toContain('text-destructive')
-    expect(html).toMatch(
-      /id="listing-title-error"[^>]*><ul[^>]*><li>Use at least 3 characters<\/li>/,
-    )
+    expect(html).toMatch(/id="listing-title-error"[^>]*><ul[^>]*><li>Use at least 3 characters<\/li>/)
 
     const select = tag('listing-category')
     expect(attr(select, 'aria-invalid')).toBe('true')

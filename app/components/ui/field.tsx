@@ -1,22 +1,13 @@
-import * as React from 'react'
-import {
-  getInputProps,
-  getSelectProps,
-  getTextareaProps,
-  type FieldMetadata,
-} from '@conform-to/react'
+import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from '@conform-to/react'
 import { CircleAlert } from 'lucide-react'
-
+import * as React from 'react'
 import { cn } from './cn'
 import { ErrorList } from './error-list'
 import { Label } from './label'
 
 type AnyFieldMetadata = FieldMetadata<any, any, string[]>
 
-export type InputType = Exclude<
-  Parameters<typeof getInputProps>[1]['type'],
-  'checkbox' | 'radio' | 'hidden'
->
+export type InputType = Exclude<Parameters<typeof getInputProps>[1]['type'], 'checkbox' | 'radio' | 'hidden'>
 
 // Conform's `key` must not be spread (React warns) and is applied by <Field>
 // itself; `form` is dropped because the control already sits inside its
@@ -24,14 +15,8 @@ export type InputType = Exclude<
 // exclude the value from a no-JavaScript submission.
 type Managed = 'key' | 'form'
 
-export type InputControlProps = Omit<
-  ReturnType<typeof getInputProps<unknown, { type: InputType }>>,
-  Managed
->
-export type CheckboxControlProps = Omit<
-  ReturnType<typeof getInputProps<unknown, { type: 'checkbox'; value?: string }>>,
-  Managed
->
+export type InputControlProps = Omit<ReturnType<typeof getInputProps<unknown, { type: InputType }>>, Managed>
+export type CheckboxControlProps = Omit<ReturnType<typeof getInputProps<unknown, { type: 'checkbox'; value?: string }>>, Managed>
 export type TextareaControlProps = Omit<ReturnType<typeof getTextareaProps>, Managed>
 export type SelectControlProps = Omit<ReturnType<typeof getSelectProps>, Managed>
 
@@ -104,26 +89,16 @@ export function Field(props: FieldProps) {
       control = props.children(stripManaged(getSelectProps(meta, aria)))
       break
     case 'checkbox':
-      control = props.children(
-        stripManaged(
-          getInputProps(meta, { ...aria, type: 'checkbox', value: props.value ?? 'on' }),
-        ),
-      )
+      control = props.children(stripManaged(getInputProps(meta, { ...aria, type: 'checkbox', value: props.value ?? 'on' })))
       break
     default:
-      control = props.children(
-        stripManaged(getInputProps(meta, { ...aria, type: props.type ?? 'text' })),
-      )
+      control = props.children(stripManaged(getInputProps(meta, { ...aria, type: props.type ?? 'text' })))
   }
   // Conform bumps `key` to reset uncontrolled controls (e.g. on form reset).
   const keyedControl = <React.Fragment key={meta.key}>{control}</React.Fragment>
 
   const descriptionNode = description ? (
-    <p
-      id={meta.descriptionId}
-      data-slot="field-description"
-      className="text-sm text-muted-foreground"
-    >
+    <p id={meta.descriptionId} data-slot="field-description" className="text-sm text-muted-foreground">
       {description}
     </p>
   ) : null
@@ -172,8 +147,7 @@ export type FormErrorsProps = {
 
 /** Form-level errors (e.g. "Invalid e-mail or password"), shown as a destructive alert. */
 export function FormErrors({ meta, id, errors, className }: FormErrorsProps) {
-  const messages =
-    (errors ?? meta?.errors)?.filter((message): message is string => Boolean(message)) ?? []
+  const messages = (errors ?? meta?.errors)?.filter((message): message is string => Boolean(message)) ?? []
   if (messages.length === 0) return null
   return (
     <div

@@ -1,5 +1,4 @@
 import type * as React from 'react'
-
 import { cn } from './cn'
 
 /** A form label: a plain `<label>`, so pages with a search box need no UI library for it. */

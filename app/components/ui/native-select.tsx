@@ -1,6 +1,5 @@
-import * as React from 'react'
 import { ChevronDown } from 'lucide-react'
-
+import * as React from 'react'
 import { cn } from './cn'
 
 export type NativeSelectProps = React.ComponentProps<'select'> & {
@@ -9,12 +8,7 @@ export type NativeSelectProps = React.ComponentProps<'select'> & {
 }
 
 /** A real `<select>` (submits without JavaScript) styled like the other inputs. */
-export function NativeSelect({
-  className,
-  wrapperClassName,
-  multiple,
-  ...props
-}: NativeSelectProps) {
+export function NativeSelect({ className, wrapperClassName, multiple, ...props }: NativeSelectProps) {
   return (
     <div data-slot="native-select-wrapper" className={cn('relative w-full', wrapperClassName)}>
       <select

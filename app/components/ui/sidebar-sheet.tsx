@@ -1,5 +1,4 @@
 import type * as React from 'react'
-
 import { cn } from './cn'
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from './sheet'
 

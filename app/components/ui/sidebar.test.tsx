@@ -1,6 +1,5 @@
 import { renderToString } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-
 import {
   isSidebarShortcut,
   Sidebar,
@@ -10,8 +9,8 @@ import {
   SidebarMenuButton,
   SidebarMenuItem,
   SidebarProvider,
-  SidebarTrigger,
   sidebarStateCookie,
+  SidebarTrigger,
 } from './sidebar'
 
 function render(defaultOpen: boolean) {

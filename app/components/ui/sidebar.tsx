@@ -1,8 +1,7 @@
-import * as React from 'react'
-import { Slot } from 'radix-ui'
 import { cva, type VariantProps } from 'class-variance-authority'
 import { PanelLeft } from 'lucide-react'
-
+import { Slot } from 'radix-ui'
+import * as React from 'react'
 import { Button } from './button'
 import { cn } from './cn'
 import { Separator } from './separator'
@@ -143,14 +142,7 @@ export type SidebarProps = React.ComponentProps<'div'> & {
  * The sidebar panel. Give it an `aria-label` and the panel becomes a
  * `<nav>` landmark with that name (on desktop and in the mobile sheet).
  */
-export function Sidebar({
-  side = 'left',
-  collapsible = 'icon',
-  className,
-  children,
-  'aria-label': ariaLabel,
-  ...props
-}: SidebarProps) {
+export function Sidebar({ side = 'left', collapsible = 'icon', className, children, 'aria-label': ariaLabel, ...props }: SidebarProps) {
   const { isMobile, state, openMobile, setOpenMobile, sidebarId } = useSidebar()
   const Panel = ariaLabel ? 'nav' : 'div'
   const [mobileSheetWanted, setMobileSheetWanted] = React.useState(false)
@@ -163,10 +155,7 @@ export function Sidebar({
         aria-label={ariaLabel}
         data-slot="sidebar"
         data-sidebar="sidebar"
-        className={cn(
-          'flex h-full w-(--sidebar-width) flex-col bg-sidebar text-sidebar-foreground',
-          className,
-        )}
+        className={cn('flex h-full w-(--sidebar-width) flex-col bg-sidebar text-sidebar-foreground', className)}
         {...props}
       >
         {children}
@@ -238,11 +227,7 @@ export function Sidebar({
   )
 }
 
-export function SidebarTrigger({
-  className,
-  onClick,
-  ...props
-}: React.ComponentProps<typeof Button>) {
+export function SidebarTrigger({ className, onClick, ...props }: React.ComponentProps<typeof Button>) {
   const { toggleSidebar, open, openMobile, isMobile, sidebarId } = useSidebar()
   return (
     <Button
@@ -270,34 +255,16 @@ export function SidebarTrigger({
 /** The page area beside the sidebar. A `<div>`: put your own `<main>` inside. */
 export function SidebarInset({ className, ...props }: React.ComponentProps<'div'>) {
   return (
-    <div
-      data-slot="sidebar-inset"
-      className={cn('relative flex w-full min-w-0 flex-1 flex-col bg-background', className)}
-      {...props}
-    />
+    <div data-slot="sidebar-inset" className={cn('relative flex w-full min-w-0 flex-1 flex-col bg-background', className)} {...props} />
   )
 }
 
 export function SidebarHeader({ className, ...props }: React.ComponentProps<'div'>) {
-  return (
-    <div
-      data-slot="sidebar-header"
-      data-sidebar="header"
-      className={cn('flex flex-col gap-2 p-2', className)}
-      {...props}
-    />
-  )
+  return <div data-slot="sidebar-header" data-sidebar="header" className={cn('flex flex-col gap-2 p-2', className)} {...props} />
 }
 
 export function SidebarFooter({ className, ...props }: React.ComponentProps<'div'>) {
-  return (
-    <div
-      data-slot="sidebar-footer"
-      data-sidebar="footer"
-      className={cn('flex flex-col gap-2 p-2', className)}
-      {...props}
-    />
-  )
+  return <div data-slot="sidebar-footer" data-sidebar="footer" className={cn('flex flex-col gap-2 p-2', className)} {...props} />
 }
 
 export function SidebarSeparator({ className, ...props }: React.ComponentProps<typeof Separator>) {
@@ -316,10 +283,7 @@ export function SidebarContent({ className, ...props }: React.ComponentProps<'di
     <div
       data-slot="sidebar-content"
       data-sidebar="content"
-      className={cn(
-        'flex min-h-0 flex-1 flex-col gap-1 overflow-auto group-data-[collapsible=icon]:overflow-hidden',
-        className,
-      )}
+      className={cn('flex min-h-0 flex-1 flex-col gap-1 overflow-auto group-data-[collapsible=icon]:overflow-hidden', className)}
       {...props}
     />
   )
@@ -327,20 +291,11 @@ export function SidebarContent({ className, ...props }: React.ComponentProps<'di
 
 export function SidebarGroup({ className, ...props }: React.ComponentProps<'div'>) {
   return (
-    <div
-      data-slot="sidebar-group"
-      data-sidebar="group"
-      className={cn('relative flex w-full min-w-0 flex-col p-2', className)}
-      {...props}
-    />
+    <div data-slot="sidebar-group" data-sidebar="group" className={cn('relative flex w-full min-w-0 flex-col p-2', className)} {...props} />
   )
 }
 
-export function SidebarGroupLabel({
-  className,
-  asChild = false,
-  ...props
-}: React.ComponentProps<'div'> & { asChild?: boolean }) {
+export function SidebarGroupLabel({ className, asChild = false, ...props }: React.ComponentProps<'div'> & { asChild?: boolean }) {
   const Comp = asChild ? Slot.Root : 'div'
   return (
     <Comp
@@ -357,36 +312,15 @@ export function SidebarGroupLabel({
 }
 
 export function SidebarGroupContent({ className, ...props }: React.ComponentProps<'div'>) {
-  return (
-    <div
-      data-slot="sidebar-group-content"
-      data-sidebar="group-content"
-      className={cn('w-full text-sm', className)}
-      {...props}
-    />
-  )
+  return <div data-slot="sidebar-group-content" data-sidebar="group-content" className={cn('w-full text-sm', className)} {...props} />
 }
 
 export function SidebarMenu({ className, ...props }: React.ComponentProps<'ul'>) {
-  return (
-    <ul
-      data-slot="sidebar-menu"
-      data-sidebar="menu"
-      className={cn('flex w-full min-w-0 flex-col gap-1', className)}
-      {...props}
-    />
-  )
+  return <ul data-slot="sidebar-menu" data-sidebar="menu" className={cn('flex w-full min-w-0 flex-col gap-1', className)} {...props} />
 }
 
 export function SidebarMenuItem({ className, ...props }: React.ComponentProps<'li'>) {
-  return (
-    <li
-      data-slot="sidebar-menu-item"
-      data-sidebar="menu-item"
-      className={cn('group/menu-item relative', className)}
-      {...props}
-    />
-  )
+  return <li data-slot="sidebar-menu-item" data-sidebar="menu-item" className={cn('group/menu-item relative', className)} {...props} />
 }
 
 export const sidebarMenuButtonVariants = cva(

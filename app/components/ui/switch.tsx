@@ -1,5 +1,4 @@
 import * as React from 'react'
-
 import { cn } from './cn'
 
 export type SwitchProps = Omit<React.ComponentProps<'input'>, 'type'> & {

@@ -1,5 +1,4 @@
 import * as React from 'react'
-
 import { cn } from './cn'
 
 /*
@@ -64,17 +63,16 @@ export function TabsList({ className, ...props }: React.ComponentProps<'div'>) {
       role="tablist"
       aria-orientation="horizontal"
       data-slot="tabs-list"
-      className={cn(
-        'inline-flex h-9 w-fit items-center justify-center rounded-lg bg-muted p-[3px] text-muted-foreground',
-        className,
-      )}
+      className={cn('inline-flex h-9 w-fit items-center justify-center rounded-lg bg-muted p-[3px] text-muted-foreground', className)}
       {...props}
     />
   )
 }
 
 function moveFocus(event: React.KeyboardEvent<HTMLButtonElement>) {
-  const tabs = [...(event.currentTarget.closest('[role="tablist"]')?.querySelectorAll<HTMLButtonElement>('[role="tab"]:not(:disabled)') ?? [])]
+  const tabs = [
+    ...(event.currentTarget.closest('[role="tablist"]')?.querySelectorAll<HTMLButtonElement>('[role="tab"]:not(:disabled)') ?? []),
+  ]
   const index = tabs.indexOf(event.currentTarget)
   const target =
     event.key === 'ArrowRight'
@@ -92,13 +90,7 @@ function moveFocus(event: React.KeyboardEvent<HTMLButtonElement>) {
   target.click()
 }
 
-export function TabsTrigger({
-  value,
-  className,
-  onClick,
-  onKeyDown,
-  ...props
-}: React.ComponentProps<'button'> & { value: string }) {
+export function TabsTrigger({ value, className, onClick, onKeyDown, ...props }: React.ComponentProps<'button'> & { value: string }) {
   const tabs = useTabs('TabsTrigger')
   const active = tabs.value === value
   return (

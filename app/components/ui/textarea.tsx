@@ -1,5 +1,4 @@
 import * as React from 'react'
-
 import { cn } from './cn'
 
 export function Textarea({ className, ...props }: React.ComponentProps<'textarea'>) {

@@ -1,6 +1,5 @@
-import * as React from 'react'
 import { CircleAlert, CircleCheck, Info, X } from 'lucide-react'
-
+import * as React from 'react'
 import { cn } from './cn'
 import type { ToastMessage } from './toaster'
 
@@ -60,11 +59,7 @@ export default function ToastItem({
     >
       <Icon
         aria-hidden="true"
-        className={cn(
-          'mt-0.5 size-5 shrink-0',
-          message.type === 'success' && 'text-success',
-          message.type === 'info' && 'text-primary',
-        )}
+        className={cn('mt-0.5 size-5 shrink-0', message.type === 'success' && 'text-success', message.type === 'info' && 'text-primary')}
       />
       <div className="grid gap-1">
         <p className="text-sm leading-5 font-semibold">{message.title}</p>
@@ -81,9 +76,7 @@ export default function ToastItem({
         onClick={onDismiss}
         className={cn(
           'absolute end-2 top-2 inline-flex size-7 items-center justify-center rounded-md opacity-70 transition-opacity hover:opacity-100 focus-visible:opacity-100',
-          message.type === 'error'
-            ? 'hover:bg-destructive-foreground/10 focus-visible:outline-destructive-foreground'
-            : 'hover:bg-accent',
+          message.type === 'error' ? 'hover:bg-destructive-foreground/10 focus-visible:outline-destructive-foreground' : 'hover:bg-accent',
         )}
       >
         <X aria-hidden="true" className="size-4" />

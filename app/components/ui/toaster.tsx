@@ -40,8 +40,7 @@ function newId() {
     : `toast-${Date.now()}-${Math.random().toString(36).slice(2)}`
 }
 
-export type ShowToastInput = Omit<ToastMessage, 'id' | 'type'> &
-  Partial<Pick<ToastMessage, 'id' | 'type'>>
+export type ShowToastInput = Omit<ToastMessage, 'id' | 'type'> & Partial<Pick<ToastMessage, 'id' | 'type'>>
 
 /**
  * Raise a toast from client code. It replaces whatever toast is showing.

@@ -1,7 +1,7 @@
 import { BankDetailsVersionSchema } from '~/lib/bank-details-schema'
 import { z } from '~/lib/zod'
-import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api-route.server'
-import { approveBankDetails } from '~/server/bank-details.server'
+import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
+import { approveBankDetails } from '~/server/domain/bank-details.server'
 
 // POST /api/admin/bank-details/:userId/approve `{ version }`: pending → approved (409 from any other state,
 // or when the details changed since the version the admin reviewed).

@@ -1,11 +1,14 @@
 import { data } from 'react-router'
-import { apiRoute } from '~/server/api-route.server'
-import { listPendingBankDetails } from '~/server/bank-details.server'
+import { apiRoute } from '~/server/api/api-route.server'
+import { listPendingBankDetails } from '~/server/domain/bank-details.server'
 
 // GET /api/admin/bank-details/pending (spec §7): `[{ id (user id), email, bankDetails }]`
 // with the full account number / IBAN — the admin checks them before approving.
 const api = apiRoute({
-  GET: { access: 'admin', handler: async () => data(await listPendingBankDetails(), { headers: { 'Cache-Control': 'private, no-store' } }) },
+  GET: {
+    access: 'admin',
+    handler: async () => data(await listPendingBankDetails(), { headers: { 'Cache-Control': 'private, no-store' } }),
+  },
 })
 export const loader = api.loader
 export const action = api.action

@@ -1,8 +1,8 @@
 import { RejectReasonSchema } from '~/lib/admin-schemas'
 import { BankDetailsVersionSchema } from '~/lib/bank-details-schema'
 import { z } from '~/lib/zod'
-import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api-route.server'
-import { rejectBankDetails } from '~/server/bank-details.server'
+import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
+import { rejectBankDetails } from '~/server/domain/bank-details.server'
 
 // POST /api/admin/bank-details/:userId/reject `{ reason, version }`: pending → rejected; the seller sees the reason.
 const api = apiRoute({

@@ -1,7 +1,7 @@
 import { PaymentReferenceSchema } from '~/lib/admin-schemas'
 import { z } from '~/lib/zod'
-import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api-route.server'
-import { markPaid } from '~/server/payouts.server'
+import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
+import { markPaid } from '~/server/domain/payouts.server'
 
 // POST /api/admin/transactions/:transactionId/mark-paid `{ paymentReference }`:
 // records the bank transfer of a completed sale to a seller with approved details.

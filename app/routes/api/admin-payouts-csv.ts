@@ -1,5 +1,5 @@
-import { apiRoute } from '~/server/api-route.server'
-import { listPayoutsDue, payoutsToCsv } from '~/server/payouts.server'
+import { apiRoute } from '~/server/api/api-route.server'
+import { listPayoutsDue, payoutsToCsv } from '~/server/domain/payouts.server'
 
 // GET /api/admin/payouts.csv: the payouts due (completed, not paid out) with each
 // seller's full bank details, for the bank run. Admin only; never cached.

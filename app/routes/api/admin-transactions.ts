@@ -1,6 +1,6 @@
-import { listAdminTransactions, parseStatusFilter, toAdminTransactionView } from '~/server/admin.server'
-import { apiRoute } from '~/server/api-route.server'
-import { AppError } from '~/server/errors.server'
+import { apiRoute } from '~/server/api/api-route.server'
+import { listAdminTransactions, parseStatusFilter, toAdminTransactionView } from '~/server/domain/admin.server'
+import { AppError } from '~/server/domain/errors.server'
 
 // GET /api/admin/transactions[?status=…] (spec §7): the admin view of each
 // transaction (spec §3) plus its status, newest first.

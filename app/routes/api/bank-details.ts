@@ -1,9 +1,9 @@
 import { data } from 'react-router'
-import { BankDetailsSchema, bankDetailsPayload } from '~/lib/bank-details-schema'
+import { bankDetailsPayload, BankDetailsSchema } from '~/lib/bank-details-schema'
 import { z } from '~/lib/zod'
-import { apiRoute, BODY_LIMITS, fieldErrorsOf, RATE_LIMITS } from '~/server/api-route.server'
-import { getMaskedBankDetails, saveBankDetails } from '~/server/bank-details.server'
-import { AppError } from '~/server/errors.server'
+import { apiRoute, BODY_LIMITS, fieldErrorsOf, RATE_LIMITS } from '~/server/api/api-route.server'
+import { getMaskedBankDetails, saveBankDetails } from '~/server/domain/bank-details.server'
+import { AppError } from '~/server/domain/errors.server'
 
 // GET/POST /api/profile/bank-details (spec §7). Numbers are always masked here;
 // status and approval fields in the body are ignored (only an admin sets them).
@@ -11,7 +11,8 @@ const api = apiRoute({
   policy: { bodyLimit: BODY_LIMITS.json, rateLimit: RATE_LIMITS.bankDetails },
   GET: {
     access: 'user',
-    handler: async ({ user }) => data({ bankDetails: await getMaskedBankDetails(user.id) }, { headers: { 'Cache-Control': 'private, no-store' } }),
+    handler: async ({ user }) =>
+      data({ bankDetails: await getMaskedBankDetails(user.id) }, { headers: { 'Cache-Control': 'private, no-store' } }),
   },
   POST: {
     access: 'user',

@@ -1,9 +1,9 @@
-import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api-route.server'
-import { readTextBody } from '~/server/form-data.server'
-import { processGithubWebhook } from '~/server/github-delivery.server'
-import { verifyGithubSignature } from '~/server/github.server'
-import { logEvent } from '~/server/log.server'
-import { apiError } from '~/server/responses.server'
+import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
+import { processGithubWebhook } from '~/server/domain/github-delivery.server'
+import { readTextBody } from '~/server/http/form-data.server'
+import { apiError } from '~/server/http/responses.server'
+import { verifyGithubSignature } from '~/server/infra/github.server'
+import { logEvent } from '~/server/infra/log.server'
 
 // POST /api/github/webhook: the Forkmarket GitHub App's signed events (member, fork,
 // installation, installation_repositories). The signature (X-Hub-Signature-256 over the raw

@@ -1,7 +1,7 @@
-import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api-route.server'
-import { startCheckout } from '~/server/checkout.server'
-import { AppError } from '~/server/errors.server'
-import { GITHUB_AUTHORIZE_PATH, githubPath } from '~/server/github-delivery.server'
+import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
+import { startCheckout } from '~/server/domain/checkout.server'
+import { AppError } from '~/server/domain/errors.server'
+import { GITHUB_AUTHORIZE_PATH, githubPath } from '~/server/domain/github-delivery.server'
 
 // POST /api/listings/:id/purchase (spec §7): { clientSecret } for the buyer's
 // open payment attempt (created or reused), or { requiresOnboarding: true }
@@ -21,7 +21,9 @@ const api = apiRoute({
           // Issue 16: a GitHub-delivered listing needs the buyer's GitHub account before any payment.
           return { requiresGithub: true, connectUrl: githubPath(GITHUB_AUTHORIZE_PATH, `/checkout/${result.summary.listingId}`) }
         case 'processing':
-          throw new AppError(409, 'Your payment for this listing is already being processed', { extra: { paymentIntentId: result.paymentIntentId } })
+          throw new AppError(409, 'Your payment for this listing is already being processed', {
+            extra: { paymentIntentId: result.paymentIntentId },
+          })
         case 'ready':
           return { clientSecret: result.clientSecret }
       }

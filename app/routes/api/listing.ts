@@ -1,6 +1,6 @@
 import { z } from '~/lib/zod'
-import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api-route.server'
-import { deleteApiListing, getApiListing, patchApiListing } from '~/server/listing-api.server'
+import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
+import { deleteApiListing, getApiListing, patchApiListing } from '~/server/api/listing-api.server'
 
 // GET /api/listings/:slug; PATCH and DELETE /api/listings/:id (spec §7 shares the path).
 const api = apiRoute({

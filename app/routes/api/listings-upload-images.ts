@@ -1,7 +1,7 @@
-import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api-route.server'
-import { AppError } from '~/server/errors.server'
-import { readFormBody } from '~/server/form-data.server'
-import { uploadApiImages } from '~/server/listing-api.server'
+import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
+import { uploadApiImages } from '~/server/api/listing-api.server'
+import { AppError } from '~/server/domain/errors.server'
+import { readFormBody } from '~/server/http/form-data.server'
 
 // POST /api/listings/upload-images (multipart, repeated `images`) → { images: [urls], rejected }.
 const api = apiRoute({

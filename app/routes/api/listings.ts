@@ -1,8 +1,8 @@
 import { data } from 'react-router'
 import { z } from '~/lib/zod'
-import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api-route.server'
-import { createApiListing } from '~/server/listing-api.server'
-import { searchListingsApi } from '~/server/search-api.server'
+import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
+import { createApiListing } from '~/server/api/listing-api.server'
+import { searchListingsApi } from '~/server/api/search-api.server'
 
 // GET /api/listings (marketplace search) and POST /api/listings (create, price in cents).
 const api = apiRoute({

@@ -1,5 +1,5 @@
-import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api-route.server'
-import { confirmReceipt, saleJson } from '~/server/escrow.server'
+import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
+import { confirmReceipt, saleJson } from '~/server/domain/escrow.server'
 
 // POST /api/purchases/:id/confirm: the buyer confirms receipt (delivered → completed).
 const api = apiRoute({

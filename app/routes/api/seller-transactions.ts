@@ -1,5 +1,5 @@
-import { apiRoute } from '~/server/api-route.server'
-import { listSellerTransactions } from '~/server/seller-dashboard.server'
+import { apiRoute } from '~/server/api/api-route.server'
+import { listSellerTransactions } from '~/server/domain/seller-dashboard.server'
 
 // GET /api/seller/transactions (spec §7): the signed-in seller's sales, newest
 // first, with the buyer's public fields only.

@@ -1,9 +1,9 @@
-import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api-route.server'
-import { readTextBody } from '~/server/form-data.server'
-import { logEvent } from '~/server/log.server'
-import { apiError } from '~/server/responses.server'
-import { processStripeEvent } from '~/server/stripe-webhook.server'
-import { verifyWebhook } from '~/server/stripe.server'
+import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
+import { processStripeEvent } from '~/server/domain/stripe-webhook.server'
+import { readTextBody } from '~/server/http/form-data.server'
+import { apiError } from '~/server/http/responses.server'
+import { logEvent } from '~/server/infra/log.server'
+import { verifyWebhook } from '~/server/infra/stripe.server'
 
 // POST /api/stripe/webhook: Stripe's signed events (it sends no cookie and no
 // Origin; the signature over the raw body is the authentication). 400 when the
@@ -19,7 +19,10 @@ const api = apiRoute({
       try {
         event = verifyWebhook(raw, request.headers.get('Stripe-Signature'))
       } catch (error) {
-        logEvent('warn', 'webhook_signature_invalid', { category: 'security', message: error instanceof Error ? error.message : String(error) })
+        logEvent('warn', 'webhook_signature_invalid', {
+          category: 'security',
+          message: error instanceof Error ? error.message : String(error),
+        })
         return apiError(400, 'Invalid signature')
       }
       try {
@@ -27,7 +30,11 @@ const api = apiRoute({
         logEvent('info', 'webhook_event', { eventId: event.id, type: event.type, result })
         return { received: true, result }
       } catch (error) {
-        logEvent('error', 'webhook_failed', { eventId: event.id, type: event.type, message: error instanceof Error ? error.message : String(error) })
+        logEvent('error', 'webhook_failed', {
+          eventId: event.id,
+          type: event.type,
+          message: error instanceof Error ? error.message : String(error),
+        })
         return apiError(500, 'Could not process the event')
       }
     },

@@ -1,4 +1,4 @@
-import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api-route.server'
+import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
 
 // POST /api/users/sync (spec §7). The record is keyed on the verified token's
 // user: ids or e-mails in the body are ignored, so nobody can sync as someone else.

@@ -1,10 +1,10 @@
 import { redirect } from 'react-router'
-import { requireUser, safeRedirectPath } from '~/server/auth.server'
-import { appUrl } from '~/server/env.server'
-import { isAppError } from '~/server/errors.server'
-import { authorizeUrl, GITHUB_FLOW_RATE_LIMIT, GITHUB_PATHS } from '~/server/github-delivery.server'
-import { redirectWithToast } from '~/server/responses.server'
-import { BODY_LIMITS, routePolicy } from '~/server/route-policy.server'
+import { isAppError } from '~/server/domain/errors.server'
+import { authorizeUrl, GITHUB_FLOW_RATE_LIMIT, GITHUB_PATHS } from '~/server/domain/github-delivery.server'
+import { requireUser, safeRedirectPath } from '~/server/http/auth.server'
+import { redirectWithToast } from '~/server/http/responses.server'
+import { BODY_LIMITS, routePolicy } from '~/server/http/route-policy.server'
+import { appUrl } from '~/server/infra/env.server'
 import type { Route } from './+types/authorize'
 
 // GET /github/authorize?returnTo=…: "Connect GitHub" for a buyer — on to the App's user

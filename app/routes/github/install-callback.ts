@@ -1,11 +1,11 @@
 import { redirect } from 'react-router'
-import { requireUser } from '~/server/auth.server'
-import { appUrl } from '~/server/env.server'
-import { isAppError } from '~/server/errors.server'
-import { completeInstallation, GITHUB_FLOW_RATE_LIMIT, GITHUB_PATHS } from '~/server/github-delivery.server'
-import { logEvent } from '~/server/log.server'
-import { redirectWithToast } from '~/server/responses.server'
-import { BODY_LIMITS, routePolicy } from '~/server/route-policy.server'
+import { isAppError } from '~/server/domain/errors.server'
+import { completeInstallation, GITHUB_FLOW_RATE_LIMIT, GITHUB_PATHS } from '~/server/domain/github-delivery.server'
+import { requireUser } from '~/server/http/auth.server'
+import { redirectWithToast } from '~/server/http/responses.server'
+import { BODY_LIMITS, routePolicy } from '~/server/http/route-policy.server'
+import { appUrl } from '~/server/infra/env.server'
+import { logEvent } from '~/server/infra/log.server'
 import type { Route } from './+types/install-callback'
 
 // GET /github/install/callback (the App's "Setup URL"): GitHub comes back here after the

@@ -1,9 +1,9 @@
 import { redirect } from 'react-router'
-import { requireUser, safeRedirectPath } from '~/server/auth.server'
-import { isAppError } from '~/server/errors.server'
-import { GITHUB_FLOW_RATE_LIMIT, installUrl } from '~/server/github-delivery.server'
-import { redirectWithToast } from '~/server/responses.server'
-import { BODY_LIMITS, routePolicy } from '~/server/route-policy.server'
+import { isAppError } from '~/server/domain/errors.server'
+import { GITHUB_FLOW_RATE_LIMIT, installUrl } from '~/server/domain/github-delivery.server'
+import { requireUser, safeRedirectPath } from '~/server/http/auth.server'
+import { redirectWithToast } from '~/server/http/responses.server'
+import { BODY_LIMITS, routePolicy } from '~/server/http/route-policy.server'
 import type { Route } from './+types/install'
 
 // GET /github/install?returnTo=…: "Connect GitHub" for a seller — on to the Forkmarket

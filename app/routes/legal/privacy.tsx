@@ -33,17 +33,16 @@ export default function PrivacyPage() {
 
       <h2 id="who-we-are">1. Who we are</h2>
       <p>
-        Forkmarket ("we", "us") operates the Forkmarket marketplace and is the controller of the personal data described
-        here. You can reach us about privacy at <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>.
+        Forkmarket ("we", "us") operates the Forkmarket marketplace and is the controller of the personal data described here. You can reach
+        us about privacy at <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>.
       </p>
 
       <h2 id="what-we-collect">2. What we collect</h2>
       <h3>When you sign in</h3>
       <p>
-        You sign in with Google or GitHub. Sign-in is handled by Supabase, our authentication provider, which passes us
-        your <strong>email address</strong>, your <strong>name</strong> and your <strong>profile picture URL</strong>{' '}
-        from that account, and a unique user ID. We use these to create your Forkmarket account, with a username and
-        display name you can change.
+        You sign in with Google or GitHub. Sign-in is handled by Supabase, our authentication provider, which passes us your{' '}
+        <strong>email address</strong>, your <strong>name</strong> and your <strong>profile picture URL</strong> from that account, and a
+        unique user ID. We use these to create your Forkmarket account, with a username and display name you can change.
       </p>
       <h3>When you use the marketplace</h3>
       <ul>
@@ -51,23 +50,23 @@ export default function PrivacyPage() {
           <strong>Profile:</strong> username, display name, avatar and bio. These are public on your listings.
         </li>
         <li>
-          <strong>Listings</strong> you create: descriptions, tech stack, prices, screenshots, demo links and support
-          terms. These are public unless you hide them.
+          <strong>Listings</strong> you create: descriptions, tech stack, prices, screenshots, demo links and support terms. These are
+          public unless you hide them.
         </li>
         <li>
-          <strong>Orders:</strong> what you bought or sold, when, the amount and fee, the order status, the fork link
-          used for delivery, confirmations and any dispute messages.
+          <strong>Orders:</strong> what you bought or sold, when, the amount and fee, the order status, the fork link used for delivery,
+          confirmations and any dispute messages.
         </li>
         <li>
-          <strong>Bank details (sellers only):</strong> country, account holder, bank name and account identifiers (sort
-          code and account number, routing number, or IBAN and BIC/SWIFT). We use them only to pay you.
+          <strong>Bank details (sellers only):</strong> country, account holder, bank name and account identifiers (sort code and account
+          number, routing number, or IBAN and BIC/SWIFT). We use them only to pay you.
         </li>
       </ul>
       <h3>Automatically</h3>
       <p>
-        Our servers keep short-lived technical logs (IP address, browser type, pages requested, errors) to keep the site
-        secure and working. We use a few essential cookies, described in our <Link to="/cookies">Cookie Policy</Link>.
-        We do not use advertising or cross-site tracking.
+        Our servers keep short-lived technical logs (IP address, browser type, pages requested, errors) to keep the site secure and working.
+        We use a few essential cookies, described in our <Link to="/cookies">Cookie Policy</Link>. We do not use advertising or cross-site
+        tracking.
       </p>
 
       <h2 id="how-we-use-it">3. How we use it</h2>
@@ -112,8 +111,8 @@ export default function PrivacyPage() {
       <p>We do not sell your personal data. We share it only as needed to run Forkmarket:</p>
       <ul>
         <li>
-          <strong>Other users:</strong> buyers see a seller's public profile; sellers see the orders placed for their
-          listings so they can deliver them.
+          <strong>Other users:</strong> buyers see a seller's public profile; sellers see the orders placed for their listings so they can
+          deliver them.
         </li>
         <li>
           <strong>Supabase</strong> for sign-in and session management.
@@ -132,24 +131,23 @@ export default function PrivacyPage() {
         </li>
       </ul>
       <p>
-        Some of these providers process data outside the UK and EEA. Where they do, we rely on adequacy decisions or
-        standard contractual clauses to protect it.
+        Some of these providers process data outside the UK and EEA. Where they do, we rely on adequacy decisions or standard contractual
+        clauses to protect it.
       </p>
 
       <h2 id="payments">5. Card payments</h2>
       <p>
-        Card payments are processed by Stripe. Your card number, expiry date and security code are entered into Stripe's
-        payment form and go directly to Stripe: <strong>card data never touches our servers</strong> and we never store
-        it. We receive a payment reference, the amount and whether the payment succeeded. Stripe's use of your data is
-        covered by Stripe's own privacy policy.
+        Card payments are processed by Stripe. Your card number, expiry date and security code are entered into Stripe's payment form and go
+        directly to Stripe: <strong>card data never touches our servers</strong> and we never store it. We receive a payment reference, the
+        amount and whether the payment succeeded. Stripe's use of your data is covered by Stripe's own privacy policy.
       </p>
 
       <h2 id="retention">6. How long we keep it</h2>
       <ul>
         <li>Account and profile data: while your account is open, then deleted within 30 days of closure.</li>
         <li>
-          Orders, payouts and related records: for as long as tax and accounting law requires (currently six years after
-          the end of the financial year), even if you close your account.
+          Orders, payouts and related records: for as long as tax and accounting law requires (currently six years after the end of the
+          financial year), even if you close your account.
         </li>
         <li>Bank details: while you sell on Forkmarket; replaced when you update them.</li>
         <li>Technical logs: up to 30 days, unless needed to investigate a security incident.</li>
@@ -157,9 +155,9 @@ export default function PrivacyPage() {
 
       <h2 id="security">7. Security</h2>
       <p>
-        Data is encrypted in transit, access to bank details is limited to the admins who approve them and record
-        payouts, and we never hold passwords or card numbers. No system is perfectly secure; if a breach affects your
-        data, we will tell you and the regulator where the law requires.
+        Data is encrypted in transit, access to bank details is limited to the admins who approve them and record payouts, and we never hold
+        passwords or card numbers. No system is perfectly secure; if a breach affects your data, we will tell you and the regulator where
+        the law requires.
       </p>
 
       <h2 id="your-rights">8. Your rights</h2>
@@ -172,21 +170,20 @@ export default function PrivacyPage() {
         <li>send your data to you or another service in a portable format.</li>
       </ul>
       <p>
-        Email <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a> from the address on your account and we will reply
-        within one month. You can also complain to your data protection authority; in the UK that is the Information
-        Commissioner's Office (ICO).
+        Email <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a> from the address on your account and we will reply within one month.
+        You can also complain to your data protection authority; in the UK that is the Information Commissioner's Office (ICO).
       </p>
 
       <h2 id="children">9. Age limit</h2>
       <p>
-        Forkmarket is for people aged <strong>18 or over</strong>. We do not knowingly collect data from anyone younger;
-        if we learn that we have, we delete it.
+        Forkmarket is for people aged <strong>18 or over</strong>. We do not knowingly collect data from anyone younger; if we learn that we
+        have, we delete it.
       </p>
 
       <h2 id="changes">10. Changes and contact</h2>
       <p>
-        We will update this policy when our practices change and show the new date at the top. For significant changes
-        we will let signed-in users know. Questions? Write to <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>.
+        We will update this policy when our practices change and show the new date at the top. For significant changes we will let signed-in
+        users know. Questions? Write to <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>.
       </p>
     </LegalPage>
   )

@@ -10,9 +10,7 @@
 
   // The emulator replaces this with its own origin as the browser reached it.
   const injectedApiBase = '__STRIPE_EMULATOR_API_BASE__'
-  const API_BASE = injectedApiBase.startsWith('__')
-    ? new URL(document.currentScript.src).origin
-    : injectedApiBase
+  const API_BASE = injectedApiBase.startsWith('__') ? new URL(document.currentScript.src).origin : injectedApiBase
 
   class IntegrationError extends Error {
     constructor(message) {
@@ -41,10 +39,7 @@
   /** Resolves to {data} or {error}; never rejects, like stripe.js results. */
   async function request(method, path, params) {
     const body = encodeForm(params)
-    const init =
-      method === 'GET'
-        ? { method }
-        : { method, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body }
+    const init = method === 'GET' ? { method } : { method, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body }
     let response
     try {
       response = await fetch(`${API_BASE}${path}${method === 'GET' ? `?${body}` : ''}`, init)
@@ -228,15 +223,38 @@
 
   function themeOf(appearance = {}) {
     const base = THEMES[appearance.theme] || THEMES.stripe
-    const variables = { ...base, fontFamily: 'system-ui, sans-serif', borderRadius: '4px', fontSizeBase: '14px', ...(appearance.variables || {}) }
+    const variables = {
+      ...base,
+      fontFamily: 'system-ui, sans-serif',
+      borderRadius: '4px',
+      fontSizeBase: '14px',
+      ...(appearance.variables || {}),
+    }
     const rules = appearance.rules || {}
     return { ...variables, rules }
   }
 
   const RULE_PROPERTIES = new Set([
-    'color', 'backgroundColor', 'background', 'border', 'borderColor', 'borderWidth', 'borderStyle', 'borderRadius',
-    'boxShadow', 'outline', 'outlineOffset', 'padding', 'fontSize', 'fontWeight', 'fontFamily', 'lineHeight',
-    'letterSpacing', 'textTransform', 'margin', 'marginBottom',
+    'color',
+    'backgroundColor',
+    'background',
+    'border',
+    'borderColor',
+    'borderWidth',
+    'borderStyle',
+    'borderRadius',
+    'boxShadow',
+    'outline',
+    'outlineOffset',
+    'padding',
+    'fontSize',
+    'fontWeight',
+    'fontFamily',
+    'lineHeight',
+    'letterSpacing',
+    'textTransform',
+    'margin',
+    'marginBottom',
   ])
 
   function applyRule(node, rule) {
@@ -625,9 +643,7 @@
 
   function Stripe(publishableKey, options) {
     if (typeof publishableKey !== 'string' || !publishableKey.startsWith('pk_')) {
-      throw new IntegrationError(
-        `Invalid value for Stripe(): apiKey should be a publishable key (pk_…). You specified: ${publishableKey}.`,
-      )
+      throw new IntegrationError(`Invalid value for Stripe(): apiKey should be a publishable key (pk_…). You specified: ${publishableKey}.`)
     }
     return new StripeClient(publishableKey, options || {})
   }

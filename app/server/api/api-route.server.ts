@@ -1,0 +1,156 @@
+import type { MiddlewareFunction, Params, RouterContextProvider } from 'react-router'
+import type { z } from 'zod'
+import { isAppError } from '../domain/errors.server.ts'
+import type { PublicUser } from '../domain/users.server.ts'
+import { readApiBody, type ApiBodyFormat } from '../http/api-body.server.ts'
+import { getOptionalUser, requireAdmin, requireUser } from '../http/auth.server.ts'
+import { apiError } from '../http/responses.server.ts'
+import { routePolicy, type RoutePolicy } from '../http/route-policy.server.ts'
+
+export { BODY_LIMITS, RATE_LIMITS } from '../http/route-policy.server.ts'
+
+/**
+ * One helper for every resource route under /api/* (issue 15.2): each method
+ * the route serves declares who may call it, the schema of its body and its
+ * handler. The helper answers
+ * - 405 `{ error }` with `Allow` for any other method, before anything else;
+ * - 401/403 from `access` ('user', 'admin') before the body is read;
+ * - 400 `{ error, field }` when the body does not match the schema (read with
+ *   the route's declared body limit: 413 above it);
+ * - an AppError's status with `{ error, fields?, …extra }`;
+ * and never a 500 for client input. Anything else thrown propagates (a 500,
+ * or the database-outage middleware's 503). `policy` is the route's HTTP
+ * policy (route-policy.server.ts): a route that takes writes declares its body
+ * limit and rate limit there.
+ *
+ *   const api = apiRoute({ policy: { bodyLimit: BODY_LIMITS.json, rateLimit: RATE_LIMITS.admin }, POST: { … } })
+ *   export const middleware = api.middleware
+ *   export const loader = api.loader
+ *   export const action = api.action
+ */
+
+type Access = 'public' | 'user' | 'admin'
+type Schema = z.ZodType | undefined
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
+
+export interface EndpointArgs<A extends Access, S extends Schema> {
+  request: Request
+  context: Readonly<RouterContextProvider>
+  /** The route's path parameters (React Router always provides the ones in its path). */
+  params: Readonly<Record<string, string>>
+  /** The caller: always a user for 'user' and 'admin' endpoints; null when anonymous on 'public' ones. */
+  user: A extends 'public' ? PublicUser | null : PublicUser
+  /** The parsed body (undefined when the endpoint declares no schema: the body is then not read). */
+  body: S extends z.ZodType ? z.output<S> : undefined
+}
+
+export interface Endpoint<A extends Access, S extends Schema> {
+  access: A
+  /** Schema of the body; without one the body is ignored (never read). */
+  body?: S
+  /** 'json' refuses anything but application/json (415); default: JSON or a form post. */
+  accepts?: ApiBodyFormat
+  handler: (args: EndpointArgs<A, S>) => unknown
+}
+
+type Spec<
+  GA extends Access,
+  GS extends Schema,
+  PA extends Access,
+  PS extends Schema,
+  UA extends Access,
+  US extends Schema,
+  DA extends Access,
+  DS extends Schema,
+> = {
+  policy?: RoutePolicy
+  GET?: Endpoint<GA, GS>
+  POST?: Endpoint<PA, PS>
+  PATCH?: Endpoint<UA, US>
+  DELETE?: Endpoint<DA, DS>
+}
+
+interface HandlerArgs {
+  request: Request
+  context: Readonly<RouterContextProvider>
+  params: Params
+}
+
+export interface ApiRoute {
+  loader: (args: HandlerArgs) => Promise<unknown>
+  action: (args: HandlerArgs) => Promise<unknown>
+  /** The route's policy middleware (export it as the module's `middleware`). */
+  middleware: MiddlewareFunction<Response>[]
+  /** The methods the route serves (HEAD goes with GET). */
+  methods: readonly Method[]
+}
+
+/** 400 for a body that does not match the schema: the first problem, and the field it is about. */
+function invalidBody(error: z.ZodError) {
+  const issue = error.issues[0]
+  const field = issue?.path.length ? String(issue.path[0]) : undefined
+  return apiError(400, issue?.message ?? 'Invalid request', field ? { field } : {})
+}
+
+/** The API answer for a domain error; anything that is not one is rethrown. */
+export function apiErrorFrom(error: unknown) {
+  if (isAppError(error)) {
+    return apiError(error.status, error.message, { ...error.extra, ...(error.fieldErrors ? { fields: error.fieldErrors } : {}) })
+  }
+  throw error
+}
+
+async function caller(access: Access, request: Request, context: Readonly<RouterContextProvider>) {
+  if (access === 'admin') return requireAdmin(request, context)
+  if (access === 'user') return requireUser(request, context)
+  return getOptionalUser(context)
+}
+
+export function apiRoute<
+  GA extends Access = 'public',
+  GS extends Schema = undefined,
+  PA extends Access = 'public',
+  PS extends Schema = undefined,
+  UA extends Access = 'public',
+  US extends Schema = undefined,
+  DA extends Access = 'public',
+  DS extends Schema = undefined,
+>(spec: Spec<GA, GS, PA, PS, UA, US, DA, DS>): ApiRoute {
+  const endpoints = spec as Partial<Record<Method, Endpoint<Access, Schema>>>
+  const middleware = spec.policy ? [routePolicy(spec.policy)] : []
+  const methods = (['GET', 'POST', 'PATCH', 'DELETE'] as const).filter((method) => endpoints[method])
+  const allow = methods.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method])).join(', ')
+
+  async function handle({ request, context, params }: HandlerArgs) {
+    const method = request.method === 'HEAD' ? 'GET' : request.method
+    const endpoint = endpoints[method as Method]
+    if (!endpoint) return apiError(405, 'Method not allowed', {}, { headers: { Allow: allow } })
+    try {
+      const user = await caller(endpoint.access, request, context)
+      let body: unknown
+      if (endpoint.body) {
+        const parsed = endpoint.body.safeParse(await readApiBody(request, context, endpoint.accepts))
+        if (!parsed.success) return invalidBody(parsed.error)
+        body = parsed.data
+      }
+      return await endpoint.handler({
+        request,
+        context,
+        params: params as Record<string, string>,
+        user: user as PublicUser,
+        body,
+      } as EndpointArgs<Access, Schema>)
+    } catch (error) {
+      return apiErrorFrom(error)
+    }
+  }
+
+  return { loader: handle, action: handle, middleware, methods }
+}
+
+/** `{ field: [messages] }` of a failed parse, for answers that name every field (bank details). */
+export function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
+  const fields: Record<string, string[]> = {}
+  for (const issue of error.issues) (fields[String(issue.path[0])] ??= []).push(issue.message)
+  return fields
+}

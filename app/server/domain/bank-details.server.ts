@@ -1,0 +1,323 @@
+import type { Transaction as DbTransaction, Kysely } from 'kysely'
+import { isMaskedValue, maskLast4, type BankDetailsInput } from '~/lib/bank-details-schema'
+import { isUuid } from '~/lib/ids'
+import type { Country } from '~/lib/options'
+import type { BankDetailsRow, BankDetailsStatus, DB } from '../../../db/schema.ts'
+import { db } from '../infra/db.server.ts'
+import { logEvent } from '../infra/log.server.ts'
+import { decryptSecret, encryptSecret } from '../infra/secret-box.server.ts'
+import { recordAudit } from './audit.server.ts'
+import { AppError } from './errors.server.ts'
+
+/**
+ * Seller bank details (spec §3, §4): absent → pending → approved | rejected;
+ * any change (a resubmission after a rejection, an edit of approved details)
+ * goes back to pending. Account numbers and IBANs are stored encrypted
+ * (AES-256-GCM) with their last four characters for display; only the admin's
+ * approval and payout screens ever see them decrypted.
+ */
+
+/** What the seller (and any non-admin response) sees: numbers masked to their last four. */
+export interface MaskedBankDetails {
+  country: Country
+  accountHolder: string
+  bankName: string
+  sortCode: string | null
+  routingNumber: string | null
+  swift: string | null
+  accountNumber: string | null
+  iban: string | null
+  status: BankDetailsStatus
+  /** Spec §3: true once approved, false while pending or rejected. */
+  approved: boolean
+  approvedAt: Date | null
+  rejectedAt: Date | null
+  rejectionReason: string | null
+  requestedAt: Date
+  /** The version an admin's approve/reject must name (bumped by every change). */
+  version: number
+}
+
+/** The admin's view: the same with the full account number / IBAN. */
+export type FullBankDetails = MaskedBankDetails
+
+type Executor = Kysely<DB> | DbTransaction<DB>
+
+function base(row: BankDetailsRow) {
+  return {
+    country: row.country as Country,
+    accountHolder: row.accountHolder,
+    bankName: row.bankName,
+    sortCode: row.sortCode,
+    routingNumber: row.routingNumber,
+    swift: row.swift,
+    status: row.status,
+    approved: row.status === 'approved',
+    approvedAt: row.approvedAt,
+    rejectedAt: row.rejectedAt,
+    rejectionReason: row.rejectionReason,
+    requestedAt: row.requestedAt,
+    version: row.version,
+  }
+}
+
+export function toMaskedBankDetails(row: BankDetailsRow): MaskedBankDetails {
+  return { ...base(row), accountNumber: maskLast4(row.accountNumberLast4), iban: maskLast4(row.ibanLast4) }
+}
+
+/** Decrypts the numbers: admin screens only (approval, Mark as Paid, the payouts CSV). */
+export function toFullBankDetails(row: BankDetailsRow): FullBankDetails {
+  return {
+    ...base(row),
+    accountNumber: row.accountNumberEncrypted ? decryptSecret(row.accountNumberEncrypted) : null,
+    iban: row.ibanEncrypted ? decryptSecret(row.ibanEncrypted) : null,
+  }
+}
+
+export async function getBankDetailsRow(userId: string, executor: Executor = db): Promise<BankDetailsRow | undefined> {
+  if (!isUuid(userId)) return undefined
+  return executor.selectFrom('bankDetails').selectAll().where('userId', '=', userId).executeTakeFirst()
+}
+
+export async function getMaskedBankDetails(userId: string): Promise<MaskedBankDetails | null> {
+  const row = await getBankDetailsRow(userId)
+  return row ? toMaskedBankDetails(row) : null
+}
+
+export async function getBankDetailsStatus(userId: string): Promise<BankDetailsStatus | null> {
+  const row = await db.selectFrom('bankDetails').select('status').where('userId', '=', userId).executeTakeFirst()
+  return row?.status ?? null
+}
+
+interface SealedNumber {
+  encrypted: string | null
+  last4: string | null
+  plaintext: string | null
+}
+
+/**
+ * A submitted account number or IBAN: a new one is encrypted; the masked value
+ * we sent out keeps the stored one (no re-typing), but only if it still
+ * matches what is stored for that field.
+ */
+function resolveNumber(
+  field: 'accountNumber' | 'iban',
+  submitted: string | null,
+  stored: { encrypted: string | null; last4: string | null },
+): SealedNumber {
+  if (!submitted) return { encrypted: null, last4: null, plaintext: null }
+  if (isMaskedValue(submitted)) {
+    if (stored.encrypted && stored.last4 && submitted === maskLast4(stored.last4)) {
+      return { encrypted: stored.encrypted, last4: stored.last4, plaintext: decryptSecret(stored.encrypted) }
+    }
+    const label = field === 'iban' ? 'IBAN' : 'account number'
+    throw new AppError(400, 'Please check the highlighted fields', { fieldErrors: { [field]: [`Please enter the full ${label}`] } })
+  }
+  return { encrypted: encryptSecret(submitted), last4: submitted.slice(-4), plaintext: submitted }
+}
+
+function sameDetails(row: BankDetailsRow, input: BankDetailsInput, account: SealedNumber, iban: SealedNumber): boolean {
+  const storedAccount = row.accountNumberEncrypted ? decryptSecret(row.accountNumberEncrypted) : null
+  const storedIban = row.ibanEncrypted ? decryptSecret(row.ibanEncrypted) : null
+  return (
+    row.country === input.country &&
+    row.accountHolder === input.accountHolder &&
+    row.bankName === input.bankName &&
+    row.sortCode === input.sortCode &&
+    row.routingNumber === input.routingNumber &&
+    row.swift === input.swift &&
+    storedAccount === account.plaintext &&
+    storedIban === iban.plaintext
+  )
+}
+
+export interface SaveResult {
+  bankDetails: MaskedBankDetails
+  message: string
+  changed: boolean
+}
+
+/**
+ * Saves the seller's details and (re)queues them for approval. Status,
+ * approval and rejection fields never come from the client: every real
+ * change resets them to pending. Saving approved details unchanged is a no-op,
+ * so pressing Save again does not cost the seller their approval.
+ */
+export async function saveBankDetails(userId: string, input: BankDetailsInput, now = new Date()): Promise<SaveResult> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('bankDetails').selectAll().where('userId', '=', userId).forUpdate().executeTakeFirst()
+    const account = resolveNumber('accountNumber', input.accountNumber, {
+      encrypted: row?.accountNumberEncrypted ?? null,
+      last4: row?.accountNumberLast4 ?? null,
+    })
+    const iban = resolveNumber('iban', input.iban, { encrypted: row?.ibanEncrypted ?? null, last4: row?.ibanLast4 ?? null })
+
+    if (row?.status === 'approved' && sameDetails(row, input, account, iban)) {
+      return { bankDetails: toMaskedBankDetails(row), message: 'Your bank details are unchanged.', changed: false }
+    }
+
+    const values = {
+      country: input.country,
+      accountHolder: input.accountHolder,
+      bankName: input.bankName,
+      sortCode: input.sortCode,
+      routingNumber: input.routingNumber,
+      swift: input.swift,
+      accountNumberEncrypted: account.encrypted,
+      accountNumberLast4: account.last4,
+      ibanEncrypted: iban.encrypted,
+      ibanLast4: iban.last4,
+      status: 'pending' as const,
+      version: row ? row.version + 1 : 1,
+      requestedAt: now,
+      approvedAt: null,
+      approvedBy: null,
+      rejectedAt: null,
+      rejectionReason: null,
+      updatedAt: now,
+    }
+    const saved = await trx
+      .insertInto('bankDetails')
+      .values({ userId, ...values })
+      .onConflict((oc) => oc.column('userId').doUpdateSet(values))
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await recordAudit(trx, {
+      actorId: userId,
+      actorRole: 'seller',
+      action: row ? 'bank_details.resubmit' : 'bank_details.submit',
+      entityType: 'bank_details',
+      entityId: userId,
+      fromState: row?.status ?? null,
+      toState: 'pending',
+      metadata: { country: input.country },
+    })
+    const message =
+      row?.status === 'approved'
+        ? 'Your changes were saved and need admin approval again (1-2 business days).'
+        : 'Your bank details were submitted for approval (1-2 business days).'
+    return { bankDetails: toMaskedBankDetails(saved), message, changed: true }
+  })
+}
+
+/** Pending entries for the admin, oldest request first, with the full numbers (spec §3 "Pending bank entry"). */
+export async function listPendingBankDetails(): Promise<{ id: string; email: string; bankDetails: FullBankDetails }[]> {
+  const rows = await db
+    .selectFrom('bankDetails')
+    .innerJoin('users', 'users.id', 'bankDetails.userId')
+    .selectAll('bankDetails')
+    .select('users.email')
+    .where('bankDetails.status', '=', 'pending')
+    .orderBy('bankDetails.requestedAt', 'asc')
+    .execute()
+  return rows.map(({ email, ...row }) => ({ id: row.userId, email, bankDetails: toFullBankDetails(row) }))
+}
+
+export async function countPendingBankDetails(): Promise<number> {
+  const row = await db
+    .selectFrom('bankDetails')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow()
+  return Number(row.count)
+}
+
+/** Full details of several sellers at once (Mark as Paid dialogs), keyed by user id. */
+export async function getFullBankDetailsFor(userIds: string[]): Promise<Map<string, FullBankDetails>> {
+  if (userIds.length === 0) return new Map()
+  const rows = await db.selectFrom('bankDetails').selectAll().where('userId', 'in', userIds).execute()
+  return new Map(rows.map((row) => [row.userId, toFullBankDetails(row)]))
+}
+
+/** Why an approve/reject did not happen: gone, no longer pending, or changed since the admin opened it. */
+async function refusal(userId: string, version: number, action: 'approve' | 'reject'): Promise<AppError> {
+  const row = await getBankDetailsRow(userId)
+  if (!row) return new AppError(404, 'This user has no bank details on file')
+  if (row.version !== version) return new AppError(409, BANK_DETAILS_CHANGED)
+  const verb = action === 'approve' ? 'approved' : 'rejected'
+  return new AppError(409, `These bank details are ${row.status}, not pending: only pending details can be ${verb}`)
+}
+
+export const BANK_DETAILS_CHANGED = 'These bank details changed since you opened them'
+
+/**
+ * pending → approved. Guarded on the status and on the version the admin
+ * reviewed, so details the seller changed after the admin opened them are
+ * never approved unseen (409 instead).
+ */
+export async function approveBankDetails(input: {
+  userId: string
+  adminId: string
+  version: number
+  now?: Date
+}): Promise<MaskedBankDetails> {
+  const now = input.now ?? new Date()
+  if (!isUuid(input.userId)) throw new AppError(404, 'This user has no bank details on file')
+  const updated = await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('bankDetails')
+      .set({ status: 'approved', approvedAt: now, approvedBy: input.adminId, rejectedAt: null, rejectionReason: null, updatedAt: now })
+      .where('userId', '=', input.userId)
+      .where('status', '=', 'pending')
+      .where('version', '=', input.version)
+      .returningAll()
+      .executeTakeFirst()
+    if (row) {
+      await recordAudit(trx, {
+        actorId: input.adminId,
+        actorRole: 'admin',
+        action: 'bank_details.approve',
+        entityType: 'bank_details',
+        entityId: input.userId,
+        fromState: 'pending',
+        toState: 'approved',
+        metadata: { version: input.version },
+      })
+    }
+    return row
+  })
+  if (!updated) throw await refusal(input.userId, input.version, 'approve')
+  logEvent('info', 'bank_details_approved', { category: 'security', adminId: input.adminId, userId: input.userId })
+  return toMaskedBankDetails(updated)
+}
+
+/** pending → rejected with the reason the seller will see on /profile. */
+export async function rejectBankDetails(input: {
+  userId: string
+  adminId: string
+  reason: string
+  version: number
+  now?: Date
+}): Promise<MaskedBankDetails> {
+  const now = input.now ?? new Date()
+  const reason = input.reason.trim()
+  if (!reason) throw new AppError(400, 'Please provide a rejection reason')
+  if (!isUuid(input.userId)) throw new AppError(404, 'This user has no bank details on file')
+  const updated = await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('bankDetails')
+      .set({ status: 'rejected', rejectedAt: now, rejectionReason: reason, approvedAt: null, approvedBy: null, updatedAt: now })
+      .where('userId', '=', input.userId)
+      .where('status', '=', 'pending')
+      .where('version', '=', input.version)
+      .returningAll()
+      .executeTakeFirst()
+    if (row) {
+      await recordAudit(trx, {
+        actorId: input.adminId,
+        actorRole: 'admin',
+        action: 'bank_details.reject',
+        entityType: 'bank_details',
+        entityId: input.userId,
+        fromState: 'pending',
+        toState: 'rejected',
+        reason,
+        metadata: { version: input.version },
+      })
+    }
+    return row
+  })
+  if (!updated) throw await refusal(input.userId, input.version, 'reject')
+  logEvent('info', 'bank_details_rejected', { category: 'security', adminId: input.adminId, userId: input.userId })
+  return toMaskedBankDetails(updated)
+}

@@ -1,0 +1,205 @@
+import { sql } from 'kysely'
+import { isUuid } from '~/lib/ids'
+import { payoutBlocker } from '~/lib/payouts'
+import type { BankDetailsStatus, Transaction } from '../../../db/schema.ts'
+import { db } from '../infra/db.server.ts'
+import { logEvent } from '../infra/log.server.ts'
+import { recordAudit } from './audit.server.ts'
+import { getFullBankDetailsFor, type FullBankDetails } from './bank-details.server.ts'
+import { AppError } from './errors.server.ts'
+
+/**
+ * Seller payouts (design.md §5): the platform holds the funds and an admin
+ * records each bank transfer. A payout may be recorded only for a `completed`
+ * sale whose seller's bank details are approved; recording it sets paidAt and
+ * the transfer's reference, once.
+ */
+
+/**
+ * The payout-due rule in SQL (completed, not yet paid out): the one fragment
+ * every query uses — marking paid, the payouts due, the admin's summary.
+ * `isPayoutDue` in app/lib/payouts.ts is the same rule for rows already read.
+ */
+export const payoutDue = sql<boolean>`(transactions.status = 'completed' and transactions.paid_at is null)`
+
+export async function markPaid(input: {
+  transactionId: string
+  adminId: string
+  paymentReference: string
+  now?: Date
+}): Promise<Transaction> {
+  const now = input.now ?? new Date()
+  const reference = input.paymentReference.trim()
+  if (!reference) throw new AppError(400, 'Payment reference is required')
+  if (reference.length > 140) throw new AppError(400, 'Payment reference must be at most 140 characters')
+  if (!isUuid(input.transactionId)) throw new AppError(404, 'Sale not found')
+
+  const result = await db.transaction().execute(async (trx) => {
+    // One guarded UPDATE: the sale is still completed and unpaid, and the
+    // seller's details are approved at this instant (a seller editing them
+    // concurrently sends them back to pending, which blocks the payout).
+    const updated = await trx
+      .updateTable('transactions')
+      .set({ paidAt: now, paymentReference: reference, updatedAt: now })
+      .where('id', '=', input.transactionId)
+      .where(payoutDue)
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('bankDetails')
+            .select(sql.lit(1).as('one'))
+            .whereRef('bankDetails.userId', '=', 'transactions.sellerId')
+            .where('bankDetails.status', '=', 'approved'),
+        ),
+      )
+      .returningAll()
+      .executeTakeFirst()
+    if (updated) {
+      await recordAudit(trx, {
+        actorId: input.adminId,
+        actorRole: 'admin',
+        action: 'payout.mark_paid',
+        entityType: 'transaction',
+        entityId: updated.id,
+        fromState: 'completed',
+        toState: 'completed',
+        reason: null,
+        metadata: { paymentReference: reference, sellerShareCents: updated.sellerShareCents },
+      })
+    }
+    return updated
+  })
+  if (result) {
+    logEvent('info', 'payout_recorded', {
+      category: 'security',
+      adminId: input.adminId,
+      transactionId: result.id,
+      sellerId: result.sellerId,
+    })
+    return result
+  }
+
+  const sale = await db
+    .selectFrom('transactions')
+    .leftJoin('bankDetails', 'bankDetails.userId', 'transactions.sellerId')
+    .select(['transactions.status', 'transactions.paidAt', 'bankDetails.status as bankStatus'])
+    .where('transactions.id', '=', input.transactionId)
+    .executeTakeFirst()
+  if (!sale) throw new AppError(404, 'Sale not found')
+  throw new AppError(409, payoutBlocker(sale, sale.bankStatus) ?? 'This sale cannot be paid out right now')
+}
+
+export interface PayoutDue {
+  transactionId: string
+  completedAt: Date | null
+  listingTitle: string
+  sellerId: string
+  sellerEmail: string
+  sellerUsername: string
+  amountCents: number
+  applicationFeeCents: number
+  sellerShareCents: number
+  bankStatus: BankDetailsStatus | null
+  /** Decrypted: admin-only (the payouts CSV). */
+  bankDetails: FullBankDetails | null
+}
+
+/** Completed sales not yet paid out, oldest first: the admin's bank run. */
+export async function listPayoutsDue(): Promise<PayoutDue[]> {
+  const rows = await db
+    .selectFrom('transactions')
+    .innerJoin('users as seller', 'seller.id', 'transactions.sellerId')
+    .innerJoin('listings', 'listings.id', 'transactions.listingId')
+    .select([
+      'transactions.id as transactionId',
+      'transactions.completedAt',
+      'transactions.amountCents',
+      'transactions.applicationFeeCents',
+      'transactions.sellerShareCents',
+      'transactions.sellerId',
+      'seller.email as sellerEmail',
+      'seller.username as sellerUsername',
+      'listings.title as listingTitle',
+    ])
+    .where(payoutDue)
+    .orderBy('transactions.completedAt', 'asc')
+    .orderBy('transactions.id', 'asc')
+    .execute()
+  const banks = await getFullBankDetailsFor([...new Set(rows.map((r) => r.sellerId))])
+  return rows.map((row) => {
+    const bankDetails = banks.get(row.sellerId) ?? null
+    return {
+      ...row,
+      bankStatus: bankDetails?.status ?? null,
+      bankDetails,
+    }
+  })
+}
+
+// Spreadsheet apps run a cell that starts with one of these as a formula (CSV
+// injection). A locale whose separator is `;` (or a reader that splits on `,`
+// despite the quotes) starts a new cell after either, so a formula character
+// right after a separator inside the text is neutralised as well.
+const FORMULA_START = /^[=+\-@\t\r]/
+const FORMULA_AFTER_SEPARATOR = /([,;])(\s*)(?=[=+\-@])/g
+
+/** One CSV cell: always quoted, never read as a formula by Excel, LibreOffice or Sheets in any locale. */
+export function csvCell(value: string | number | null | undefined): string {
+  let text = value === null || value === undefined ? '' : String(value)
+  if (FORMULA_START.test(text)) text = `'${text}`
+  text = text.replace(FORMULA_AFTER_SEPARATOR, "$1$2'")
+  return `"${text.replace(/"/g, '""')}"`
+}
+
+export const PAYOUTS_CSV_COLUMNS = [
+  'transaction_id',
+  'completed_at',
+  'listing',
+  'seller_email',
+  'seller_username',
+  'bank_status',
+  'country',
+  'account_holder',
+  'bank_name',
+  'sort_code',
+  'account_number',
+  'routing_number',
+  'iban',
+  'bic_swift',
+  'amount_usd',
+  'platform_fee_usd',
+  'seller_share_usd',
+] as const
+
+const dollars = (cents: number) => (cents / 100).toFixed(2)
+
+/** The bank-run file: one row per sale due, with the seller's full bank details (admin only). */
+export function payoutsToCsv(payouts: PayoutDue[]): string {
+  const lines = [PAYOUTS_CSV_COLUMNS.map(csvCell).join(',')]
+  for (const p of payouts) {
+    const bank = p.bankDetails
+    lines.push(
+      [
+        p.transactionId,
+        p.completedAt?.toISOString() ?? '',
+        p.listingTitle,
+        p.sellerEmail,
+        p.sellerUsername,
+        p.bankStatus ?? 'none',
+        bank?.country,
+        bank?.accountHolder,
+        bank?.bankName,
+        bank?.sortCode,
+        bank?.accountNumber,
+        bank?.routingNumber,
+        bank?.iban,
+        bank?.swift,
+        dollars(p.amountCents),
+        dollars(p.applicationFeeCents),
+        dollars(p.sellerShareCents),
+      ]
+        .map(csvCell)
+        .join(','),
+    )
+  }
+  return `${lines.join('\r\n')}\r\n`
+}

@@ -1,0 +1,37 @@
+import type { Transaction as DbTransaction, Kysely } from 'kysely'
+import type { DB, Transaction, TransactionStatus } from '../../../db/schema.ts'
+import type { Actor, EscrowEvent, EventData } from './escrow.server.ts'
+
+/**
+ * What else happens when the escrow machine applies an event to a sale.
+ *
+ * `applyEvent` (escrow.server.ts) calls `runSaleEffects` once per applied
+ * event, inside the same database transaction, after the sale row and its
+ * audit row are written: an effect's writes (an outbox row, ledger entries)
+ * commit or roll back with the state change that caused them, so a replayed
+ * webhook or a racing request that applies nothing produces nothing.
+ *
+ * Each capability registers one effect below. An effect module imports
+ * escrow.server.ts for types only (`import type`): the machine imports this
+ * module at runtime, and lint refuses the cycle.
+ */
+export interface SaleChange {
+  event: EscrowEvent
+  /** The state before and after (equal for events that only change the row, e.g. a refund claim). */
+  from: TransactionStatus
+  to: TransactionStatus
+  /** The sale as it was when locked, and as written. */
+  before: Transaction
+  sale: Transaction
+  by: Actor
+  data: EventData
+}
+
+export type Executor = Kysely<DB> | DbTransaction<DB>
+export type SaleEffect = (trx: Executor, change: SaleChange) => Promise<void>
+
+const SALE_EFFECTS: readonly SaleEffect[] = []
+
+export async function runSaleEffects(trx: Executor, change: SaleChange): Promise<void> {
+  for (const effect of SALE_EFFECTS) await effect(trx, change)
+}

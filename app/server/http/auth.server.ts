@@ -1,0 +1,170 @@
+import { createContext, data, redirect, type MiddlewareFunction, type RouterContextProvider } from 'react-router'
+import { displayNameFor, getUserById, syncUser, type PublicUser } from '../domain/users.server.ts'
+import { logSecurityEvent } from '../infra/log.server.ts'
+import { createSupabaseServerClient, hasAuthCookie } from '../infra/supabase.server.ts'
+import { revokeSession, verifyAccessToken, type VerifiedClaims } from './session-tokens.server.ts'
+
+export interface RequestAuth {
+  /** The verified product user of this request (cookie session or bearer token), resolved once. */
+  getUser(): Promise<PublicUser | null>
+  /** The Supabase client bound to this request's cookies (sign-in, callback, sign-out). */
+  supabase(): ReturnType<typeof createSupabaseServerClient>
+  via: 'cookie' | 'bearer' | 'none'
+}
+
+export const authContext = createContext<RequestAuth>()
+
+function bearerToken(request: Request): string | null {
+  const match = /^Bearer\s+(\S+)$/i.exec(request.headers.get('Authorization') ?? '')
+  return match?.[1] ?? null
+}
+
+export function isApiRequest(request: Request): boolean {
+  return new URL(request.url).pathname.startsWith('/api/')
+}
+
+/** The sync payload from verified token claims (spec: user sync payload). */
+function payloadFromClaims(claims: VerifiedClaims) {
+  const meta = (claims.user_metadata ?? {}) as Record<string, unknown>
+  const email = String(claims.email ?? '')
+  const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null)
+  return {
+    id: claims.sub,
+    email,
+    displayName: displayNameFor(email, str(meta.full_name) ?? str(meta.name)),
+    avatarUrl: str(meta.avatar_url),
+    preferredUsername: str(meta.user_name) ?? str(meta.preferred_username),
+  }
+}
+
+/**
+ * Finds the product user for verified claims; a user whose sync failed at
+ * sign-in is synced now. A failed sync is logged and treated as signed out.
+ */
+async function userFromClaims(claims: VerifiedClaims | undefined | null): Promise<PublicUser | null> {
+  if (!claims?.sub || !claims.email) return null
+  const existing = await getUserById(claims.sub)
+  if (existing) return existing
+  try {
+    return await syncUser(payloadFromClaims(claims))
+  } catch (error) {
+    console.error('Failed to sync user:', error instanceof Error ? error.message : error)
+    return null
+  }
+}
+
+/**
+ * The access token of the cookie session. supabase-js refreshes an expired one
+ * here (its Set-Cookie headers are forwarded); the token is then verified by
+ * us like a bearer token — the session's `user` object is never trusted.
+ */
+async function sessionAccessToken(client: ReturnType<typeof createSupabaseServerClient>): Promise<string | null> {
+  try {
+    const { data: result } = await client.auth.getSession()
+    return result.session?.access_token ?? null
+  } catch {
+    // A cookie that cannot be parsed as a session is a signed-out visitor, not a 500.
+    return null
+  }
+}
+
+/**
+ * Root middleware: resolves who is calling once per request (never trusting
+ * getSession().user — the access token is verified by verifyAccessToken), and forwards the
+ * Supabase client's Set-Cookie headers (silent refresh) on every response.
+ */
+export const authMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const cookieHeaders = new Headers()
+  let client: ReturnType<typeof createSupabaseServerClient> | undefined
+  const supabase = () => (client ??= createSupabaseServerClient(request, cookieHeaders))
+  const token = bearerToken(request)
+  const via: RequestAuth['via'] = token ? 'bearer' : hasAuthCookie(request) ? 'cookie' : 'none'
+
+  let resolved: Promise<PublicUser | null> | undefined
+  const getUser = () =>
+    (resolved ??= (async () => {
+      if (via === 'none') return null
+      const accessToken = token ?? (await sessionAccessToken(supabase()))
+      if (!accessToken) return null
+      const check = await verifyAccessToken(accessToken)
+      if (!check.ok) {
+        logSecurityEvent('auth_invalid_token', request, { reason: check.reason, via })
+        return null
+      }
+      return userFromClaims(check.claims)
+    })())
+
+  context.set(authContext, { getUser, supabase, via })
+  const response = await next()
+  cookieHeaders.forEach((value, name) => {
+    if (name.toLowerCase() === 'set-cookie') return
+    response.headers.set(name, value)
+  })
+  for (const cookie of cookieHeaders.getSetCookie()) response.headers.append('Set-Cookie', cookie)
+  return response
+}
+
+type Ctx = Readonly<RouterContextProvider>
+
+/**
+ * Signs the request's session out: first recorded as revoked (so its access
+ * token, which stays valid until it expires, is refused at once by every
+ * instance), then ended at the identity provider and its cookies cleared.
+ */
+export async function signOut(request: Request, context: Ctx): Promise<void> {
+  const auth = context.get(authContext)
+  const token = bearerToken(request) ?? (await sessionAccessToken(auth.supabase()))
+  if (token) {
+    const check = await verifyAccessToken(token)
+    if (check.ok) await revokeSession(check.claims, 'logout')
+  }
+  // supabase-js clears the local session even when the provider answers 401/403/404.
+  await auth.supabase().auth.signOut({ scope: 'local' })
+}
+
+export function getOptionalUser(context: Ctx): Promise<PublicUser | null> {
+  return context.get(authContext).getUser()
+}
+
+/** Only local paths may be a post-sign-in destination (no open redirect). */
+export function safeRedirectPath(value: unknown, fallback = '/'): string {
+  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) {
+    return fallback
+  }
+  try {
+    const url = new URL(value, 'http://local.invalid')
+    if (url.origin !== 'http://local.invalid') return fallback
+    // Checked again once normalised: `/.//evil.example` (or `/\t/evil.example`) becomes `//evil.example`,
+    // which a browser reads as another host.
+    const path = `${url.pathname}${url.search}${url.hash}`
+    return path.startsWith('//') ? fallback : path
+  } catch {
+    return fallback
+  }
+}
+
+function loginRedirect(request: Request) {
+  const url = new URL(request.url)
+  const here = `${url.pathname}${url.search}`
+  return redirect(`/login?${new URLSearchParams({ redirectTo: here })}`)
+}
+
+/** Signed-in user or: /api → 401 JSON; screens → /login?redirectTo=… */
+export async function requireUser(request: Request, context: Ctx): Promise<PublicUser> {
+  const user = await getOptionalUser(context)
+  if (user) return user
+  if (isApiRequest(request)) {
+    logSecurityEvent('unauthenticated', request, {})
+    throw data({ error: 'Authentication required' }, { status: 401, headers: { 'WWW-Authenticate': 'Bearer' } })
+  }
+  throw loginRedirect(request)
+}
+
+/** Admin or: anonymous → login (401 on /api); signed-in non-admin → / (403 on /api). */
+export async function requireAdmin(request: Request, context: Ctx): Promise<PublicUser> {
+  const user = await requireUser(request, context)
+  if (user.isAdmin) return user
+  logSecurityEvent('forbidden', request, { userId: user.id, reason: 'not an admin' })
+  if (isApiRequest(request)) throw data({ error: 'Admin access required' }, { status: 403 })
+  throw redirect('/')
+}

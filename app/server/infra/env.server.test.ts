@@ -1,0 +1,103 @@
+import { spawnSync } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { ENV_EXAMPLE_FILE, README_FILE, renderEnvExample, renderEnvTable } from '../../../tests/tools/env-docs.ts'
+import { ConfigError, parseConfig } from './env.server.ts'
+
+const ROOT = path.resolve(import.meta.dirname, '../../..')
+
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  DATABASE_URL: 'postgres://forkmarket:secret-password@db:5432/forkmarket',
+  SESSION_SECRET: 'session-secret-value',
+  BANK_DETAILS_KEY: 'bank-details-key-value',
+  SUPABASE_URL: 'https://project.supabase.co',
+  SUPABASE_ANON_KEY: 'anon-key',
+  STRIPE_SECRET_KEY: 'sk_live_123',
+  STRIPE_PUBLISHABLE_KEY: 'pk_live_123',
+  STRIPE_WEBHOOK_SECRET: 'whsec_123',
+}
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    parseConfig(env)
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems
+    throw error
+  }
+  return []
+}
+
+describe('configuration', () => {
+  it('accepts an empty environment locally, with the documented defaults', () => {
+    const config = parseConfig({})
+    expect(config).toMatchObject({
+      NODE_ENV: 'development',
+      PORT: 3000,
+      DB_POOL_MAX: 10,
+      RATE_LIMIT_MULTIPLIER: 1,
+      LOG_SILENT: false,
+      ADMIN_EMAILS: [],
+    })
+    expect(config.DATABASE_URL).toBeUndefined()
+  })
+
+  it('accepts a complete production environment', () => {
+    expect(problems(PRODUCTION)).toEqual([])
+    expect(parseConfig({ ...PRODUCTION, ADMIN_EMAILS: ' Boss@Example.com, ,a@b.c' }).ADMIN_EMAILS).toEqual(['boss@example.com', 'a@b.c'])
+  })
+
+  it('refuses a malformed DATABASE_URL with one line naming it (and never echoes it)', () => {
+    expect(problems({ DATABASE_URL: 'mysql://root:hunter2@db/forkmarket' })).toEqual([
+      'DATABASE_URL must be a postgres:// or postgresql:// URL',
+    ])
+    expect(problems({ ...PRODUCTION, DATABASE_URL: 'not a url' })).toEqual(['DATABASE_URL must be a postgres:// or postgresql:// URL'])
+  })
+
+  it('refuses a missing production secret with one line naming it', () => {
+    const { SESSION_SECRET: _, ...withoutSecret } = PRODUCTION
+    expect(problems(withoutSecret)).toEqual(['SESSION_SECRET must be set in production'])
+    expect(problems({ ...PRODUCTION, STRIPE_WEBHOOK_SECRET: '' })).toEqual(['STRIPE_WEBHOOK_SECRET must be set in production'])
+  })
+
+  it('names every bad variable at once, one line each', () => {
+    expect(problems({ NODE_ENV: 'prod', PORT: 'eighty', RATE_LIMIT_MULTIPLIER: '0', LOG_SILENT: 'yes' })).toEqual([
+      'NODE_ENV must be development, test or production (got "prod")',
+      'PORT must be a port number (got "eighty")',
+      'LOG_SILENT must be true or false (got "yes")',
+      'RATE_LIMIT_MULTIPLIER must be a number above 0 (got "0")',
+    ])
+  })
+
+  it.each([
+    ['a malformed DATABASE_URL', { DATABASE_URL: 'mysql://db/forkmarket' }, 'DATABASE_URL must be a postgres:// or postgresql:// URL'],
+    ['a missing production secret', { ...PRODUCTION, SESSION_SECRET: '' }, 'SESSION_SECRET must be set in production'],
+  ])('npm start refuses %s with one line, before starting anything', (_, env, problem) => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'server.ts'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      encoding: 'utf8',
+      timeout: 30_000,
+    })
+    expect(run.status).toBe(1)
+    expect(run.stdout).toBe('')
+    expect(run.stderr.trim().split('\n')).toEqual([`[forkmarket] invalid configuration: ${problem}`])
+  })
+
+  it('is the only reader of process.env in the app, its launcher and the database scripts', () => {
+    const files = [
+      ...readdirSync(path.join(ROOT, 'app'), { recursive: true, encoding: 'utf8' }).map((file) => path.join('app', file)),
+      ...readdirSync(path.join(ROOT, 'db'), { encoding: 'utf8' }).map((file) => path.join('db', file)),
+      'server.ts',
+      'emulators/local-services.ts',
+    ].filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file) && file !== path.join('app', 'server', 'infra', 'env.server.ts'))
+    const readers = files.filter((file) => /process\.env(\.|\[)/.test(readFileSync(path.join(ROOT, file), 'utf8')))
+    expect(readers).toEqual([])
+  })
+
+  it('documents every variable in .env.example and the README (else: npm run gen:env-docs)', () => {
+    expect(readFileSync(ENV_EXAMPLE_FILE, 'utf8')).toBe(renderEnvExample())
+    expect(readFileSync(README_FILE, 'utf8')).toContain(renderEnvTable())
+  })
+})
