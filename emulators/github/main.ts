@@ -10,6 +10,7 @@
  * them up (kept in the data file) and prints what to give the app.
  */
 import { join } from 'node:path'
+import { stopOnSignals } from '../support/background.ts'
 import { DEFAULT_PORT, startGithubEmulator } from './server.ts'
 
 const port = Number(process.env.GITHUB_EMULATOR_PORT || DEFAULT_PORT)
@@ -50,12 +51,4 @@ console.log(
   ].join('\n'),
 )
 
-let stopping = false
-async function stop(): Promise<void> {
-  if (stopping) return
-  stopping = true
-  await emulator.close()
-  process.exit(0)
-}
-process.on('SIGINT', () => void stop())
-process.on('SIGTERM', () => void stop())
+stopOnSignals(() => emulator.close())

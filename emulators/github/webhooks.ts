@@ -10,6 +10,7 @@
  * when the App subscribes to them and an installation can see the repository.
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto'
+import { BackgroundWork } from '../support/background.ts'
 import { nodeId, type Shapes } from './shapes.ts'
 import type { AccountRecord, RepoRecord } from './store.ts'
 import { roleName, type DomainEvent, type World } from './world.ts'
@@ -43,8 +44,7 @@ export function signatures(body: string, secret: string): { sha1: string; sha256
 
 export class WebhookDispatcher {
   readonly deliveries: WebhookDelivery[] = []
-  private readonly inFlight = new Set<Promise<unknown>>()
-  private readonly shutdown = new AbortController()
+  private readonly background = new BackgroundWork()
   private readonly agent = `GitHub-Hookshot/${randomBytes(4).toString('hex').slice(0, 7)}`
 
   constructor(
@@ -79,30 +79,23 @@ export class WebhookDispatcher {
       delivery.status = null
       return
     }
-    if (this.shutdown.signal.aborted) return
+    if (this.background.signal.aborted) return
     // GitHub answers the API call first and delivers afterwards.
-    this.track(nextTurn().then(() => this.attempt(delivery, false)))
+    this.background.track(nextTurn().then(() => this.attempt(delivery, false)))
   }
 
   async redeliver(guid: string): Promise<number | 'error'> {
     const delivery = this.deliveries.find((entry) => entry.guid === guid)
     if (!delivery) throw new Error(`GitHub emulator: no webhook delivery ${guid}`)
-    return this.track(this.attempt(delivery, true))
+    return this.background.track(this.attempt(delivery, true))
   }
 
-  async idle(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight])
+  idle(): Promise<void> {
+    return this.background.idle()
   }
 
   close(): void {
-    this.shutdown.abort()
-  }
-
-  private track<T>(work: Promise<T>): Promise<T> {
-    this.inFlight.add(work)
-    const forget = () => this.inFlight.delete(work)
-    work.then(forget, forget)
-    return work
+    this.background.close()
   }
 
   private async attempt(delivery: WebhookDelivery, redelivery: boolean): Promise<number | 'error'> {
@@ -127,7 +120,7 @@ export class WebhookDispatcher {
           'X-Hub-Signature-256': signed.sha256,
         },
         body,
-        signal: AbortSignal.any([this.shutdown.signal, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]),
+        signal: AbortSignal.any([this.background.signal, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]),
       })
       await response.arrayBuffer()
       status = response.status

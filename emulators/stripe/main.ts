@@ -6,6 +6,7 @@
  * POST /_emulator/webhook-delay { ms, metadata? } changes it while running.
  */
 
+import { stopOnSignals } from '../support/background.ts'
 import { DEFAULT_PORT, startStripeEmulator } from './server.ts'
 
 const webhookSecret = process.env.STRIPE_WEBHOOK_SECRET
@@ -29,12 +30,4 @@ const emulator = await startStripeEmulator({
 })
 console.log(`Stripe emulator listening on ${emulator.url}`)
 
-let stopping = false
-async function stop(): Promise<void> {
-  if (stopping) return
-  stopping = true
-  await emulator.close()
-  process.exit(0)
-}
-process.on('SIGINT', () => void stop())
-process.on('SIGTERM', () => void stop())
+stopOnSignals(() => emulator.close())

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
+import { BackgroundWork } from '../support/background.ts'
 import { signatureHeader } from './signature.ts'
 
 export interface StripeEvent {
@@ -35,8 +36,7 @@ export interface WebhookDelay {
  */
 export class WebhookDispatcher {
   readonly deliveries: Delivery[] = []
-  private readonly inFlight = new Set<Promise<unknown>>()
-  private readonly shutdown = new AbortController()
+  private readonly background = new BackgroundWork()
   private delay: WebhookDelay = { ms: 0 }
 
   constructor(
@@ -77,9 +77,9 @@ export class WebhookDispatcher {
    */
   dispatch(event: StripeEvent): void {
     const url = this.url
-    if (!url || this.shutdown.signal.aborted) return
+    if (!url || this.background.signal.aborted) return
     const delay = this.delayFor(event)
-    this.track(
+    this.background.track(
       nextTurn()
         .then(() => (delay > 0 ? this.wait(delay) : true))
         .then((open) => (open ? this.deliverWithRetries(url, event) : undefined)),
@@ -88,24 +88,17 @@ export class WebhookDispatcher {
 
   async resend(event: StripeEvent): Promise<number> {
     if (!this.url) throw new Error('Stripe emulator: no webhook URL configured')
-    const status = await this.track(this.attempt(this.url, event, this.nextAttemptNumber(event.id)))
+    const status = await this.background.track(this.attempt(this.url, event, this.nextAttemptNumber(event.id)))
     if (status === 'error') throw new Error(`Stripe emulator: could not deliver ${event.id} to ${this.url}`)
     return status
   }
 
-  async idle(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight])
+  idle(): Promise<void> {
+    return this.background.idle()
   }
 
   close(): void {
-    this.shutdown.abort()
-  }
-
-  private track<T>(work: Promise<T>): Promise<T> {
-    this.inFlight.add(work)
-    const forget = () => this.inFlight.delete(work)
-    work.then(forget, forget)
-    return work
+    this.background.close()
   }
 
   private async deliverWithRetries(url: string, event: StripeEvent): Promise<void> {
@@ -120,7 +113,7 @@ export class WebhookDispatcher {
   /** false when the emulator shut down while waiting. */
   private async wait(ms: number): Promise<boolean> {
     try {
-      await sleep(ms, undefined, { signal: this.shutdown.signal })
+      await sleep(ms, undefined, { signal: this.background.signal })
       return true
     } catch {
       return false
@@ -140,7 +133,7 @@ export class WebhookDispatcher {
           'Stripe-Signature': signatureHeader(payload, this.secret, timestamp),
         },
         body: payload,
-        signal: AbortSignal.any([this.shutdown.signal, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]),
+        signal: AbortSignal.any([this.background.signal, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]),
       })
       await response.arrayBuffer()
       status = response.status

@@ -1,9 +1,7 @@
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll } from 'vitest'
 import { startGithubEmulator } from '../../emulators/github/server.ts'
-import { APP, callRoute } from './call-route.ts'
 import { setEnv } from './config.ts'
+import { startWebhookForwarder } from './webhook-forwarder.ts'
 
 /*
  * Each integration test file that imports this gets its own GitHub emulator
@@ -26,30 +24,12 @@ setEnv({
 /** The app's answers to the emulator's webhook deliveries, newest last. */
 export const githubWebhookAnswers: Array<{ event: string; status: number; body: string }> = []
 
-const forwarder = createServer((req, res) => {
-  const chunks: Buffer[] = []
-  req.on('data', (chunk: Buffer) => chunks.push(chunk))
-  req.on('end', () => {
-    void (async () => {
-      try {
-        const webhook = await import('../../app/routes/api/github-webhook.ts')
-        const headers = new Headers()
-        for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value)
-        const response = await callRoute(
-          webhook,
-          new Request(`${APP}/api/github/webhook`, { method: 'POST', headers, body: Buffer.concat(chunks) }),
-        )
-        const body = await response.text()
-        githubWebhookAnswers.push({ event: headers.get('x-github-event') ?? '', status: response.status, body })
-        res.writeHead(response.status, { 'Content-Type': 'application/json' }).end(body)
-      } catch (error) {
-        res.writeHead(500).end(String(error))
-      }
-    })()
-  })
+const forwarder = await startWebhookForwarder({
+  path: '/api/github/webhook',
+  route: () => import('../../app/routes/api/github-webhook.ts'),
+  onAnswer: ({ headers, status, body }) => githubWebhookAnswers.push({ event: headers.get('x-github-event') ?? '', status, body }),
 })
-await new Promise<void>((resolve) => forwarder.listen(0, '127.0.0.1', resolve))
-export const githubWebhookUrl = `http://127.0.0.1:${(forwarder.address() as AddressInfo).port}/api/github/webhook`
+export const githubWebhookUrl = forwarder.url
 githubEmulator.setWebhookUrl(githubWebhookUrl)
 
 /** Runs `work` with the emulator's webhooks lost (a GitHub delivery that never arrives). */
@@ -66,5 +46,5 @@ export async function withGithubWebhooksLost<T>(work: () => Promise<T>): Promise
 
 afterAll(async () => {
   await githubEmulator.close()
-  await new Promise<void>((resolve) => forwarder.close(() => resolve()))
+  await forwarder.close()
 })

@@ -3,8 +3,8 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll } from 'vitest'
 import { startStripeEmulator } from '../../emulators/stripe/server.ts'
-import { APP, callRoute } from './call-route.ts'
 import { setEnv } from './config.ts'
+import { startWebhookForwarder } from './webhook-forwarder.ts'
 
 /*
  * Each integration test file that imports this gets its own Stripe emulator
@@ -24,28 +24,11 @@ setEnv({
   STRIPE_JS_URL: stripeEmulator.scriptUrl,
 })
 
-const forwarder = createServer((req, res) => {
-  const chunks: Buffer[] = []
-  req.on('data', (chunk: Buffer) => chunks.push(chunk))
-  req.on('end', () => {
-    void (async () => {
-      try {
-        const webhook = await import('../../app/routes/api/stripe-webhook.ts')
-        const headers = new Headers()
-        for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value)
-        const response = await callRoute(
-          webhook,
-          new Request(`${APP}/api/stripe/webhook`, { method: 'POST', headers, body: Buffer.concat(chunks) }),
-        )
-        res.writeHead(response.status, { 'Content-Type': 'application/json' }).end(await response.text())
-      } catch (error) {
-        res.writeHead(500).end(String(error))
-      }
-    })()
-  })
+const forwarder = await startWebhookForwarder({
+  path: '/api/stripe/webhook',
+  route: () => import('../../app/routes/api/stripe-webhook.ts'),
 })
-await new Promise<void>((resolve) => forwarder.listen(0, '127.0.0.1', resolve))
-export const webhookForwardUrl = `http://127.0.0.1:${(forwarder.address() as AddressInfo).port}/api/stripe/webhook`
+export const webhookForwardUrl = forwarder.url
 stripeEmulator.setWebhookUrl(webhookForwardUrl)
 
 // A sink that answers 200 to every event without telling the app: tests that
@@ -73,6 +56,6 @@ export function webhooksDelivered(): Promise<void> {
 
 afterAll(async () => {
   await stripeEmulator.close()
-  await new Promise<void>((resolve) => forwarder.close(() => resolve()))
+  await forwarder.close()
   await new Promise<void>((resolve) => sink.close(() => resolve()))
 })
