@@ -2,22 +2,11 @@ import { TriangleAlert } from 'lucide-react'
 import { Alert, AlertDescription, AlertTitle } from '~/components/ui/alert'
 import { statusLabel } from '~/lib/escrow'
 import { formatCents } from '~/lib/money'
+import type { MoneyException } from '~/server/domain/money-exceptions.server'
 import type { TransactionStatus } from '../../../db/schema.ts'
 
-export interface MoneyExceptionRow {
-  id: string
-  kind: 'payment_mismatch' | 'refund_after_payout'
-  createdAt: string | Date
-  amountCents: number
-  currency: string
-  details: string
-  transactionId: string
-  saleAmountCents: number
-  saleStatus: string
-  listingTitle: string
-  buyerEmail: string
-  sellerEmail: string
-}
+/** An open money exception as the loader sends it (dates may arrive serialised). */
+export type MoneyExceptionRow = Omit<MoneyException, 'createdAt'> & { createdAt: string | Date }
 
 const KIND_TITLES: Record<MoneyExceptionRow['kind'], string> = {
   payment_mismatch: 'Payment held: amount or currency differs from the sale',
