@@ -53,6 +53,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { EmitterWebhookEvent } from '@octokit/webhooks'
 import type { Task } from 'graphile-worker'
 import type { Transaction as DbTransaction, Kysely } from 'kysely'
+import { ORGANIZATION_ONLY_REASON, PERSONAL_REPOSITORY_NOTE } from '~/lib/github'
 import { isUuid } from '~/lib/ids'
 import type {
   DB,
@@ -106,10 +107,8 @@ export function githubPath(path: typeof GITHUB_INSTALL_PATH | typeof GITHUB_AUTH
   return `${path}?${new URLSearchParams({ returnTo })}`
 }
 
-/** The picker's help text for personal repositories (issue 16: organization repositories only). */
-export const ORGANIZATION_ONLY_HELP =
-  'Only repositories owned by an organization can be connected: on a personal repository GitHub gives every collaborator write access. Move the repository to an organization (on GitHub: Settings → General → Transfer ownership), then connect that organization.'
-const PERSONAL_REPOSITORY_REASON = 'A personal repository: move it to an organization to sell it'
+/** The refusal of a personal repository (issue 16: organization repositories only): why, then what to do. */
+export const ORGANIZATION_ONLY_HELP = `${ORGANIZATION_ONLY_REASON} Move the repository to an organization (on GitHub: Settings → General → Transfer ownership), then connect that organization.`
 
 // --- Shapes for the screens ----------------------------------------------------------------
 
@@ -593,7 +592,7 @@ export async function listRepositoryChoices(sellerId: string): Promise<Repositor
           defaultBranch: repo.default_branch,
           ownerType,
           connectable: ownerType === 'Organization',
-          reason: ownerType === 'Organization' ? null : PERSONAL_REPOSITORY_REASON,
+          reason: ownerType === 'Organization' ? null : PERSONAL_REPOSITORY_NOTE,
         })
       }
     } catch (error) {
