@@ -52,12 +52,13 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { EmitterWebhookEvent } from '@octokit/webhooks'
 import type { Task } from 'graphile-worker'
-import type { Transaction as DbTransaction, Kysely } from 'kysely'
+import type { Transaction as DbTransaction, Kysely, Updateable } from 'kysely'
 import { ORGANIZATION_ONLY_REASON, PERSONAL_REPOSITORY_NOTE } from '~/lib/github'
 import { isUuid } from '~/lib/ids'
 import type {
   DB,
   DeliveryProof,
+  GithubDeliveriesTable,
   GithubDelivery,
   GithubDeliveryProof,
   GithubDeliveryState,
@@ -253,6 +254,48 @@ export async function connectGithubAccount(
     if ((error as { code?: string }).code === '23505') throw new AppError(409, ACCOUNT_TAKEN)
     throw error
   }
+}
+
+/**
+ * Records an invitation GitHub created (sent, or sent again): the delivery row
+ * (who, which invitation, what else the caller changes) and its audit row.
+ */
+async function recordInvitation(
+  trx: Executor,
+  transactionId: string,
+  input: {
+    set: Updateable<GithubDeliveriesTable>
+    login: string
+    invitation: { id: number; html_url: string }
+    action: 'github_invitation_sent' | 'github_invitation_resent'
+    reason: string
+    metadata: Record<string, unknown>
+    now: Date
+  },
+): Promise<void> {
+  await trx
+    .updateTable('githubDeliveries')
+    .set({
+      ...input.set,
+      buyerLogin: input.login,
+      invitationId: input.invitation.id,
+      invitationUrl: input.invitation.html_url,
+      lastError: null,
+      updatedAt: input.now,
+    })
+    .where('transactionId', '=', transactionId)
+    .execute()
+  await recordAudit(trx, {
+    actorId: null,
+    actorRole: 'system',
+    action: input.action,
+    entityType: 'transaction',
+    entityId: transactionId,
+    fromState: 'delivering',
+    toState: 'delivering',
+    reason: input.reason,
+    metadata: { invitationId: input.invitation.id, login: input.login, ...input.metadata },
+  })
 }
 
 /** A later sighting of an account's login (webhooks, lookups): logins change, the id does not. */
@@ -1016,33 +1059,14 @@ export async function runInvitation(transactionId: string, now: Date = new Date(
         )
         if (response.status === 201 && response.data) {
           const invitation = response.data
-          await trx
-            .updateTable('githubDeliveries')
-            .set({
-              state: 'invited',
-              buyerGithubId,
-              buyerLogin: login,
-              invitationId: invitation.id,
-              invitationUrl: invitation.html_url,
-              invitedAt: now,
-              attempts: attempt,
-              waitingOn: null,
-              nextAttemptAt: null,
-              lastError: null,
-              updatedAt: now,
-            })
-            .where('transactionId', '=', transactionId)
-            .execute()
-          await recordAudit(trx, {
-            actorId: null,
-            actorRole: 'system',
+          await recordInvitation(trx, transactionId, {
+            set: { state: 'invited', buyerGithubId, invitedAt: now, attempts: attempt, waitingOn: null, nextAttemptAt: null },
+            login,
+            invitation,
             action: 'github_invitation_sent',
-            entityType: 'transaction',
-            entityId: transactionId,
-            fromState: 'delivering',
-            toState: 'delivering',
             reason: `Invited ${login} to ${delivery.repoFullName} (read access)`,
-            metadata: { invitationId: invitation.id, buyerGithubId, login, repository: delivery.repoFullName, attempt },
+            metadata: { buyerGithubId, repository: delivery.repoFullName, attempt },
+            now,
           })
           return { result: 'invited' }
         }
@@ -1315,31 +1339,16 @@ export async function pollInvitation(transactionId: string, now: Date = new Date
         if (response.status !== 201 || !response.data) {
           return (await confirmInTransaction(trx, current, octokit, { via: 'poll', now })) ? 'delivered' : 'skipped'
         }
-        await trx
-          .updateTable('githubDeliveries')
-          .set({
-            buyerLogin: login,
-            invitationId: response.data.id,
-            invitationUrl: response.data.html_url,
-            resendCount: delivery.resendCount + 1,
-            resentAt: now,
-            lastError: null,
-            updatedAt: now,
-          })
-          .where('transactionId', '=', transactionId)
-          .execute()
-        await recordAudit(trx, {
-          actorId: null,
-          actorRole: 'system',
+        await recordInvitation(trx, transactionId, {
+          set: { resendCount: delivery.resendCount + 1, resentAt: now },
+          login,
+          invitation: response.data,
           action: 'github_invitation_resent',
-          entityType: 'transaction',
-          entityId: transactionId,
-          fromState: 'delivering',
-          toState: 'delivering',
           reason: pending
             ? 'The invitation expired on GitHub: sent again (once)'
             : 'The invitation was no longer pending on GitHub: sent again (once)',
-          metadata: { invitationId: response.data.id, previousInvitationId: delivery.invitationId, login },
+          metadata: { previousInvitationId: delivery.invitationId },
+          now,
         })
         return 'resent'
       } catch (error) {
