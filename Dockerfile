@@ -1,6 +1,6 @@
 # Production image: multi-stage build, non-root runtime, no emulators, no embedded database.
 # Needs DATABASE_URL, SUPABASE_URL, SUPABASE_ANON_KEY, STRIPE_* and the secrets (see .env.example).
-FROM node:20.20-bookworm-slim AS deps
+FROM node:26.10-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -9,7 +9,7 @@ FROM deps AS build
 COPY . .
 RUN npx react-router build && npm prune --omit=dev
 
-FROM node:20.20-bookworm-slim AS runtime
+FROM node:26.10-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000 DATA_DIR=/app/.data SKIP_BUILD=true
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
