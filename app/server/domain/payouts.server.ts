@@ -1,7 +1,7 @@
-import { sql } from 'kysely'
+import { sql, type Transaction as DbTransaction, type Kysely } from 'kysely'
 import { isUuid } from '~/lib/ids'
 import { payoutBlocker } from '~/lib/payouts'
-import type { BankDetailsStatus, Transaction } from '../../../db/schema.ts'
+import type { BankDetailsStatus, DB, Transaction } from '../../../db/schema.ts'
 import { db } from '../infra/db.server.ts'
 import { logEvent } from '../infra/log.server.ts'
 import { recordAudit } from './audit.server.ts'
@@ -9,6 +9,11 @@ import { getFullBankDetailsFor, type FullBankDetails } from './bank-details.serv
 import { AppError } from './errors.server.ts'
 
 /**
+ * LEDGER HOOK (issue 19): `recordSellerPaid(trx, payment)` below is the ONE
+ * function that records that a seller was paid (sets paid_at and the bank
+ * reference on the seller's sales of a payout batch, inside the caller's
+ * database transaction). The ledger writes its payout entries from there.
+ *
  * Seller payouts (design.md §5): the platform holds the funds and an admin
  * records each bank transfer. A payout may be recorded only for a `completed`
  * sale whose seller's bank details are approved; recording it sets paidAt and
@@ -20,6 +25,8 @@ import { AppError } from './errors.server.ts'
  * every query uses — marking paid, the payouts due, the admin's summary.
  * `isPayoutDue` in app/lib/payouts.ts is the same rule for rows already read.
  */
+type Executor = Kysely<DB> | DbTransaction<DB>
+
 export const payoutDue = sql<boolean>`(transactions.status = 'completed' and transactions.paid_at is null)`
 
 export async function markPaid(input: {
@@ -202,4 +209,35 @@ export function payoutsToCsv(payouts: PayoutDue[]): string {
     )
   }
   return `${lines.join('\r\n')}\r\n`
+}
+
+/** One seller's payment of a payout batch, as recorded when the batch is sent (see the LEDGER HOOK above). */
+export interface SellerPayment {
+  batchId: string
+  sellerId: string
+  transactionIds: string[]
+  /** Σ seller share of those sales, in cents. */
+  amountCents: number
+  bankReference: string
+  paidAt: Date
+  adminId: string
+}
+
+/**
+ * Records that a seller was paid: sets paid_at and the bank reference on the
+ * batch's sales of that seller (still due: guarded by `payoutDue`), inside the
+ * caller's transaction. Throws 409 when a sale is no longer due.
+ */
+export async function recordSellerPaid(trx: Executor, payment: SellerPayment): Promise<void> {
+  const updated = await trx
+    .updateTable('transactions')
+    .set({ paidAt: payment.paidAt, paymentReference: payment.bankReference, updatedAt: payment.paidAt })
+    .where('id', 'in', payment.transactionIds)
+    .where('sellerId', '=', payment.sellerId)
+    .where(payoutDue)
+    .returning('id')
+    .execute()
+  if (updated.length !== payment.transactionIds.length) {
+    throw new AppError(409, 'A sale of this batch is no longer due (refunded or already paid): cancel it and prepare a new batch')
+  }
 }
