@@ -132,6 +132,9 @@ export interface Listings {
   licence: "personal" | "commercial" | "unlimited";
   longDescription: Generated<string>;
   priceCents: number;
+  ratingAverageTenths: Generated<number>;
+  ratingCount: Generated<number>;
+  ratingScore: Generated<number>;
   screenshots: Generated<string[]>;
   searchVector: GeneratedAlways<string | null>;
   sellerId: string;
@@ -164,6 +167,23 @@ export interface ProcessedEvents {
   id: string;
   receivedAt: Generated<Timestamp>;
   type: string;
+}
+
+export interface Reviews {
+  body: string;
+  buyerId: string;
+  createdAt: Generated<Timestamp>;
+  hiddenAt: Timestamp | null;
+  hiddenBy: string | null;
+  hiddenReason: string | null;
+  id: Generated<string>;
+  listingId: string;
+  sellerId: string;
+  sellerRepliedAt: Timestamp | null;
+  sellerReply: string | null;
+  stars: number;
+  transactionId: string;
+  updatedAt: Generated<Timestamp>;
 }
 
 export interface RevokedSessions {
@@ -218,6 +238,7 @@ export interface Users {
   githubUserId: number | null;
   id: Generated<string>;
   isAdmin: Generated<boolean>;
+  profileEditedAt: Timestamp | null;
   updatedAt: Generated<Timestamp>;
   username: string;
 }
@@ -231,6 +252,7 @@ export interface DB {
   listings: Listings;
   moneyExceptions: MoneyExceptions;
   processedEvents: ProcessedEvents;
+  reviews: Reviews;
   revokedSessions: RevokedSessions;
   searchTerms: SearchTerms;
   transactions: Transactions;

@@ -51,6 +51,8 @@ export type GithubInstallationsTable = Generated.GithubInstallations
 export type GithubDeliveriesTable = Generated.GithubDeliveries
 /** Vocabulary of listing words for typo correction (migrations/0002_search_terms.ts, kept by triggers). */
 export type SearchTermsTable = Generated.SearchTerms
+/** Verified reviews, one per completed sale (migration 0009, issue 18). */
+export type ReviewsTable = Generated.Reviews
 
 export interface ListingsTable extends Omit<Generated.Listings, 'searchVector' | 'deliveryTimeframe' | 'emailSupportDuration'> {
   /** Values of app/lib/options.ts (the CHECK's list), validated as strings by the listing schema. */
@@ -103,9 +105,12 @@ export type ListingGithubColumns =
   | 'githubListedAt'
   | 'githubAccessLostAt'
   | 'githubAccessLostReason'
+/** The listing's stored rating (migration 0009): written only by app/server/domain/reviews.server.ts, read by the search and the reviews views. */
+export type ListingRatingColumns = 'ratingCount' | 'ratingAverageTenths' | 'ratingScore'
 export type NewListing = Insertable<ListingsTable>
 export type ListingUpdate = Updateable<ListingsTable>
 export type Transaction = Selectable<TransactionsTable>
 export type BankDetailsRow = Selectable<BankDetailsTable>
 export type GithubInstallation = Selectable<GithubInstallationsTable>
 export type GithubDelivery = Selectable<GithubDeliveriesTable>
+export type Review = Selectable<ReviewsTable>

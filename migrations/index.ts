@@ -6,6 +6,7 @@ import * as bankDetailsVersion from './0004_bank_details_version.ts'
 import * as revokedSessions from './0005_revoked_sessions.ts'
 import * as sellerShare from './0006_seller_share.ts'
 import * as githubDelivery from './0007_github_delivery.ts'
+import * as reviews from './0009_reviews.ts'
 
 // Every migration, in order. Listed explicitly (not read from the folder) so
 // the same code runs under tsx, Vite and Vitest; a test checks none is missing.
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0005_revoked_sessions': revokedSessions,
   '0006_seller_share': sellerShare,
   '0007_github_delivery': githubDelivery,
+  '0009_reviews': reviews,
 }

@@ -22,7 +22,7 @@ describe('parseFilters', () => {
 
   it('reads every field of the spec', () => {
     const result = parse(
-      'search=%20react%20%20admin%20&type=template&licence=commercial&minPrice=9.99&maxPrice=100&languages=TypeScript,Go&frameworks=React&dependencies=Stripe&hasSetupCall=true&hasEmailSupport=true&hasBespokeDev=true&sortBy=price-high',
+      'search=%20react%20%20admin%20&type=template&licence=commercial&minPrice=9.99&maxPrice=100&languages=TypeScript,Go&frameworks=React&dependencies=Stripe&hasSetupCall=true&hasEmailSupport=true&hasBespokeDev=true&minRating=4&sortBy=price-high',
     )
     expect(result).toEqual({
       ok: true,
@@ -39,6 +39,7 @@ describe('parseFilters', () => {
         hasSetupCall: true,
         hasEmailSupport: true,
         hasBespokeDev: true,
+        minRating: 4,
         sortBy: 'price-high',
       },
     })
@@ -96,6 +97,34 @@ describe('parseFilters', () => {
   })
 })
 
+describe('minimum rating and top-rated (issue 18)', () => {
+  it('takes a whole number of stars from 1 to 4, or nothing', () => {
+    for (const stars of [1, 2, 3, 4] as const)
+      expect(parse(`minRating=${stars}`)).toMatchObject({ ok: true, filters: { minRating: stars } })
+    expect(parse('minRating=')).toMatchObject({ ok: true, filters: { minRating: null } })
+    for (const bad of ['0', '5', '4.5', '04', 'four', '-1']) {
+      expect(parse(`minRating=${bad}`), bad).toMatchObject({ ok: false, error: { field: 'minRating' } })
+    }
+    expect(describeFilterError({ field: 'minRating', message: 'minRating must be one of: 1, 2, 3, 4' })).toBe(
+      'Minimum rating must be one of: 1, 2, 3, 4',
+    )
+  })
+
+  it('round-trips through the URL, and a top-rated cursor only for top-rated', () => {
+    const result = parse('sortBy=top-rated&minRating=3')
+    expect(result.ok && serializeFilters(result.filters)).toBe('minRating=3&sortBy=top-rated')
+    const cursor = encodeCursor({
+      direction: 'next',
+      order: 'top-rated',
+      key: [4_727_272, '2026-01-01T00:00:00.000001Z', '0b9d2f0e-8f38-4a8e-9a57-2f8f0e6f3c11'],
+      correctedSearch: null,
+    })
+    expect(parse(`sortBy=top-rated&cursor=${cursor}`)).toMatchObject({ ok: true, cursor: { order: 'top-rated' } })
+    expect(parse(`sortBy=newest&cursor=${cursor}`)).toMatchObject({ ok: false, error: { field: 'cursor' } })
+    expect(readFilterInputs(new URLSearchParams('minRating=4')).minRating).toBe('4')
+  })
+})
+
 describe('cursors', () => {
   const valid: PageCursor = {
     direction: 'next',
@@ -126,6 +155,9 @@ describe('cursors', () => {
       bad({ d: 'next', o: 'random', k: valid.key, c: null }),
       bad({ d: 'next', o: 'price-low', k: [1.5, valid.key[1]], c: null }),
       bad({ d: 'next', o: 'relevance', k: [3, 0, ...valid.key], c: null }),
+      bad({ d: 'next', o: 'top-rated', k: [5_000_001, ...valid.key], c: null }),
+      bad({ d: 'next', o: 'top-rated', k: [1.5, ...valid.key], c: null }),
+      bad({ d: 'next', o: 'top-rated', k: valid.key, c: null }),
       bad({ d: 'next', o: 'newest', k: valid.key, c: 42 }),
       bad([1, 2, 3]),
     ]) {

@@ -10,6 +10,7 @@
  */
 import { isUuid } from './ids.ts'
 import { DEFAULT_SORT, SORT_OPTIONS, type SortOption } from './options'
+import { MIN_RATING_OPTIONS, SCORE_SCALE, type MinRating } from './ratings'
 
 export const TYPE_FILTERS = ['all', 'template', 'full_site'] as const
 export type TypeFilter = (typeof TYPE_FILTERS)[number]
@@ -70,6 +71,8 @@ export interface MarketplaceFilters {
   hasSetupCall: boolean
   hasEmailSupport: boolean
   hasBespokeDev: boolean
+  /** Issue 18: listings whose shown average is at least this many stars (reviewed listings only). */
+  minRating: MinRating | null
   sortBy: SortOption
 }
 
@@ -85,6 +88,7 @@ export const DEFAULT_FILTERS: MarketplaceFilters = {
   hasSetupCall: false,
   hasEmailSupport: false,
   hasBespokeDev: false,
+  minRating: null,
   sortBy: DEFAULT_SORT,
 }
 
@@ -95,6 +99,7 @@ export interface PageCursor {
   order: ResultOrder
   /**
    * The sort key of the boundary row, id last: [createdAt, id], [priceCents, id],
+   * [ratingScore, createdAt, id] (top-rated),
    * or for relevance [segment, rank, createdAt, id].
    */
   key: (string | number)[]
@@ -193,6 +198,17 @@ function flag(params: ParamSource, name: FlagField): boolean | FilterError {
   return { field: name, message: `${name} must be 'true' when set` }
 }
 
+function minRating(params: ParamSource): MinRating | null | FilterError {
+  const value = single(params, 'minRating')
+  if (isError(value)) return value
+  if (value === '') return null
+  const stars = Number(value)
+  if (!(MIN_RATING_OPTIONS as readonly number[]).includes(stars) || !/^\d$/.test(value)) {
+    return { field: 'minRating', message: `minRating must be one of: ${[...MIN_RATING_OPTIONS].reverse().join(', ')}` }
+  }
+  return stars as MinRating
+}
+
 function searchTerm(params: ParamSource): string | null | FilterError {
   const value = single(params, 'search')
   if (isError(value)) return value
@@ -220,6 +236,7 @@ export function parseFilters(params: ParamSource): ParseResult {
   const hasSetupCall = flag(params, 'hasSetupCall')
   const hasEmailSupport = flag(params, 'hasEmailSupport')
   const hasBespokeDev = flag(params, 'hasBespokeDev')
+  const minRatingValue = minRating(params)
   const sortBy = oneOf(params, 'sortBy', SORT_OPTIONS, DEFAULT_SORT)
   const parts = [
     type,
@@ -233,6 +250,7 @@ export function parseFilters(params: ParamSource): ParseResult {
     hasSetupCall,
     hasEmailSupport,
     hasBespokeDev,
+    minRatingValue,
     sortBy,
   ]
   const firstError = parts.find(isError)
@@ -250,6 +268,7 @@ export function parseFilters(params: ParamSource): ParseResult {
     hasSetupCall: hasSetupCall as boolean,
     hasEmailSupport: hasEmailSupport as boolean,
     hasBespokeDev: hasBespokeDev as boolean,
+    minRating: minRatingValue as MinRating | null,
     sortBy: sortBy as SortOption,
   }
   if (filters.minPriceCents !== null && filters.maxPriceCents !== null && filters.minPriceCents > filters.maxPriceCents) {
@@ -299,6 +318,7 @@ export function serializeFilters(filters: MarketplaceFilters, options: { cursor?
   for (const field of FLAG_FIELDS) {
     if (filters[field]) params.set(field, 'true')
   }
+  if (filters.minRating !== null) params.set('minRating', String(filters.minRating))
   if (options.alwaysSort || filters.sortBy !== DEFAULT_SORT) params.set('sortBy', filters.sortBy)
   if (options.cursor) params.set('cursor', options.cursor)
   return params.toString()
@@ -360,6 +380,14 @@ function isValidKey(order: ResultOrder, key: unknown[]): boolean {
     case 'price-low':
     case 'price-high':
       return key.length === 2 && Number.isInteger(key[0]) && (key[0] as number) >= 0 && (key[0] as number) <= MAX_INT4
+    case 'top-rated':
+      return (
+        key.length === 3 &&
+        Number.isInteger(key[0]) &&
+        (key[0] as number) >= 0 &&
+        (key[0] as number) <= 5 * SCORE_SCALE &&
+        isTimestamp(key[1])
+      )
     case 'relevance':
       return (
         key.length === 4 && (key[0] === 1 || key[0] === 2) && typeof key[1] === 'number' && Math.abs(key[1]) < 1e30 && isTimestamp(key[2])
@@ -401,6 +429,7 @@ export interface FilterInputs {
   hasSetupCall: boolean
   hasEmailSupport: boolean
   hasBespokeDev: boolean
+  minRating: string
   sortBy: string
 }
 
@@ -427,6 +456,7 @@ export function readFilterInputs(params: URLSearchParams): FilterInputs {
     hasSetupCall: params.get('hasSetupCall') === 'true',
     hasEmailSupport: params.get('hasEmailSupport') === 'true',
     hasBespokeDev: params.get('hasBespokeDev') === 'true',
+    minRating: text('minRating'),
     sortBy: text('sortBy') || DEFAULT_SORT,
   }
 }
@@ -443,7 +473,8 @@ export function countActiveFilters(inputs: FilterInputs): number {
     inputs.dependencies.length +
     Number(inputs.hasSetupCall) +
     Number(inputs.hasEmailSupport) +
-    Number(inputs.hasBespokeDev)
+    Number(inputs.hasBespokeDev) +
+    Number(inputs.minRating !== '')
   )
 }
 
@@ -455,12 +486,13 @@ const FIELD_NAMES: Record<string, string> = {
   hasEmailSupport: 'email support',
   hasBespokeDev: 'bespoke development',
   cursor: 'page link',
+  minRating: 'minimum rating',
 }
 
 /** A parse error in words for the filter form ('minPrice must …' → 'Minimum price must …'). */
 export function describeFilterError(error: FilterError): string {
   const text = error.message.replace(
-    /\b(minPrice|maxPrice|sortBy|hasSetupCall|hasEmailSupport|hasBespokeDev|cursor)\b/g,
+    /\b(minPrice|maxPrice|sortBy|hasSetupCall|hasEmailSupport|hasBespokeDev|cursor|minRating)\b/g,
     (name) => FIELD_NAMES[name]!,
   )
   return text.charAt(0).toUpperCase() + text.slice(1)

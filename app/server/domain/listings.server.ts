@@ -3,7 +3,7 @@ import { isUuid } from '~/lib/ids'
 import type { ListingInput } from '~/lib/listing-schema'
 import { sellerCanTakePayments } from '~/lib/seller-eligibility'
 import { slugify } from '~/lib/slug'
-import type { BankDetailsStatus, Listing, ListingGithubColumns, User } from '../../../db/schema.ts'
+import type { BankDetailsStatus, Listing, ListingGithubColumns, ListingRatingColumns, User } from '../../../db/schema.ts'
 import { db } from '../infra/db.server.ts'
 import { logEvent } from '../infra/log.server.ts'
 import { cancelStaleCheckouts } from './checkout.server.ts'
@@ -12,7 +12,7 @@ import { deleteStoredImages } from './images.server.ts'
 export type ListingSeller = Pick<User, 'id' | 'username' | 'displayName' | 'avatarUrl' | 'bio'>
 
 /** Every public listing field; `deliveryUrl` is private (released to buyers only), the GitHub source too (github-delivery.server.ts). */
-export type ListingRow = Omit<Listing, 'deliveryUrl' | 'searchVector' | ListingGithubColumns>
+export type ListingRow = Omit<Listing, 'deliveryUrl' | 'searchVector' | ListingGithubColumns | ListingRatingColumns>
 export type ListingView = ListingRow & { seller: ListingSeller }
 
 export interface SellerListingSummary {

@@ -1,6 +1,7 @@
 import type { Transaction as DbTransaction, Kysely } from 'kysely'
 import type { DB, Transaction, TransactionStatus } from '../../../db/schema.ts'
 import type { Actor, EscrowEvent, EventData } from './escrow.server.ts'
+import { removeReviewOnRefund } from './reviews.server.ts'
 
 /**
  * What else happens when the escrow machine applies an event to a sale.
@@ -30,7 +31,10 @@ export interface SaleChange {
 export type Executor = Kysely<DB> | DbTransaction<DB>
 export type SaleEffect = (trx: Executor, change: SaleChange) => Promise<void>
 
-const SALE_EFFECTS: readonly SaleEffect[] = []
+const SALE_EFFECTS: readonly SaleEffect[] = [
+  // Issue 18: a refunded sale loses its review.
+  removeReviewOnRefund,
+]
 
 export async function runSaleEffects(trx: Executor, change: SaleChange): Promise<void> {
   for (const effect of SALE_EFFECTS) await effect(trx, change)

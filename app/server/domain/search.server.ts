@@ -72,6 +72,8 @@ export interface ListingSummary {
   updatedAt: Date
   sellerId: string
   seller: { username: string; displayName: string; avatarUrl: string | null }
+  /** Issue 18: the shown average (a tenth of a star; null without reviews) and how many reviews. */
+  rating: { average: number | null; count: number }
 }
 
 export interface Pagination {
@@ -119,6 +121,9 @@ const LISTING_COLUMNS = [
   'l.additionalNotes',
   'l.createdAt',
   'l.updatedAt',
+  'l.ratingCount',
+  'l.ratingAverageTenths',
+  'l.ratingScore',
 ] as const
 
 // Microseconds, which a JS Date would lose: a cursor must compare exactly.
@@ -146,6 +151,8 @@ function filterConditions(filters: MarketplaceFilters, search: string | null): E
   if (filters.hasSetupCall) conditions.push(sql<SqlBool>`${ref('l.setupCallAvailable')}`)
   if (filters.hasEmailSupport) conditions.push(sql<SqlBool>`${ref('l.emailSupportAvailable')}`)
   if (filters.hasBespokeDev) conditions.push(sql<SqlBool>`${ref('l.bespokeDevelopmentAvailable')}`)
+  // The shown average (app/lib/ratings.ts), 0 without reviews: unreviewed listings never pass.
+  if (filters.minRating !== null) conditions.push(sql<SqlBool>`${ref('l.ratingAverageTenths')} >= ${filters.minRating * 10}`)
   if (search !== null) conditions.push(sql<SqlBool>`${ref('l.searchVector')} @@ ${tsquery(search)}`)
   return conditions
 }
@@ -156,11 +163,19 @@ function rowsAfter(columns: Expression<unknown>[], direction: Direction, values:
   return sql<SqlBool>`(${sql.join(columns)}) ${operator} (${sql.join(values)})`
 }
 
-const SORT_KEYS: Record<Exclude<ResultOrder, 'relevance'>, { column: 'createdAt' | 'priceCents'; direction: Direction }> = {
-  newest: { column: 'createdAt', direction: 'desc' },
-  oldest: { column: 'createdAt', direction: 'asc' },
-  'price-low': { column: 'priceCents', direction: 'asc' },
-  'price-high': { column: 'priceCents', direction: 'desc' },
+type SortColumn = 'createdAt' | 'priceCents' | 'ratingScore'
+/** Each sort's key columns before the id (the final tie-break), all in one direction: one index scan. */
+const SORT_KEYS: Record<Exclude<ResultOrder, 'relevance'>, { columns: SortColumn[]; direction: Direction }> = {
+  newest: { columns: ['createdAt'], direction: 'desc' },
+  oldest: { columns: ['createdAt'], direction: 'asc' },
+  'price-low': { columns: ['priceCents'], direction: 'asc' },
+  'price-high': { columns: ['priceCents'], direction: 'desc' },
+  // Bayesian score (0 without reviews), newest first among equals (listings_top_rated_idx).
+  'top-rated': { columns: ['ratingScore', 'createdAt'], direction: 'desc' },
+}
+
+function castKey(column: SortColumn, value: string | number | undefined) {
+  return column === 'createdAt' ? sql`${value}::timestamptz` : sql`${value}::integer`
 }
 
 /**
@@ -186,28 +201,30 @@ function sortedQuery(
   cursor: PageCursor | null,
   limit: number,
 ) {
-  const { column, direction } = SORT_KEYS[order]
+  const { columns, direction } = SORT_KEYS[order]
   const scanDirection = cursor?.direction === 'prev' ? flip(direction) : direction
   let page = executor
     .selectFrom('listings as l')
     .select([...LISTING_COLUMNS, createdAtKey.as('createdAtKey'), sql<number>`0::real`.as('rank'), sql<number>`1`.as('segment')])
     .where((eb) => eb.and(filterConditions(filters, search)))
   if (cursor) {
-    const cast = column === 'createdAt' ? sql`${cursor.key[0]}::timestamptz` : sql`${cursor.key[0]}::integer`
-    page = page.where(rowsAfter([sql.ref(`l.${column}`), sql.ref('l.id')], scanDirection, [cast, sql`${cursor.key[1]}::uuid`]))
+    page = page.where(
+      rowsAfter([...columns.map((column) => sql.ref(`l.${column}`)), sql.ref('l.id')], scanDirection, [
+        ...columns.map((column, i) => castKey(column, cursor.key[i])),
+        sql`${cursor.key[columns.length]}::uuid`,
+      ]),
+    )
   }
-  page = page
-    .orderBy(`l.${column}`, scanDirection)
-    .orderBy('l.id', scanDirection)
-    .limit(limit + 1)
+  for (const column of columns) page = page.orderBy(`l.${column}`, scanDirection)
+  page = page.orderBy('l.id', scanDirection).limit(limit + 1)
 
-  return executor
+  let rows = executor
     .selectFrom(page.as('l'))
     .innerJoin('users as u', 'u.id', 'l.sellerId')
     .selectAll('l')
     .select(['u.username as sellerUsername', 'u.displayName as sellerDisplayName', 'u.avatarUrl as sellerAvatarUrl'])
-    .orderBy(`l.${column}`, direction)
-    .orderBy('l.id', direction)
+  for (const column of columns) rows = rows.orderBy(`l.${column}`, direction)
+  return rows.orderBy('l.id', direction)
 }
 
 function relevanceQuery(executor: Kysely<DB>, filters: MarketplaceFilters, search: string, cursor: PageCursor | null, limit: number) {
@@ -336,6 +353,7 @@ function toSummary(row: ResultRow): ListingSummary {
     updatedAt: row.updatedAt,
     sellerId: row.sellerId,
     seller: { username: row.sellerUsername, displayName: row.sellerDisplayName, avatarUrl: row.sellerAvatarUrl },
+    rating: { average: row.ratingCount > 0 ? row.ratingAverageTenths / 10 : null, count: row.ratingCount },
   }
 }
 
@@ -345,7 +363,9 @@ function cursorFor(order: ResultOrder, correctedSearch: string | null, row: Resu
       ? [Number(row.segment), Number(row.rank), row.createdAtKey, row.id]
       : order === 'price-low' || order === 'price-high'
         ? [row.priceCents, row.id]
-        : [row.createdAtKey, row.id]
+        : order === 'top-rated'
+          ? [row.ratingScore, row.createdAtKey, row.id]
+          : [row.createdAtKey, row.id]
   return encodeCursor({ direction, order, key, correctedSearch })
 }
 

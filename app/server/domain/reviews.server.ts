@@ -1,0 +1,351 @@
+/**
+ * Verified reviews (issue 18, docs/decisions/018).
+ *
+ * - Only the buyer of a completed, not refunded sale reviews it, once, within
+ *   REVIEW_WINDOW_DAYS of completion (the sale row is locked while deciding, so
+ *   a refund and a review never cross).
+ * - The seller replies once, publicly. An admin hides a review with a reason
+ *   (audited); its author still sees it, with the reason.
+ * - A refund removes the review: `removeReviewOnRefund` is a sale effect
+ *   (sale-effects.server.ts), run in the escrow machine's transaction.
+ * - Every change to a listing's visible reviews rewrites the listing's stored
+ *   rating (app/lib/ratings.ts) in the same transaction, so the top-rated sort
+ *   and the minimum-rating filter read one indexed column.
+ */
+import { sql, type Transaction as DbTransaction, type Kysely } from 'kysely'
+import { isUuid } from '~/lib/ids'
+import { ratingSummary, type RatingTotals } from '~/lib/ratings'
+import { REVIEW_WINDOW_DAYS, type ReviewInput } from '~/lib/review-schema'
+import type { DB, Review } from '../../../db/schema.ts'
+import { db } from '../infra/db.server.ts'
+import { recordAudit } from './audit.server.ts'
+import { AppError } from './errors.server.ts'
+import type { SaleEffect } from './sale-effects.server.ts'
+
+type Executor = Kysely<DB> | DbTransaction<DB>
+
+const DAY_MS = 24 * 60 * 60 * 1000
+export const REVIEWS_PAGE_SIZE = 10
+
+export const REVIEW_NOT_COMPLETED = 'You can review a purchase once it is completed'
+export const REVIEW_REFUNDED = 'A refunded purchase cannot be reviewed'
+export const REVIEW_TOO_LATE = `Reviews are accepted for ${REVIEW_WINDOW_DAYS} days after a purchase is completed`
+export const REVIEW_ALREADY = 'You have already reviewed this purchase'
+export const REPLY_ALREADY = 'You have already replied to this review'
+export const REVIEW_ALREADY_HIDDEN = 'This review is already hidden'
+
+/** Why this sale cannot be reviewed by its buyer now, or null when it can. */
+export function reviewRefusal(
+  sale: { status: string; completedAt: Date | null; refundedAt: Date | null; refundRequestedAt: Date | null },
+  now: Date,
+): string | null {
+  if (sale.refundedAt || sale.refundRequestedAt || sale.status === 'refunded') return REVIEW_REFUNDED
+  if (sale.status !== 'completed' || !sale.completedAt) return REVIEW_NOT_COMPLETED
+  if (now.getTime() - sale.completedAt.getTime() > REVIEW_WINDOW_DAYS * DAY_MS) return REVIEW_TOO_LATE
+  return null
+}
+
+/** Rewrites the listing's stored rating from its visible reviews (call inside the transaction that changed them). */
+export async function refreshListingRating(trx: Executor, listingId: string): Promise<void> {
+  // One writer at a time per listing: two reviews committing together both count.
+  await trx.selectFrom('listings').select('id').where('id', '=', listingId).forUpdate().execute()
+  const totals = await trx
+    .selectFrom('reviews')
+    .select([sql<number>`count(*)::int`.as('count'), sql<number>`coalesce(sum(stars), 0)::int`.as('sum')])
+    .where('listingId', '=', listingId)
+    .where('hiddenAt', 'is', null)
+    .executeTakeFirstOrThrow()
+  const summary = ratingSummary(totals)
+  await trx
+    .updateTable('listings')
+    .set({ ratingCount: summary.count, ratingAverageTenths: summary.averageTenths, ratingScore: summary.score })
+    .where('id', '=', listingId)
+    .execute()
+}
+
+/** What happens after a review is written (the notifications issue registers the seller's notice here). */
+async function afterReviewCreated(trx: Executor, review: Review): Promise<void> {
+  void trx
+  void review
+}
+
+export async function createReview(input: { saleId: string; buyerId: string; review: ReviewInput; now?: Date }): Promise<Review> {
+  const now = input.now ?? new Date()
+  if (!isUuid(input.saleId)) throw new AppError(404, 'Purchase not found')
+  return db.transaction().execute(async (trx) => {
+    const sale = await trx.selectFrom('transactions').selectAll().where('id', '=', input.saleId).forUpdate().executeTakeFirst()
+    // Someone else's sale is not found (never say it exists).
+    if (!sale || sale.buyerId !== input.buyerId) throw new AppError(404, 'Purchase not found')
+    const refusal = reviewRefusal(sale, now)
+    if (refusal) throw new AppError(409, refusal)
+    const review = await trx
+      .insertInto('reviews')
+      .values({
+        transactionId: sale.id,
+        listingId: sale.listingId,
+        buyerId: sale.buyerId,
+        sellerId: sale.sellerId,
+        stars: input.review.stars,
+        body: input.review.body,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflict((oc) => oc.column('transactionId').doNothing())
+      .returningAll()
+      .executeTakeFirst()
+    if (!review) throw new AppError(409, REVIEW_ALREADY)
+    await refreshListingRating(trx, sale.listingId)
+    await afterReviewCreated(trx, review)
+    return review
+  })
+}
+
+export async function replyToReview(input: { reviewId: string; sellerId: string; reply: string; now?: Date }): Promise<Review> {
+  const now = input.now ?? new Date()
+  if (!isUuid(input.reviewId)) throw new AppError(404, 'Review not found')
+  return db.transaction().execute(async (trx) => {
+    const review = await trx.selectFrom('reviews').selectAll().where('id', '=', input.reviewId).forUpdate().executeTakeFirst()
+    if (!review || (review.hiddenAt && review.sellerId !== input.sellerId)) throw new AppError(404, 'Review not found')
+    if (review.sellerId !== input.sellerId) throw new AppError(403, 'Only the seller can reply to a review')
+    if (review.sellerReply !== null) throw new AppError(409, REPLY_ALREADY)
+    return trx
+      .updateTable('reviews')
+      .set({ sellerReply: input.reply, sellerRepliedAt: now, updatedAt: now })
+      .where('id', '=', review.id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+  })
+}
+
+export async function hideReview(input: { reviewId: string; adminId: string; reason: string; now?: Date }): Promise<Review> {
+  const now = input.now ?? new Date()
+  if (!isUuid(input.reviewId)) throw new AppError(404, 'Review not found')
+  return db.transaction().execute(async (trx) => {
+    const review = await trx.selectFrom('reviews').selectAll().where('id', '=', input.reviewId).forUpdate().executeTakeFirst()
+    if (!review) throw new AppError(404, 'Review not found')
+    if (review.hiddenAt) throw new AppError(409, REVIEW_ALREADY_HIDDEN)
+    const hidden = await trx
+      .updateTable('reviews')
+      .set({ hiddenAt: now, hiddenBy: input.adminId, hiddenReason: input.reason, updatedAt: now })
+      .where('id', '=', review.id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await refreshListingRating(trx, review.listingId)
+    await recordAudit(trx, {
+      actorId: input.adminId,
+      actorRole: 'admin',
+      action: 'review_hidden',
+      entityType: 'review',
+      entityId: review.id,
+      fromState: 'visible',
+      toState: 'hidden',
+      reason: input.reason,
+      metadata: { listingId: review.listingId, transactionId: review.transactionId, stars: review.stars },
+    })
+    return hidden
+  })
+}
+
+/** Sale effect: a sale that becomes refunded loses its review (and the listing its stars). */
+export const removeReviewOnRefund: SaleEffect = async (trx, change) => {
+  if (change.to !== 'refunded' || change.from === 'refunded') return
+  const removed = await trx.deleteFrom('reviews').where('transactionId', '=', change.sale.id).returningAll().executeTakeFirst()
+  if (!removed) return
+  await refreshListingRating(trx, removed.listingId)
+  await recordAudit(trx, {
+    actorId: null,
+    actorRole: 'system',
+    action: 'review_removed',
+    entityType: 'review',
+    entityId: removed.id,
+    fromState: removed.hiddenAt ? 'hidden' : 'visible',
+    toState: 'removed',
+    reason: 'The purchase was refunded',
+    metadata: { listingId: removed.listingId, transactionId: removed.transactionId, stars: removed.stars },
+  })
+}
+
+// --- Reading -----------------------------------------------------------------------
+
+export interface ReviewView {
+  id: string
+  stars: number
+  body: string
+  createdAt: Date
+  /** Always true: only buyers of a completed sale can write one. */
+  verifiedPurchase: true
+  author: { displayName: string; username: string; avatarUrl: string | null }
+  sellerReply: { body: string; createdAt: Date } | null
+  /** Only on the author's own hidden review (and for admins): why it was hidden. */
+  hidden: { reason: string; hiddenAt: Date } | null
+}
+
+export interface ReviewPage {
+  reviews: ReviewView[]
+  /** Pass back as `cursor` for older reviews; null on the last page. */
+  nextCursor: string | null
+}
+
+// Microseconds, which a JS Date would lose: the cursor must compare exactly.
+const createdAtKey = sql<string>`to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
+const CURSOR_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
+
+function encodeReviewCursor(key: string, id: string): string {
+  return Buffer.from(JSON.stringify([key, id])).toString('base64url')
+}
+
+/** The cursor's [createdAt, id], or null for anything that is not one of ours (a 400 for the API). */
+export function decodeReviewCursor(cursor: string): [string, string] | null {
+  if (cursor.length > 200 || !/^[A-Za-z0-9_-]+$/.test(cursor)) return null
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
+    if (!Array.isArray(value) || value.length !== 2) return null
+    const [key, id] = value as unknown[]
+    if (typeof key !== 'string' || !CURSOR_TIMESTAMP.test(key) || Number.isNaN(Date.parse(key)) || !isUuid(id)) return null
+    return [key, id]
+  } catch {
+    return null
+  }
+}
+
+function reviewQuery(executor: Executor) {
+  return executor
+    .selectFrom('reviews as r')
+    .innerJoin('users as u', 'u.id', 'r.buyerId')
+    .select([
+      'r.id',
+      'r.stars',
+      'r.body',
+      'r.createdAt',
+      'r.sellerReply',
+      'r.sellerRepliedAt',
+      'r.hiddenAt',
+      'r.hiddenReason',
+      'r.buyerId',
+      'u.displayName',
+      'u.username',
+      'u.avatarUrl',
+      createdAtKey.as('createdAtKey'),
+    ])
+}
+
+type ReviewRow = Awaited<ReturnType<ReturnType<typeof reviewQuery>['execute']>>[number]
+
+function toView(row: ReviewRow, showHidden: boolean): ReviewView {
+  return {
+    id: row.id,
+    stars: row.stars,
+    body: row.body,
+    createdAt: row.createdAt,
+    verifiedPurchase: true,
+    author: { displayName: row.displayName, username: row.username, avatarUrl: row.avatarUrl },
+    sellerReply: row.sellerReply && row.sellerRepliedAt ? { body: row.sellerReply, createdAt: row.sellerRepliedAt } : null,
+    hidden: showHidden && row.hiddenAt ? { reason: row.hiddenReason ?? '', hiddenAt: row.hiddenAt } : null,
+  }
+}
+
+/** A listing's visible reviews, newest first, REVIEWS_PAGE_SIZE at a time (keyset: never a repeat or a gap). */
+export async function listingReviews(
+  listingId: string,
+  options: { cursor?: [string, string] | null; limit?: number } = {},
+): Promise<ReviewPage> {
+  const limit = Math.min(Math.max(options.limit ?? REVIEWS_PAGE_SIZE, 1), 50)
+  if (!isUuid(listingId)) return { reviews: [], nextCursor: null }
+  let query = reviewQuery(db).where('r.listingId', '=', listingId).where('r.hiddenAt', 'is', null)
+  if (options.cursor) {
+    const [key, id] = options.cursor
+    query = query.where(sql<boolean>`(r.created_at, r.id) < (${key}::timestamptz, ${id}::uuid)`)
+  }
+  const rows = await query
+    .orderBy('r.createdAt', 'desc')
+    .orderBy('r.id', 'desc')
+    .limit(limit + 1)
+    .execute()
+  const page = rows.slice(0, limit)
+  const last = page[page.length - 1]
+  return {
+    reviews: page.map((row) => toView(row, false)),
+    nextCursor: rows.length > limit && last ? encodeReviewCursor(last.createdAtKey, last.id) : null,
+  }
+}
+
+/** The viewer's own review of this listing, hidden or not (the author sees why it was hidden). */
+export async function ownListingReview(listingId: string, buyerId: string): Promise<ReviewView | null> {
+  if (!isUuid(listingId) || !isUuid(buyerId)) return null
+  const row = await reviewQuery(db)
+    .where('r.listingId', '=', listingId)
+    .where('r.buyerId', '=', buyerId)
+    .orderBy('r.createdAt', 'desc')
+    .executeTakeFirst()
+  return row ? toView(row, true) : null
+}
+
+/** Hidden reviews of a listing, with their reasons (admins). */
+export async function hiddenListingReviews(listingId: string): Promise<ReviewView[]> {
+  if (!isUuid(listingId)) return []
+  const rows = await reviewQuery(db)
+    .where('r.listingId', '=', listingId)
+    .where('r.hiddenAt', 'is not', null)
+    .orderBy('r.createdAt', 'desc')
+    .limit(50)
+    .execute()
+  return rows.map((row) => toView(row, true))
+}
+
+/** The buyer's completed sale of this listing they may review now, if any (the listing page's form). */
+export async function reviewableSale(listingId: string, buyerId: string, now = new Date()): Promise<{ saleId: string } | null> {
+  if (!isUuid(listingId) || !isUuid(buyerId)) return null
+  const sales = await db
+    .selectFrom('transactions as t')
+    .leftJoin('reviews as r', 'r.transactionId', 't.id')
+    .select(['t.id', 't.status', 't.completedAt', 't.refundedAt', 't.refundRequestedAt'])
+    .where('t.listingId', '=', listingId)
+    .where('t.buyerId', '=', buyerId)
+    .where('t.status', '=', 'completed')
+    .where('r.id', 'is', null)
+    .orderBy('t.completedAt', 'desc')
+    .execute()
+  const sale = sales.find((s) => reviewRefusal(s, now) === null)
+  return sale ? { saleId: sale.id } : null
+}
+
+export interface PurchaseReviewState {
+  /** The buyer may review this sale now. */
+  canReview: boolean
+  review: { id: string; stars: number; hidden: boolean } | null
+}
+
+/** For My Purchases: per sale, whether it can be reviewed and the review written. */
+export async function purchaseReviewStates(
+  sales: readonly { id: string; status: string; completedAt: Date | null; refundedAt: Date | null; refundRequestedAt: Date | null }[],
+  now = new Date(),
+): Promise<Map<string, PurchaseReviewState>> {
+  const ids = sales.map((s) => s.id).filter(isUuid)
+  const reviews = ids.length
+    ? await db.selectFrom('reviews').select(['id', 'transactionId', 'stars', 'hiddenAt']).where('transactionId', 'in', ids).execute()
+    : []
+  const byTransaction = new Map(reviews.map((r) => [r.transactionId, r]))
+  return new Map(
+    sales.map((sale) => {
+      const review = byTransaction.get(sale.id)
+      return [
+        sale.id,
+        {
+          canReview: !review && reviewRefusal(sale, now) === null,
+          review: review ? { id: review.id, stars: review.stars, hidden: review.hiddenAt !== null } : null,
+        },
+      ]
+    }),
+  )
+}
+
+/** A seller's average over the visible reviews of all their listings. */
+export async function sellerRatingTotals(sellerId: string): Promise<RatingTotals> {
+  if (!isUuid(sellerId)) return { count: 0, sum: 0 }
+  return db
+    .selectFrom('reviews')
+    .select([sql<number>`count(*)::int`.as('count'), sql<number>`coalesce(sum(stars), 0)::int`.as('sum')])
+    .where('sellerId', '=', sellerId)
+    .where('hiddenAt', 'is', null)
+    .executeTakeFirstOrThrow()
+}
