@@ -55,6 +55,9 @@ export default [
     route('profile/bank-details', 'routes/api/bank-details.ts'),
     route('admin/transactions', 'routes/api/admin-transactions.ts'),
     route('admin/transactions/:transactionId/mark-paid', 'routes/api/admin-mark-paid.ts'),
+    route('seller/payouts', 'routes/api/seller-payouts.ts'),
+    route('seller/payouts/:batchId/statement.csv', 'routes/api/seller-payout-statement.ts'),
+    route('seller/analytics', 'routes/api/seller-analytics.ts'),
     route('admin/transactions/:transactionId/release', 'routes/api/admin-release.ts'),
     route('admin/transactions/:transactionId/refund', 'routes/api/admin-refund.ts'),
     route('admin/bank-details/pending', 'routes/api/admin-bank-details-pending.ts'),
@@ -68,4 +71,8 @@ export default [
   ]),
 
   route('*', 'routes/not-found.tsx'),
+    route('admin/payout-batches', 'routes/api/admin-payout-batches.ts'),
+    route('admin/payout-batches/:batchId', 'routes/api/admin-payout-batch.ts'),
+    route('admin/payout-batches/:batchId/files/:format', 'routes/api/admin-payout-batch-file.ts'),
+    route('admin/payout-batches/:batchId/:action', 'routes/api/admin-payout-batch-action.ts'),
 ] satisfies RouteConfig

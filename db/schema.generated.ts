@@ -49,11 +49,14 @@ export interface BankDetails {
   approvedBy: string | null;
   bankName: string;
   country: "GB" | "US" | "FR" | "DE" | "ES" | "IT" | "NL" | "BE" | "OTHER";
+  firstApprovedAt: Timestamp | null;
+  firstApprovedBy: string | null;
   ibanEncrypted: string | null;
   ibanLast4: string | null;
   rejectedAt: Timestamp | null;
   rejectionReason: string | null;
   requestedAt: Generated<Timestamp>;
+  requiresSecondApproval: Generated<boolean>;
   routingNumber: string | null;
   sortCode: string | null;
   status: Generated<"pending" | "approved" | "rejected">;
@@ -150,6 +153,12 @@ export interface Listings {
   visible: Generated<boolean>;
 }
 
+export interface ListingViewsDaily {
+  day: Timestamp;
+  listingId: string;
+  views: Generated<number>;
+}
+
 export interface MoneyExceptions {
   amountCents: number;
   createdAt: Generated<Timestamp>;
@@ -161,6 +170,61 @@ export interface MoneyExceptions {
   resolvedAt: Timestamp | null;
   resolvedBy: string | null;
   transactionId: string;
+}
+
+export interface PayoutBatches {
+  approvedAt: Timestamp | null;
+  approvedBy: string | null;
+  bankReference: string | null;
+  cancelledAt: Timestamp | null;
+  cancelledBy: string | null;
+  cancelReason: string | null;
+  createdAt: Generated<Timestamp>;
+  csvSha256: string | null;
+  currency: Generated<string>;
+  debtorBic: string | null;
+  debtorIban: string | null;
+  debtorName: string | null;
+  exportedAt: Timestamp | null;
+  exportedBy: string | null;
+  id: Generated<string>;
+  kind: Generated<"batch" | "single">;
+  preparedAt: Timestamp;
+  preparedBy: string;
+  reconciledAt: Timestamp | null;
+  reconciledBy: string | null;
+  sentAt: Timestamp | null;
+  sentBy: string | null;
+  status: Generated<"draft" | "approved" | "exported" | "sent" | "reconciled" | "cancelled">;
+  totalCents: number;
+  updatedAt: Generated<Timestamp>;
+  xmlSha256: string | null;
+}
+
+export interface PayoutBatchLines {
+  amountCents: number;
+  applicationFeeCents: number;
+  batchId: string;
+  cancelled: Generated<boolean>;
+  sellerId: string;
+  sellerShareCents: number;
+  transactionId: string;
+}
+
+export interface PayoutBatchPayees {
+  accountHolder: string;
+  accountNumberEncrypted: string | null;
+  amountCents: number;
+  bankDetailsVersion: number;
+  bankName: string;
+  batchId: string;
+  country: string;
+  ibanEncrypted: string | null;
+  position: number;
+  routingNumber: string | null;
+  sellerId: string;
+  sortCode: string | null;
+  swift: string | null;
 }
 
 export interface ProcessedEvents {
@@ -250,7 +314,11 @@ export interface DB {
   githubDeliveries: GithubDeliveries;
   githubInstallations: GithubInstallations;
   listings: Listings;
+  listingViewsDaily: ListingViewsDaily;
   moneyExceptions: MoneyExceptions;
+  payoutBatches: PayoutBatches;
+  payoutBatchLines: PayoutBatchLines;
+  payoutBatchPayees: PayoutBatchPayees;
   processedEvents: ProcessedEvents;
   reviews: Reviews;
   revokedSessions: RevokedSessions;

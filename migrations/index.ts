@@ -7,6 +7,8 @@ import * as revokedSessions from './0005_revoked_sessions.ts'
 import * as sellerShare from './0006_seller_share.ts'
 import * as githubDelivery from './0007_github_delivery.ts'
 import * as reviews from './0009_reviews.ts'
+import * as payoutBatches from './0012_payout_batches.ts'
+import * as listingViews from './0014_listing_views.ts'
 
 // Every migration, in order. Listed explicitly (not read from the folder) so
 // the same code runs under tsx, Vite and Vitest; a test checks none is missing.
@@ -19,4 +21,6 @@ export const migrations: Record<string, Migration> = {
   '0006_seller_share': sellerShare,
   '0007_github_delivery': githubDelivery,
   '0009_reviews': reviews,
+  '0012_payout_batches': payoutBatches,
+  '0014_listing_views': listingViews,
 }

@@ -157,3 +157,38 @@ describe('checksums', () => {
     expect(bicError('COBADE')).toBe('BIC must be 8 or 11 characters')
   })
 })
+
+describe('real validation (issue 19: ibantools, sort code, ABA)', () => {
+  it('IBAN: registered format and national check digits, country, length; valid ones pass', () => {
+    expect(ibanError('DE89370400440532013000')).toBeNull()
+    expect(ibanError('GB33BUKB20201555555555')).toBeNull()
+    expect(ibanError('XX89370400440532013000')).toBe('XX is not a country that uses IBANs')
+    expect(ibanError('GB82WEST1234569876543')).toBe('A GB IBAN has 22 characters')
+    // Right length, wrong BBAN shape (a GB IBAN's bank code is 4 letters).
+    expect(ibanError('GB82123412345698765432')).toBe('This is not the format of a GB IBAN — please check for typos')
+    expect(ibanError('GB82WEST12345698765433')).toBe('IBAN check digits do not match — please check for typos')
+    // Belgium's national check digits (the last two of the account): mod-97 right, national wrong.
+    expect(ibanError('BE71096123456769')).toBeNull()
+    expect(ibanError('BE98096123456768')).toBe('The account number inside this IBAN is not valid — please check for typos')
+  })
+  it('BIC: shape and a country that exists', () => {
+    expect(bicError('DEUTDEFF')).toBeNull()
+    expect(bicError('DEUTDEFF500')).toBeNull()
+    expect(bicError('DEUTXXFF')).toBe('BIC country code XX does not exist')
+    expect(bicError('DEU1DEFF')).toBe('BIC is not valid (4-letter bank code, 2-letter country code, location)')
+  })
+  it('UK sort code and account, US ABA routing, with the form messages', () => {
+    expect(errorsOf({ ...GB, sortCode: '04-00-0', accountNumber: '3141592' })).toEqual({
+      sortCode: ['Sort code must be 6 digits'],
+      accountNumber: ['Account number must be 8 digits'],
+    })
+    expect(errorsOf({ ...US, routingNumber: '011000015' })).toEqual({})
+    expect(errorsOf({ ...US, routingNumber: '011000016' })).toEqual({
+      routingNumber: ['Routing number is not valid (check digit mismatch)'],
+    })
+    expect(errorsOf({ ...DE, iban: 'DE89 3704 0044 0532 0130 01' })).toEqual({
+      iban: ['IBAN check digits do not match — please check for typos'],
+    })
+    expect(errorsOf({ ...DE, swift: 'COBAXXFF' })).toEqual({ swift: ['BIC country code XX does not exist'] })
+  })
+})

@@ -1,3 +1,4 @@
+import { countrySpecs, validateBIC, validateIBAN, ValidationErrorsBIC, ValidationErrorsIBAN } from 'ibantools'
 import { z } from '~/lib/zod'
 import { COUNTRIES, type Country } from './options.ts'
 
@@ -8,9 +9,10 @@ import { COUNTRIES, type Country } from './options.ts'
  * The spec only requires country, account holder and bank name and gives the
  * rest as hints. We also require the identifiers a bank transfer needs for the
  * chosen country (GB: sort code + account number, US: routing + account
- * number, every other country: IBAN) and run the checks that are cheap and
- * certain: IBAN length and mod-97 check digits, BIC shape, sort code and
- * routing number lengths, the ABA routing check digit. Fields of the other
+ * number, every other country: IBAN) and check them for real (issue 19):
+ * IBAN and BIC with ibantools (registered length and format, mod-97 and
+ * national check digits, BIC country), UK sort code 6 digits and account 8
+ * digits, US routing 9 digits with the ABA check digit. Fields of the other
  * countries are ignored (without JavaScript the form shows every group).
  */
 
@@ -47,20 +49,11 @@ export const BANK_FIELD_HINTS = {
   iban: 'IBAN: country code, 2 check digits, then the account (spaces allowed)',
 } as const
 
-// Official IBAN lengths of the offered countries (ISO 13616 registry); others fall back to 15–34.
-const IBAN_LENGTHS: Record<string, number> = { GB: 22, FR: 27, DE: 22, ES: 24, IT: 27, NL: 18, BE: 16 }
-
 const compact = (value: string) => value.replace(/[\s-]+/g, '')
 
-/** ISO 13616 check: move the first four characters to the end, letters to numbers, remainder mod 97 must be 1. */
+/** ISO 13616 check digits (mod 97 = 1), by ibantools. */
 export function ibanChecksumValid(iban: string): boolean {
-  const rearranged = iban.slice(4) + iban.slice(0, 4)
-  let remainder = 0
-  for (const char of rearranged) {
-    const code = char >= 'A' && char <= 'Z' ? String(char.charCodeAt(0) - 55) : char
-    for (const digit of code) remainder = (remainder * 10 + Number(digit)) % 97
-  }
-  return remainder === 1
+  return !validateIBAN(iban).errorCodes.includes(ValidationErrorsIBAN.WrongIBANChecksum) && /^[A-Z]{2}\d{2}/.test(iban)
 }
 
 /** ABA routing number check digit: 3·(d1+d4+d7) + 7·(d2+d5+d8) + (d3+d6+d9) ≡ 0 (mod 10). */
@@ -71,21 +64,33 @@ export function routingChecksumValid(routing: string): boolean {
   return sum % 10 === 0
 }
 
+/**
+ * Issue 19: the IBAN checked for real by ibantools — the country's registered length and
+ * BBAN format (ISO 13616 registry), the mod-97 check digits, and the national check digits
+ * ibantools knows (e.g. Belgium, France, Spain) — with a message for each problem.
+ */
 export function ibanError(iban: string): string | null {
   if (!/^[A-Z]{2}\d{2}[A-Z0-9]+$/.test(iban)) return 'IBAN must start with a 2-letter country code and 2 check digits'
-  const expected = IBAN_LENGTHS[iban.slice(0, 2)]
-  if (expected ? iban.length !== expected : iban.length < 15 || iban.length > 34) {
-    return expected ? `A ${iban.slice(0, 2)} IBAN has ${expected} characters` : 'IBAN must be 15 to 34 characters'
-  }
-  if (!ibanChecksumValid(iban)) return 'IBAN check digits do not match — please check for typos'
+  const country = iban.slice(0, 2)
+  const spec = countrySpecs[country]
+  const { errorCodes } = validateIBAN(iban)
+  if (errorCodes.includes(ValidationErrorsIBAN.NoIBANCountry) || !spec?.chars) return `${country} is not a country that uses IBANs`
+  if (errorCodes.includes(ValidationErrorsIBAN.WrongBBANLength)) return `A ${country} IBAN has ${spec.chars} characters`
+  if (errorCodes.includes(ValidationErrorsIBAN.WrongBBANFormat))
+    return `This is not the format of a ${country} IBAN — please check for typos`
+  if (errorCodes.includes(ValidationErrorsIBAN.WrongIBANChecksum)) return 'IBAN check digits do not match — please check for typos'
+  if (errorCodes.length > 0) return 'The account number inside this IBAN is not valid — please check for typos'
   return null
 }
 
+/** ISO 9362 BIC, by ibantools: 4-letter bank code, a country code that exists, location, optional branch. */
 export function bicError(bic: string): string | null {
   if (bic.length !== 8 && bic.length !== 11) return 'BIC must be 8 or 11 characters'
-  if (!/^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(bic))
+  const { errorCodes } = validateBIC(bic)
+  if (errorCodes.includes(ValidationErrorsBIC.WrongBICFormat))
     return 'BIC is not valid (4-letter bank code, 2-letter country code, location)'
-  return null
+  if (errorCodes.includes(ValidationErrorsBIC.NoBICCountry)) return `BIC country code ${bic.slice(4, 6)} does not exist`
+  return errorCodes.length > 0 ? 'BIC is not valid (4-letter bank code, 2-letter country code, location)' : null
 }
 
 const optionalText = z.string().trim().max(64, 'Too long').optional()

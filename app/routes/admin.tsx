@@ -1,11 +1,12 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { Banknote, CircleDollarSign, Download, Landmark, Receipt } from 'lucide-react'
 import { data, Form, useSubmit } from 'react-router'
-import { AdminActionSchema, adminFormId, type AdminIntent } from '~/components/admin/admin-actions'
+import { AdminActionSchema, adminActionTarget, adminFormId, type AdminIntent } from '~/components/admin/admin-actions'
 import { ADMIN_TABS, AdminTabs, type AdminTab } from '~/components/admin/admin-tabs'
 import { AdminTransactionsTable, OpenDisputes } from '~/components/admin/admin-transactions'
 import { AuditLogTable } from '~/components/admin/audit-log-table'
 import { MoneyExceptions } from '~/components/admin/money-exceptions'
+import { PayoutBatches } from '~/components/admin/payout-batches'
 import { PendingBankDetails } from '~/components/admin/pending-bank-details'
 import { StatCard } from '~/components/dashboard/stat-card'
 import { Button } from '~/components/ui/button'
@@ -29,7 +30,17 @@ import { AppError } from '~/server/domain/errors.server'
 import { refundSale, releaseFunds } from '~/server/domain/escrow.server'
 import { githubEvidence } from '~/server/domain/github-delivery.server'
 import { listOpenMoneyExceptions } from '~/server/domain/money-exceptions.server'
-import { markPaid } from '~/server/domain/payouts.server'
+import {
+  approvePayoutBatch,
+  cancelPayoutBatch,
+  exportPayoutBatch,
+  listPayoutBatches,
+  markPaid,
+  markPayoutBatchSent,
+  payoutsDueBySeller,
+  preparePayoutBatch,
+  reconcilePayoutBatch,
+} from '~/server/domain/payout-batches.server'
 import { requireAdmin } from '~/server/http/auth.server'
 import { readFormBody } from '~/server/http/form-data.server'
 import { redirectWithToast } from '~/server/http/responses.server'
@@ -44,7 +55,7 @@ function currentTab(url: URL): AdminTab {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context)
+  const admin = await requireAdmin(request, context)
   const url = new URL(request.url)
   const tab = currentTab(url)
   const status = parseStatusFilter(url.searchParams.get('status')) ?? null
@@ -60,6 +71,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     tab === 'transactions' ? listAdminTransactions({ status }) : null,
     tab === 'transactions' ? listOpenDisputes() : null,
   ])
+  // Issue 19: payout batches (four eyes) and what a new batch would pay.
+  const [batches, payoutsDue] = await Promise.all([
+    tab === 'payouts' ? listPayoutBatches() : null,
+    tab === 'payouts' ? payoutsDueBySeller() : null,
+  ])
   // Issue 16: the GitHub evidence of disputed sales (listed vs delivered commit, invitation, acceptance).
   const evidence = disputes?.length ? Object.fromEntries(await githubEvidence(disputes.map((d) => d.id))) : {}
   return {
@@ -74,6 +90,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     transactions,
     disputes,
     evidence,
+    batches,
+    payoutsDue,
+    adminId: admin.id,
     payoutBankDetails: transactions ? await bankDetailsForPayouts(transactions) : {},
   }
 }
@@ -91,20 +110,54 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema: AdminActionSchema })
   if (submission.status !== 'success') {
     const intent = String(formData.get('intent') ?? '') as AdminIntent
-    const target = String(formData.get('transactionId') ?? formData.get('userId') ?? '')
+    const target = adminActionTarget(Object.fromEntries(formData))
     return data({ formId: adminFormId(intent, target), result: submission.reply() }, { status: 400 })
   }
   const input = submission.value
-  const formId = adminFormId(input.intent, 'transactionId' in input ? input.transactionId : input.userId)
+  const formId = adminFormId(input.intent, adminActionTarget(input))
 
   try {
     switch (input.intent) {
       case 'mark-paid': {
+        // Issue 19: a one-line payout batch; the sale is Paid Out once another admin approves it.
         await markPaid({ transactionId: input.transactionId, adminId: admin.id, paymentReference: input.paymentReference })
         return redirectWithToast(back, {
-          title: 'Marked as paid',
-          description: `Payout recorded with reference ${input.paymentReference}.`,
+          title: 'Payout waiting for approval',
+          description: `Payout recorded with reference ${input.paymentReference}: another admin must approve it under Payouts.`,
         })
+      }
+      case 'prepare-batch': {
+        const batch = await preparePayoutBatch({ adminId: admin.id })
+        return redirectWithToast('/admin?tab=payouts', {
+          title: 'Payout batch prepared',
+          description: `${formatCents(batch.totalCents)} to pay: another admin must approve it.`,
+        })
+      }
+      case 'approve-batch': {
+        const batch = await approvePayoutBatch({ batchId: input.batchId, adminId: admin.id })
+        return redirectWithToast(back, {
+          title: 'Payout batch approved',
+          description: batch.status === 'sent' ? 'The payout is recorded: the sale is Paid Out.' : 'Export the bank file next.',
+        })
+      }
+      case 'export-batch': {
+        await exportPayoutBatch({ batchId: input.batchId, adminId: admin.id })
+        return redirectWithToast(back, { title: 'Payout batch exported', description: 'Download the bank file and upload it to the bank.' })
+      }
+      case 'send-batch': {
+        await markPayoutBatchSent({ batchId: input.batchId, adminId: admin.id, bankReference: input.bankReference })
+        return redirectWithToast(back, {
+          title: 'Payout batch sent',
+          description: `Bank reference ${input.bankReference} recorded: the sales are Paid Out.`,
+        })
+      }
+      case 'reconcile-batch': {
+        await reconcilePayoutBatch({ batchId: input.batchId, adminId: admin.id })
+        return redirectWithToast(back, { title: 'Payout batch reconciled', description: 'The transfers were found on the bank statement.' })
+      }
+      case 'cancel-batch': {
+        await cancelPayoutBatch({ batchId: input.batchId, adminId: admin.id, reason: input.reason })
+        return redirectWithToast(back, { title: 'Payout batch cancelled', description: 'Its sales can go into a new batch.' })
       }
       case 'approve-bank': {
         await approveBankDetails({ userId: input.userId, adminId: admin.id, version: input.version })
@@ -231,6 +284,10 @@ export default function Admin({ loaderData }: Route.ComponentProps) {
             </CardContent>
           </Card>
         </div>
+      ) : null}
+
+      {loaderData.batches && loaderData.payoutsDue ? (
+        <PayoutBatches batches={loaderData.batches} due={loaderData.payoutsDue} adminId={loaderData.adminId} />
       ) : null}
 
       {loaderData.pendingBank ? (

@@ -5,6 +5,7 @@ import * as approveApi from '../../app/routes/api/admin-bank-approve.ts'
 import * as pendingApi from '../../app/routes/api/admin-bank-details-pending.ts'
 import * as rejectApi from '../../app/routes/api/admin-bank-reject.ts'
 import * as markPaidApi from '../../app/routes/api/admin-mark-paid.ts'
+import * as batchActionApi from '../../app/routes/api/admin-payout-batch-action.ts'
 import * as payoutsCsvApi from '../../app/routes/api/admin-payouts-csv.ts'
 import * as transactionsApi from '../../app/routes/api/admin-transactions.ts'
 import * as sellerBankApi from '../../app/routes/api/bank-details.ts'
@@ -281,13 +282,34 @@ describe('mark paid', () => {
       transactionId,
     })
 
-  it('records the payout of a completed sale to approved details: paidAt + reference, audited, once', async () => {
+  const approveBatch = (token: string, batchId: string) =>
+    callRoute(batchActionApi, apiRequest(`/api/admin/payout-batches/${batchId}/approve`, { method: 'POST', token, json: {} }), {
+      batchId,
+      action: 'approve',
+    })
+
+  it('records the payout of a completed sale to approved details once a second admin approves: paidAt + reference, audited, once', async () => {
     const { admin, seller, sale } = await world()
+    const second = await signUp('second-admin@example.com', { admin: true })
     await giveBankDetails(seller.id, 'approved')
     const done = await sale('completed', 4000)
     const response = await markPaid(admin.token, done.id, { paymentReference: '  BACS-2026-7  ' })
     expect(response.status).toBe(200)
-    expect((await response.json()).transaction).toMatchObject({ id: done.id, paymentReference: 'BACS-2026-7' })
+    const { batch } = await response.json()
+    expect(batch).toMatchObject({ kind: 'single', status: 'draft', bankReference: 'BACS-2026-7', transactionId: done.id, totalCents: 3400 })
+    // Issue 19, four eyes: nothing is paid until another admin approves; the preparer cannot.
+    const waiting = await db.selectFrom('transactions').selectAll().where('id', '=', done.id).executeTakeFirstOrThrow()
+    expect(waiting).toMatchObject({ status: 'completed', paidAt: null, paymentReference: null })
+    const own = await approveBatch(admin.token, batch.id)
+    expect(own.status).toBe(403)
+    expect(await own.json()).toEqual({ error: 'A different admin must approve this payout: you prepared it' })
+    const twice = await markPaid(second.token, done.id, { paymentReference: 'BACS-2026-8' })
+    expect(twice.status).toBe(409)
+    expect(await twice.json()).toEqual({ error: 'This sale is already in a payout waiting for approval' })
+    const approved = await approveBatch(second.token, batch.id)
+    expect(approved.status).toBe(200)
+    expect((await approved.json()).batch).toMatchObject({ status: 'sent', bankReference: 'BACS-2026-7' })
+
     const stored = await db.selectFrom('transactions').selectAll().where('id', '=', done.id).executeTakeFirstOrThrow()
     expect(stored).toMatchObject({ status: 'completed', paymentReference: 'BACS-2026-7' })
     expect(stored.paidAt).toBeInstanceOf(Date)
@@ -471,6 +493,21 @@ describe('/admin screen', () => {
 
     const paid = await post({ intent: 'mark-paid', transactionId: done.id, paymentReference: 'REF-1' })
     expect(paid.status).toBe(302)
+    // Issue 19: a one-line payout batch that a second admin approves from the Payouts tab.
+    const batch = await db.selectFrom('payoutBatches').selectAll().executeTakeFirstOrThrow()
+    expect(batch).toMatchObject({ kind: 'single', status: 'draft', bankReference: 'REF-1', preparedBy: admin.id })
+    const ownApproval = await post({ intent: 'approve-batch', batchId: batch.id })
+    expect(ownApproval.status).toBe(403)
+    expect(await ownApproval.json()).toMatchObject({
+      formId: `approve-batch-${batch.id}`,
+      result: { error: { '': ['A different admin must approve this payout: you prepared it'] } },
+    })
+    const second = await signUp('second-admin@example.com', { admin: true })
+    const approvedBySecond = await callRoute(
+      adminScreen,
+      formRequest('/admin?tab=payouts', { intent: 'approve-batch', batchId: batch.id }, second.token),
+    )
+    expect(approvedBySecond.status).toBe(302)
     const stored = await db
       .selectFrom('transactions')
       .select(['paymentReference', 'paidAt'])

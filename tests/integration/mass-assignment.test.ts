@@ -1,5 +1,6 @@
 import '../support/stripe.ts'
 import { beforeEach, describe, expect, it } from 'vitest'
+import { approvePayoutBatch } from '../../app/server/domain/payout-batches.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'
 import { callRoute } from '../support/call-route.ts'
 import { API_LISTING, buildRequest, buildWorld, VALID_BANK_DETAILS, type Body, type World } from './hardening-fixtures.ts'
@@ -208,6 +209,15 @@ describe('mass assignment has no effect', () => {
       { transactionId: w.saleCompleted.id },
     )
     expect(response.status).toBe(200)
+    const { batch } = await response.json()
+    expect(batch).toMatchObject({ kind: 'single', status: 'draft', totalCents: 9900 - 1485, bankReference: 'REF-9' })
+    // Issue 19: recorded when a second admin approves the one-line batch.
+    // The database refuses an approver who is not an admin, whatever calls it.
+    await expect(approvePayoutBatch({ batchId: batch.id, adminId: w.users.other.id })).rejects.toThrow(
+      'Only an admin can approve a payout batch',
+    )
+    await db.updateTable('users').set({ isAdmin: true }).where('id', '=', w.users.other.id).execute()
+    await approvePayoutBatch({ batchId: batch.id, adminId: w.users.other.id })
     const row = await sale(w.saleCompleted.id)
     expect(row.paymentReference).toBe('REF-9')
     expect(row.paidAt!.getTime()).toBeGreaterThanOrEqual(before - 1000)

@@ -5,7 +5,7 @@ import * as adminTransactionsApi from '../../app/routes/api/admin-transactions.t
 import * as purchaseApi from '../../app/routes/api/listing-purchase.ts'
 import * as webhook from '../../app/routes/api/stripe-webhook.ts'
 import { confirmReceipt, deliverSale, refundSale } from '../../app/server/domain/escrow.server.ts'
-import { markPaid } from '../../app/server/domain/payouts.server.ts'
+import { approvePayoutBatch, markPaid } from '../../app/server/domain/payout-batches.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'
 import type { StripeEvent } from '../../emulators/stripe/server.ts'
 import { apiRequest, APP, callRoute } from '../support/call-route.ts'
@@ -337,7 +337,9 @@ describe('charge.refunded after the seller was paid out (issue 14.9)', () => {
     await webhooksDelivered()
     await deliverSale({ transactionId: sale.id, sellerId: seller.id, forkUrl: 'https://github.com/b/kit' })
     await confirmReceipt({ transactionId: sale.id, buyerId: buyer.id })
-    await markPaid({ transactionId: sale.id, adminId: admin.id, paymentReference: 'BACS-77' })
+    // Issue 19: Mark as Paid is a one-line payout batch a second admin approves.
+    const payout = await markPaid({ transactionId: sale.id, adminId: admin.id, paymentReference: 'BACS-77' })
+    await approvePayoutBatch({ batchId: payout.id, adminId: (await signUp('admin2', { admin: true })).id })
 
     const errors: string[] = []
     const spy = vi.spyOn(console, 'error').mockImplementation((line: unknown) => void errors.push(String(line)))

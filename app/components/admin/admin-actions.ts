@@ -39,12 +39,27 @@ export const RefundSchema = z.object({
   reason: RefundReasonSchema,
 })
 
+// Payout batches (issue 19): prepare, then another admin approves; export, sent, reconciled; or cancel.
+export const PrepareBatchSchema = z.object({ intent: z.literal('prepare-batch') })
+const batchAction = <I extends string>(intent: I) => z.object({ intent: z.literal(intent), batchId: z.string() })
+export const ApproveBatchSchema = batchAction('approve-batch')
+export const ExportBatchSchema = batchAction('export-batch')
+export const SendBatchSchema = batchAction('send-batch').extend({ bankReference: PaymentReferenceSchema })
+export const ReconcileBatchSchema = batchAction('reconcile-batch')
+export const CancelBatchSchema = batchAction('cancel-batch').extend({ reason: ReleaseNoteSchema })
+
 export const AdminActionSchema = z.discriminatedUnion('intent', [
   MarkPaidSchema,
   ApproveBankSchema,
   RejectBankSchema,
   ReleaseSchema,
   RefundSchema,
+  PrepareBatchSchema,
+  ApproveBatchSchema,
+  ExportBatchSchema,
+  SendBatchSchema,
+  ReconcileBatchSchema,
+  CancelBatchSchema,
 ])
 
 export type AdminIntent = z.infer<typeof AdminActionSchema>['intent']
@@ -56,6 +71,17 @@ export const FAILURE_TITLES: Record<AdminIntent, string> = {
   'reject-bank': 'Failed to reject bank details',
   release: 'Failed to release funds',
   refund: 'Failed to refund the buyer',
+  'prepare-batch': 'Failed to prepare the payout batch',
+  'approve-batch': 'Failed to approve the payout batch',
+  'export-batch': 'Failed to export the payout batch',
+  'send-batch': 'Failed to record the bank reference',
+  'reconcile-batch': 'Failed to mark the payout batch reconciled',
+  'cancel-batch': 'Failed to cancel the payout batch',
+}
+
+/** The id an action is about (its form's target), '' for a prepare. */
+export function adminActionTarget(input: Record<string, unknown>): string {
+  return String(input.transactionId ?? input.userId ?? input.batchId ?? '')
 }
 
 /** One dialog form per intent and target, so each shows only its own result. */

@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
 import { cn } from '~/components/ui/cn'
 
-export const ADMIN_TABS = ['transactions', 'bank-details', 'audit-log'] as const
+export const ADMIN_TABS = ['transactions', 'payouts', 'bank-details', 'audit-log'] as const
 export type AdminTab = (typeof ADMIN_TABS)[number]
 
 /**
@@ -11,6 +11,7 @@ export type AdminTab = (typeof ADMIN_TABS)[number]
 export function AdminTabs({ current, pendingBankCount }: { current: AdminTab; pendingBankCount: number }) {
   const labels: Record<AdminTab, string> = {
     transactions: 'Transactions',
+    payouts: 'Payouts',
     'bank-details': `Bank Details (${pendingBankCount})`,
     'audit-log': 'Audit log',
   }

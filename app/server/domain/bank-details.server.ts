@@ -36,10 +36,19 @@ export interface MaskedBankDetails {
   requestedAt: Date
   /** The version an admin's approve/reject must name (bumped by every change). */
   version: number
+  /**
+   * Issue 19, four eyes: details that were approved once need two different admins when
+   * changed (a first approval, then the approval). True while such a change is pending.
+   */
+  needsTwoApprovals: boolean
+  /** When the first of those two approvals was given (null before it). */
+  firstApprovedAt: Date | null
 }
 
-/** The admin's view: the same with the full account number / IBAN. */
-export type FullBankDetails = MaskedBankDetails
+/** The admin's view: the same with the full account number / IBAN, and who gave the first approval. */
+export interface FullBankDetails extends MaskedBankDetails {
+  firstApprovedBy: string | null
+}
 
 type Executor = Kysely<DB> | DbTransaction<DB>
 
@@ -58,6 +67,8 @@ function base(row: BankDetailsRow) {
     rejectionReason: row.rejectionReason,
     requestedAt: row.requestedAt,
     version: row.version,
+    needsTwoApprovals: row.status === 'pending' && row.requiresSecondApproval,
+    firstApprovedAt: row.status === 'pending' ? row.firstApprovedAt : null,
   }
 }
 
@@ -71,6 +82,7 @@ export function toFullBankDetails(row: BankDetailsRow): FullBankDetails {
     ...base(row),
     accountNumber: row.accountNumberEncrypted ? decryptSecret(row.accountNumberEncrypted) : null,
     iban: row.ibanEncrypted ? decryptSecret(row.ibanEncrypted) : null,
+    firstApprovedBy: row.status === 'pending' ? row.firstApprovedBy : null,
   }
 }
 
@@ -169,6 +181,10 @@ export async function saveBankDetails(userId: string, input: BankDetailsInput, n
       ibanLast4: iban.last4,
       status: 'pending' as const,
       version: row ? row.version + 1 : 1,
+      // Four eyes (issue 19): once details were approved, every later version needs two admins.
+      requiresSecondApproval: row ? row.status === 'approved' || row.requiresSecondApproval : false,
+      firstApprovedBy: null,
+      firstApprovedAt: null,
       requestedAt: now,
       approvedAt: null,
       approvedBy: null,
@@ -240,10 +256,17 @@ async function refusal(userId: string, version: number, action: 'approve' | 'rej
 
 export const BANK_DETAILS_CHANGED = 'These bank details changed since you opened them'
 
+export const OWN_BANK_DETAILS = 'You cannot approve your own bank details'
+export const SAME_FIRST_APPROVER = 'A different admin must give the second approval of changed bank details'
+
 /**
  * pending → approved. Guarded on the status and on the version the admin
  * reviewed, so details the seller changed after the admin opened them are
- * never approved unseen (409 instead).
+ * never approved unseen (409 instead). Four eyes (issue 19, decision 021):
+ * a change of details approved before needs two different admins — the first
+ * approval is recorded and the details stay pending until a second admin
+ * approves; nobody approves their own details. The database checks both
+ * (bank_details_four_eyes, bank_details_not_own_approval).
  */
 export async function approveBankDetails(input: {
   userId: string
@@ -253,31 +276,49 @@ export async function approveBankDetails(input: {
 }): Promise<MaskedBankDetails> {
   const now = input.now ?? new Date()
   if (!isUuid(input.userId)) throw new AppError(404, 'This user has no bank details on file')
+  if (input.userId === input.adminId) throw new AppError(403, OWN_BANK_DETAILS)
   const updated = await db.transaction().execute(async (trx) => {
+    const current = await trx
+      .selectFrom('bankDetails')
+      .selectAll()
+      .where('userId', '=', input.userId)
+      .where('status', '=', 'pending')
+      .where('version', '=', input.version)
+      .forUpdate()
+      .executeTakeFirst()
+    if (!current) return undefined
+    if (current.requiresSecondApproval && current.firstApprovedBy === input.adminId) throw new AppError(403, SAME_FIRST_APPROVER)
+    const first = current.requiresSecondApproval && !current.firstApprovedBy
     const row = await trx
       .updateTable('bankDetails')
-      .set({ status: 'approved', approvedAt: now, approvedBy: input.adminId, rejectedAt: null, rejectionReason: null, updatedAt: now })
+      .set(
+        first
+          ? { firstApprovedBy: input.adminId, firstApprovedAt: now, updatedAt: now }
+          : { status: 'approved', approvedAt: now, approvedBy: input.adminId, rejectedAt: null, rejectionReason: null, updatedAt: now },
+      )
       .where('userId', '=', input.userId)
       .where('status', '=', 'pending')
       .where('version', '=', input.version)
       .returningAll()
-      .executeTakeFirst()
-    if (row) {
-      await recordAudit(trx, {
-        actorId: input.adminId,
-        actorRole: 'admin',
-        action: 'bank_details.approve',
-        entityType: 'bank_details',
-        entityId: input.userId,
-        fromState: 'pending',
-        toState: 'approved',
-        metadata: { version: input.version },
-      })
-    }
+      .executeTakeFirstOrThrow()
+    await recordAudit(trx, {
+      actorId: input.adminId,
+      actorRole: 'admin',
+      action: first ? 'bank_details.first_approve' : 'bank_details.approve',
+      entityType: 'bank_details',
+      entityId: input.userId,
+      fromState: 'pending',
+      toState: first ? 'pending' : 'approved',
+      metadata: { version: input.version, ...(current.requiresSecondApproval ? { firstApprovedBy: row.firstApprovedBy } : {}) },
+    })
     return row
   })
   if (!updated) throw await refusal(input.userId, input.version, 'approve')
-  logEvent('info', 'bank_details_approved', { category: 'security', adminId: input.adminId, userId: input.userId })
+  logEvent('info', updated.status === 'approved' ? 'bank_details_approved' : 'bank_details_first_approval', {
+    category: 'security',
+    adminId: input.adminId,
+    userId: input.userId,
+  })
   return toMaskedBankDetails(updated)
 }
 
@@ -296,7 +337,16 @@ export async function rejectBankDetails(input: {
   const updated = await db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('bankDetails')
-      .set({ status: 'rejected', rejectedAt: now, rejectionReason: reason, approvedAt: null, approvedBy: null, updatedAt: now })
+      .set({
+        status: 'rejected',
+        rejectedAt: now,
+        rejectionReason: reason,
+        approvedAt: null,
+        approvedBy: null,
+        firstApprovedBy: null,
+        firstApprovedAt: null,
+        updatedAt: now,
+      })
       .where('userId', '=', input.userId)
       .where('status', '=', 'pending')
       .where('version', '=', input.version)

@@ -1,10 +1,6 @@
 import { sql, type Transaction as DbTransaction, type Kysely } from 'kysely'
-import { isUuid } from '~/lib/ids'
-import { payoutBlocker } from '~/lib/payouts'
-import type { BankDetailsStatus, DB, Transaction } from '../../../db/schema.ts'
+import type { BankDetailsStatus, DB } from '../../../db/schema.ts'
 import { db } from '../infra/db.server.ts'
-import { logEvent } from '../infra/log.server.ts'
-import { recordAudit } from './audit.server.ts'
 import { getFullBankDetailsFor, type FullBankDetails } from './bank-details.server.ts'
 import { AppError } from './errors.server.ts'
 
@@ -29,71 +25,7 @@ type Executor = Kysely<DB> | DbTransaction<DB>
 
 export const payoutDue = sql<boolean>`(transactions.status = 'completed' and transactions.paid_at is null)`
 
-export async function markPaid(input: {
-  transactionId: string
-  adminId: string
-  paymentReference: string
-  now?: Date
-}): Promise<Transaction> {
-  const now = input.now ?? new Date()
-  const reference = input.paymentReference.trim()
-  if (!reference) throw new AppError(400, 'Payment reference is required')
-  if (reference.length > 140) throw new AppError(400, 'Payment reference must be at most 140 characters')
-  if (!isUuid(input.transactionId)) throw new AppError(404, 'Sale not found')
-
-  const result = await db.transaction().execute(async (trx) => {
-    // One guarded UPDATE: the sale is still completed and unpaid, and the
-    // seller's details are approved at this instant (a seller editing them
-    // concurrently sends them back to pending, which blocks the payout).
-    const updated = await trx
-      .updateTable('transactions')
-      .set({ paidAt: now, paymentReference: reference, updatedAt: now })
-      .where('id', '=', input.transactionId)
-      .where(payoutDue)
-      .where(({ exists, selectFrom }) =>
-        exists(
-          selectFrom('bankDetails')
-            .select(sql.lit(1).as('one'))
-            .whereRef('bankDetails.userId', '=', 'transactions.sellerId')
-            .where('bankDetails.status', '=', 'approved'),
-        ),
-      )
-      .returningAll()
-      .executeTakeFirst()
-    if (updated) {
-      await recordAudit(trx, {
-        actorId: input.adminId,
-        actorRole: 'admin',
-        action: 'payout.mark_paid',
-        entityType: 'transaction',
-        entityId: updated.id,
-        fromState: 'completed',
-        toState: 'completed',
-        reason: null,
-        metadata: { paymentReference: reference, sellerShareCents: updated.sellerShareCents },
-      })
-    }
-    return updated
-  })
-  if (result) {
-    logEvent('info', 'payout_recorded', {
-      category: 'security',
-      adminId: input.adminId,
-      transactionId: result.id,
-      sellerId: result.sellerId,
-    })
-    return result
-  }
-
-  const sale = await db
-    .selectFrom('transactions')
-    .leftJoin('bankDetails', 'bankDetails.userId', 'transactions.sellerId')
-    .select(['transactions.status', 'transactions.paidAt', 'bankDetails.status as bankStatus'])
-    .where('transactions.id', '=', input.transactionId)
-    .executeTakeFirst()
-  if (!sale) throw new AppError(404, 'Sale not found')
-  throw new AppError(409, payoutBlocker(sale, sale.bankStatus) ?? 'This sale cannot be paid out right now')
-}
+// Mark as Paid (one urgent payout) is a one-line payout batch: markPaid in payout-batches.server.ts.
 
 export interface PayoutDue {
   transactionId: string

@@ -79,6 +79,17 @@ const shape = {
   GITHUB_WEBHOOK_SECRET: text.optional(),
   GITHUB_API_URL: httpUrl.transform((url) => url.replace(/\/$/, '')).optional(),
   GITHUB_EMULATOR_PORT: port.default(12112),
+  // The platform's account the sellers' payouts are paid from (issue 19: pain.001's debtor).
+  PAYOUT_DEBTOR_NAME: text.max(140, 'must be at most 140 characters').optional(),
+  PAYOUT_DEBTOR_IBAN: z
+    .string()
+    .regex(/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/, 'must be an IBAN in capitals without spaces')
+    .optional(),
+  PAYOUT_DEBTOR_BIC: z
+    .string()
+    .regex(/^[A-Z]{6}[A-Z2-9][A-NP-Z0-9]([A-Z0-9]{3})?$/, 'must be a BIC (8 or 11 characters)')
+    .optional(),
+
 
   LOG_SILENT: flag.default(false),
   RATE_LIMIT_MULTIPLIER: z.coerce.number({ error: 'must be a number above 0' }).positive('must be a number above 0').default(1),
@@ -379,6 +390,25 @@ export const ENV_DOCS: { readonly [K in EnvName]: EnvDoc } = {
     example: 'https://api.github.com',
   },
   GITHUB_EMULATOR_PORT: { group: 'Delivery (GitHub App)', default: '`12112`', meaning: 'port of the local GitHub emulator' },
+  PAYOUT_DEBTOR_NAME: {
+    group: 'Payments (Stripe)',
+    default: 'locally `Forkmarket Ltd`; production: set it',
+    meaning:
+      'name of the platform account payout batches are paid from (pain.001 debtor); export refuses in production without all three PAYOUT_DEBTOR_*',
+    example: 'Forkmarket Ltd',
+  },
+  PAYOUT_DEBTOR_IBAN: {
+    group: 'Payments (Stripe)',
+    default: 'locally a published example IBAN; production: set it',
+    meaning: 'IBAN of that account (capitals, no spaces)',
+    example: 'GB33BUKB20201555555555',
+  },
+  PAYOUT_DEBTOR_BIC: {
+    group: 'Payments (Stripe)',
+    default: 'locally `BUKBGB22`; production: set it',
+    meaning: 'BIC of that account’s bank',
+    example: 'BUKBGB22',
+  },
   SUPABASE_STORAGE_BUCKET: {
     group: 'Storage',
     default: 'local files in `DATA_DIR/uploads`',

@@ -1,0 +1,27 @@
+import { z } from '~/lib/zod'
+import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
+import { listPayoutBatches, payoutsDueBySeller, preparePayoutBatch } from '~/server/domain/payout-batches.server'
+
+// GET /api/admin/payout-batches: the latest batches and what a new one would pay (per seller).
+// POST /api/admin/payout-batches `{}`: prepare a draft batch of everything due (issue 19).
+const api = apiRoute({
+  policy: { bodyLimit: BODY_LIMITS.json, rateLimit: RATE_LIMITS.admin },
+  GET: {
+    access: 'admin',
+    handler: async () => {
+      const [batches, due] = await Promise.all([listPayoutBatches(), payoutsDueBySeller()])
+      return { batches, due }
+    },
+  },
+  POST: {
+    access: 'admin',
+    body: z.object({}),
+    handler: async ({ user }) => {
+      const batch = await preparePayoutBatch({ adminId: user.id })
+      return { message: 'Payout batch prepared: another admin must approve it', batch }
+    },
+  },
+})
+export const middleware = api.middleware
+export const loader = api.loader
+export const action = api.action

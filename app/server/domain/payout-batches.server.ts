@@ -1,0 +1,751 @@
+import { sql, type Transaction as DbTransaction, type Kysely, type Selectable } from 'kysely'
+import { isUuid } from '~/lib/ids'
+import { payoutBlocker } from '~/lib/payouts'
+import type { PayoutBatches, PayoutBatchPayees } from '../../../db/schema.generated.ts'
+import type { DB } from '../../../db/schema.ts'
+import { db } from '../infra/db.server.ts'
+import { logEvent } from '../infra/log.server.ts'
+import { decryptSecret } from '../infra/secret-box.server.ts'
+import { recordAudit } from './audit.server.ts'
+import {
+  buildBankCsv,
+  buildPain001,
+  endToEndId,
+  payoutDebtor,
+  sha256,
+  type BankFileBatch,
+  type BankFilePayee,
+} from './bank-files.server.ts'
+import { AppError } from './errors.server.ts'
+import { payoutDue, recordSellerPaid } from './payouts.server.ts'
+
+/**
+ * Payout batches (issue 19, docs/decisions/021): one admin prepares, another
+ * approves; the database enforces both (migrations/0012_payout_batches.ts).
+ *
+ *   draft ──approve (another admin)──▶ approved ──export──▶ exported ──sent (bank reference)──▶ sent ──▶ reconciled
+ *     └──────────── cancel ◀───────────────┘
+ *
+ * A `single` batch is the spec's Mark as Paid dialog: one sale, the payment
+ * reference typed by the first admin; a second admin's approval records it
+ * (draft → sent), no file. Every step is one guarded UPDATE on the locked
+ * batch row, so two admins racing get one success and one 409.
+ */
+
+export type PayoutBatch = Selectable<PayoutBatches>
+export type PayoutBatchStatus = PayoutBatch['status']
+type Executor = Kysely<DB> | DbTransaction<DB>
+
+export const BATCH_NOT_FOUND = 'Payout batch not found'
+export const OWN_BATCH = 'A different admin must approve this payout: you prepared it'
+export const NOTHING_DUE = 'No payouts are due to sellers with approved bank details'
+const BATCHES_LIMIT = 50
+
+const UNIQUE_VIOLATION = '23505'
+const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === UNIQUE_VIOLATION
+
+/** Sales not already in a batch that is not cancelled. */
+const notInLiveBatch = sql<boolean>`not exists (select 1 from payout_batch_lines l where l.transaction_id = transactions.id and not l.cancelled)`
+
+interface DueSale {
+  id: string
+  sellerId: string
+  amountCents: number
+  applicationFeeCents: number
+  sellerShareCents: number
+}
+
+async function insertBatch(
+  trx: Executor,
+  input: { kind: 'batch' | 'single'; adminId: string; now: Date; sales: DueSale[]; bankReference?: string },
+): Promise<PayoutBatch> {
+  const bySeller = new Map<string, DueSale[]>()
+  for (const sale of input.sales) bySeller.set(sale.sellerId, [...(bySeller.get(sale.sellerId) ?? []), sale])
+  const banks = await trx
+    .selectFrom('bankDetails')
+    .selectAll()
+    .where('userId', 'in', [...bySeller.keys()])
+    .where('status', '=', 'approved')
+    .execute()
+  const bankOf = new Map(banks.map((row) => [row.userId, row]))
+  const total = input.sales.reduce((sum, s) => sum + s.sellerShareCents, 0)
+  const batch = await trx
+    .insertInto('payoutBatches')
+    .values({
+      kind: input.kind,
+      totalCents: total,
+      preparedBy: input.adminId,
+      preparedAt: input.now,
+      bankReference: input.bankReference ?? null,
+      createdAt: input.now,
+      updatedAt: input.now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+  // Payees in a stable order (seller id), so positions — and the file — never depend on timing.
+  const sellers = [...bySeller.keys()].sort()
+  for (const [index, sellerId] of sellers.entries()) {
+    const bank = bankOf.get(sellerId)
+    if (!bank) throw new AppError(409, "The seller's bank details are no longer approved")
+    const sales = bySeller.get(sellerId)!
+    await trx
+      .insertInto('payoutBatchPayees')
+      .values({
+        batchId: batch.id,
+        sellerId,
+        position: index + 1,
+        amountCents: sales.reduce((sum, s) => sum + s.sellerShareCents, 0),
+        bankDetailsVersion: bank.version,
+        country: bank.country,
+        accountHolder: bank.accountHolder,
+        bankName: bank.bankName,
+        sortCode: bank.sortCode,
+        routingNumber: bank.routingNumber,
+        swift: bank.swift,
+        accountNumberEncrypted: bank.accountNumberEncrypted,
+        ibanEncrypted: bank.ibanEncrypted,
+      })
+      .execute()
+    await trx
+      .insertInto('payoutBatchLines')
+      .values(
+        sales.map((s) => ({
+          batchId: batch.id,
+          transactionId: s.id,
+          sellerId,
+          amountCents: s.amountCents,
+          applicationFeeCents: s.applicationFeeCents,
+          sellerShareCents: s.sellerShareCents,
+        })),
+      )
+      .execute()
+  }
+  return batch
+}
+
+/**
+ * Prepares a batch of everything due (the `payoutDue` rule) to sellers whose
+ * bank details are approved, except sales already in a live batch. Refunded
+ * sales are never due, so never enter.
+ */
+export async function preparePayoutBatch(input: { adminId: string; now?: Date }): Promise<PayoutBatch> {
+  const now = input.now ?? new Date()
+  try {
+    const batch = await db.transaction().execute(async (trx) => {
+      const sales = await trx
+        .selectFrom('transactions')
+        .innerJoin('bankDetails', 'bankDetails.userId', 'transactions.sellerId')
+        .select([
+          'transactions.id',
+          'transactions.sellerId',
+          'transactions.amountCents',
+          'transactions.applicationFeeCents',
+          'transactions.sellerShareCents',
+        ])
+        .where(payoutDue)
+        .where(notInLiveBatch)
+        .where('bankDetails.status', '=', 'approved')
+        .orderBy('transactions.completedAt', 'asc')
+        .orderBy('transactions.id', 'asc')
+        .execute()
+      if (sales.length === 0) throw new AppError(409, NOTHING_DUE)
+      const created = await insertBatch(trx, { kind: 'batch', adminId: input.adminId, now, sales })
+      await recordAudit(trx, {
+        actorId: input.adminId,
+        actorRole: 'admin',
+        action: 'payout_batch.prepare',
+        entityType: 'payout_batch',
+        entityId: created.id,
+        fromState: null,
+        toState: 'draft',
+        metadata: { totalCents: created.totalCents, sales: sales.length },
+      })
+      return created
+    })
+    logEvent('info', 'payout_batch_prepared', { category: 'security', adminId: input.adminId, batchId: batch.id })
+    return batch
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError(409, 'Another admin put some of these sales in a batch at the same time: reload')
+    throw error
+  }
+}
+
+/**
+ * The spec's Mark as Paid for one urgent payout: a one-line batch carrying the
+ * payment reference, which a second admin's approval records. Refusals keep
+ * the spec-era texts (payoutBlocker).
+ */
+export async function markPaid(input: {
+  transactionId: string
+  adminId: string
+  paymentReference: string
+  now?: Date
+}): Promise<PayoutBatch> {
+  const now = input.now ?? new Date()
+  const reference = input.paymentReference.trim()
+  if (!reference) throw new AppError(400, 'Payment reference is required')
+  if (reference.length > 140) throw new AppError(400, 'Payment reference must be at most 140 characters')
+  if (!isUuid(input.transactionId)) throw new AppError(404, 'Sale not found')
+  try {
+    const { batch, sellerId } = await db.transaction().execute(async (trx) => {
+      const sale = await trx
+        .selectFrom('transactions')
+        .leftJoin('bankDetails', 'bankDetails.userId', 'transactions.sellerId')
+        .select([
+          'transactions.id',
+          'transactions.sellerId',
+          'transactions.status',
+          'transactions.paidAt',
+          'transactions.amountCents',
+          'transactions.applicationFeeCents',
+          'transactions.sellerShareCents',
+          'bankDetails.status as bankStatus',
+          sql<boolean>`${notInLiveBatch}`.as('free'),
+        ])
+        .where('transactions.id', '=', input.transactionId)
+        .executeTakeFirst()
+      if (!sale) throw new AppError(404, 'Sale not found')
+      const blocker = payoutBlocker(sale, sale.bankStatus)
+      if (blocker) throw new AppError(409, blocker)
+      if (!sale.free) throw new AppError(409, 'This sale is already in a payout waiting for approval')
+      const batch = await insertBatch(trx, { kind: 'single', adminId: input.adminId, now, sales: [sale], bankReference: reference })
+      await recordAudit(trx, {
+        actorId: input.adminId,
+        actorRole: 'admin',
+        action: 'payout.mark_paid',
+        entityType: 'transaction',
+        entityId: sale.id,
+        fromState: 'completed',
+        toState: 'completed',
+        reason: null,
+        metadata: { paymentReference: reference, sellerShareCents: sale.sellerShareCents, batchId: batch.id },
+      })
+      return { batch, sellerId: sale.sellerId }
+    })
+    logEvent('info', 'payout_recorded', {
+      category: 'security',
+      adminId: input.adminId,
+      transactionId: input.transactionId,
+      sellerId,
+      batchId: batch.id,
+    })
+    return batch
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError(409, 'This sale is already in a payout waiting for approval')
+    throw error
+  }
+}
+
+async function lockBatch(trx: Executor, batchId: string): Promise<PayoutBatch> {
+  if (!isUuid(batchId)) throw new AppError(404, BATCH_NOT_FOUND)
+  const batch = await trx.selectFrom('payoutBatches').selectAll().where('id', '=', batchId).forUpdate().executeTakeFirst()
+  if (!batch) throw new AppError(404, BATCH_NOT_FOUND)
+  return batch
+}
+
+function wrongState(batch: PayoutBatch, allowed: PayoutBatchStatus[], verb: string): AppError {
+  return new AppError(
+    409,
+    `This payout batch is ${batch.status}: only a${allowed[0] === 'approved' ? 'n' : ''} ${allowed.join(' or ')} batch can be ${verb}`,
+  )
+}
+
+/** Every line still due and every payee's details still the approved version the batch was prepared with. */
+async function checkStillPayable(trx: Executor, batchId: string): Promise<void> {
+  const gone = await trx
+    .selectFrom('payoutBatchLines')
+    .innerJoin('transactions', 'transactions.id', 'payoutBatchLines.transactionId')
+    .select(['transactions.id', 'transactions.status'])
+    .where('payoutBatchLines.batchId', '=', batchId)
+    .where(sql<boolean>`not ${payoutDue}`)
+    .executeTakeFirst()
+  if (gone) {
+    throw new AppError(409, `Sale ${gone.id.slice(0, 8)} is no longer due (${gone.status}): cancel this batch and prepare a new one`)
+  }
+  const changed = await trx
+    .selectFrom('payoutBatchPayees')
+    .leftJoin('bankDetails', 'bankDetails.userId', 'payoutBatchPayees.sellerId')
+    .innerJoin('users', 'users.id', 'payoutBatchPayees.sellerId')
+    .select('users.email')
+    .where('payoutBatchPayees.batchId', '=', batchId)
+    .where((eb) =>
+      eb.or([
+        eb('bankDetails.status', 'is', null),
+        eb('bankDetails.status', '<>', 'approved'),
+        eb('bankDetails.version', '<>', eb.ref('payoutBatchPayees.bankDetailsVersion')),
+      ]),
+    )
+    .executeTakeFirst()
+  if (changed) {
+    throw new AppError(409, `${changed.email} changed their bank details since this batch was prepared: cancel it and prepare a new one`)
+  }
+}
+
+function toPayee(row: Selectable<PayoutBatchPayees>): BankFilePayee {
+  return {
+    position: row.position,
+    sellerId: row.sellerId,
+    amountCents: row.amountCents,
+    country: row.country,
+    accountHolder: row.accountHolder,
+    bankName: row.bankName,
+    sortCode: row.sortCode,
+    routingNumber: row.routingNumber,
+    swift: row.swift,
+    accountNumber: row.accountNumberEncrypted ? decryptSecret(row.accountNumberEncrypted) : null,
+    iban: row.ibanEncrypted ? decryptSecret(row.ibanEncrypted) : null,
+  }
+}
+
+export interface BankFiles {
+  xml: string | null
+  csv: string | null
+}
+
+/** The batch's files, from the frozen batch and payees only. */
+async function buildFiles(executor: Executor, batch: PayoutBatch): Promise<BankFiles> {
+  if (!batch.approvedAt || !batch.debtorName || !batch.debtorIban || !batch.debtorBic) {
+    throw new AppError(409, 'This payout batch has no bank file before it is approved')
+  }
+  const payees = await executor.selectFrom('payoutBatchPayees').selectAll().where('batchId', '=', batch.id).orderBy('position').execute()
+  const fileBatch: BankFileBatch = {
+    id: batch.id,
+    currency: batch.currency,
+    approvedAt: batch.approvedAt,
+    debtorName: batch.debtorName,
+    debtorIban: batch.debtorIban,
+    debtorBic: batch.debtorBic,
+  }
+  const list = payees.map(toPayee)
+  return { xml: buildPain001(fileBatch, list), csv: buildBankCsv(fileBatch, list) }
+}
+
+/** draft → approved (or, for a single payout, draft → sent): by an admin who did not prepare it. */
+export async function approvePayoutBatch(input: { batchId: string; adminId: string; now?: Date }): Promise<PayoutBatch> {
+  const now = input.now ?? new Date()
+  const batch = await db.transaction().execute(async (trx) => {
+    const batch = await lockBatch(trx, input.batchId)
+    if (batch.status !== 'draft') throw wrongState(batch, ['draft'], 'approved')
+    if (batch.preparedBy === input.adminId) throw new AppError(403, OWN_BATCH)
+    await checkStillPayable(trx, batch.id)
+
+    if (batch.kind === 'single') {
+      const updated = await trx
+        .updateTable('payoutBatches')
+        .set({ status: 'sent', approvedBy: input.adminId, approvedAt: now, sentBy: input.adminId, sentAt: now, updatedAt: now })
+        .where('id', '=', batch.id)
+        .where('status', '=', 'draft')
+        .returningAll()
+        .executeTakeFirstOrThrow()
+      await paySellers(trx, updated, input.adminId, now)
+      await recordAudit(trx, {
+        actorId: input.adminId,
+        actorRole: 'admin',
+        action: 'payout_batch.approve',
+        entityType: 'payout_batch',
+        entityId: batch.id,
+        fromState: 'draft',
+        toState: 'sent',
+        metadata: { kind: 'single', bankReference: updated.bankReference, totalCents: updated.totalCents },
+      })
+      return updated
+    }
+
+    const debtor = payoutDebtor()
+    if (!debtor) throw new AppError(409, 'Set PAYOUT_DEBTOR_NAME, PAYOUT_DEBTOR_IBAN and PAYOUT_DEBTOR_BIC before approving a payout batch')
+    const approved: PayoutBatch = {
+      ...batch,
+      approvedBy: input.adminId,
+      approvedAt: now,
+      debtorName: debtor.name,
+      debtorIban: debtor.iban,
+      debtorBic: debtor.bic,
+    }
+    const files = await buildFiles(trx, approved)
+    const updated = await trx
+      .updateTable('payoutBatches')
+      .set({
+        status: 'approved',
+        approvedBy: input.adminId,
+        approvedAt: now,
+        debtorName: debtor.name,
+        debtorIban: debtor.iban,
+        debtorBic: debtor.bic,
+        xmlSha256: files.xml ? sha256(files.xml) : null,
+        csvSha256: files.csv ? sha256(files.csv) : null,
+        updatedAt: now,
+      })
+      .where('id', '=', batch.id)
+      .where('status', '=', 'draft')
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await recordAudit(trx, {
+      actorId: input.adminId,
+      actorRole: 'admin',
+      action: 'payout_batch.approve',
+      entityType: 'payout_batch',
+      entityId: batch.id,
+      fromState: 'draft',
+      toState: 'approved',
+      metadata: { totalCents: updated.totalCents, xmlSha256: updated.xmlSha256, csvSha256: updated.csvSha256 },
+    })
+    return updated
+  })
+  logEvent('info', 'payout_batch_approved', { category: 'security', adminId: input.adminId, batchId: batch.id })
+  return batch
+}
+
+/** Files whose bytes must equal the ones approved: a difference (a changed key, a bug) refuses. */
+function verifyFiles(batch: PayoutBatch, files: BankFiles): void {
+  const xml = files.xml ? sha256(files.xml) : null
+  const csv = files.csv ? sha256(files.csv) : null
+  if (xml !== batch.xmlSha256 || csv !== batch.csvSha256) {
+    throw new AppError(409, 'The bank file no longer matches the one approved (SHA-256): cancel this batch and prepare a new one')
+  }
+}
+
+/** approved → exported: the files are final; download them from then on. */
+export async function exportPayoutBatch(input: { batchId: string; adminId: string; now?: Date }): Promise<PayoutBatch> {
+  const now = input.now ?? new Date()
+  return db.transaction().execute(async (trx) => {
+    const batch = await lockBatch(trx, input.batchId)
+    if (batch.status !== 'approved') throw wrongState(batch, ['approved'], 'exported')
+    verifyFiles(batch, await buildFiles(trx, batch))
+    const updated = await trx
+      .updateTable('payoutBatches')
+      .set({ status: 'exported', exportedBy: input.adminId, exportedAt: now, updatedAt: now })
+      .where('id', '=', batch.id)
+      .where('status', '=', 'approved')
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await recordAudit(trx, {
+      actorId: input.adminId,
+      actorRole: 'admin',
+      action: 'payout_batch.export',
+      entityType: 'payout_batch',
+      entityId: batch.id,
+      fromState: 'approved',
+      toState: 'exported',
+      metadata: { xmlSha256: batch.xmlSha256, csvSha256: batch.csvSha256 },
+    })
+    return updated
+  })
+}
+
+/** A file of an exported (or later) batch; the same bytes every time. Reads only. */
+export async function payoutBatchFile(batchId: string, format: 'xml' | 'csv'): Promise<{ content: string; filename: string }> {
+  if (!isUuid(batchId)) throw new AppError(404, BATCH_NOT_FOUND)
+  const batch = await db.selectFrom('payoutBatches').selectAll().where('id', '=', batchId).executeTakeFirst()
+  if (!batch) throw new AppError(404, BATCH_NOT_FOUND)
+  if (!['exported', 'sent', 'reconciled'].includes(batch.status)) {
+    throw new AppError(409, `This payout batch is ${batch.status}: its files are available once it is exported`)
+  }
+  const files = await buildFiles(db, batch)
+  verifyFiles(batch, files)
+  const content = format === 'xml' ? files.xml : files.csv
+  if (!content)
+    throw new AppError(
+      404,
+      format === 'xml' ? 'No seller of this batch is paid to an IBAN' : 'Every seller of this batch is paid to an IBAN',
+    )
+  const stem = `forkmarket-payouts-${batch.id.slice(0, 8)}`
+  return { content, filename: format === 'xml' ? `${stem}.pain.001.xml` : `${stem}.csv` }
+}
+
+/** Records each payee's sales as paid with the batch's bank reference (the ledger hook). */
+async function paySellers(trx: Executor, batch: PayoutBatch, adminId: string, now: Date): Promise<void> {
+  const lines = await trx
+    .selectFrom('payoutBatchLines')
+    .select(['sellerId', 'transactionId', 'sellerShareCents'])
+    .where('batchId', '=', batch.id)
+    .orderBy('transactionId')
+    .execute()
+  const bySeller = new Map<string, typeof lines>()
+  for (const line of lines) bySeller.set(line.sellerId, [...(bySeller.get(line.sellerId) ?? []), line])
+  for (const [sellerId, own] of [...bySeller.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    await recordSellerPaid(trx, {
+      batchId: batch.id,
+      sellerId,
+      transactionIds: own.map((l) => l.transactionId),
+      amountCents: own.reduce((sum, l) => sum + l.sellerShareCents, 0),
+      bankReference: batch.bankReference!,
+      paidAt: now,
+      adminId,
+    })
+  }
+}
+
+/** exported → sent: the bank took the file; its reference is recorded and the sales are Paid Out. */
+export async function markPayoutBatchSent(input: {
+  batchId: string
+  adminId: string
+  bankReference: string
+  now?: Date
+}): Promise<PayoutBatch> {
+  const now = input.now ?? new Date()
+  const reference = input.bankReference.trim()
+  if (!reference) throw new AppError(400, 'Payment reference is required')
+  if (reference.length > 140) throw new AppError(400, 'Payment reference must be at most 140 characters')
+  return db.transaction().execute(async (trx) => {
+    const batch = await lockBatch(trx, input.batchId)
+    if (batch.status !== 'exported') throw wrongState(batch, ['exported'], 'marked as sent')
+    const updated = await trx
+      .updateTable('payoutBatches')
+      .set({ status: 'sent', bankReference: reference, sentBy: input.adminId, sentAt: now, updatedAt: now })
+      .where('id', '=', batch.id)
+      .where('status', '=', 'exported')
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await paySellers(trx, updated, input.adminId, now)
+    await recordAudit(trx, {
+      actorId: input.adminId,
+      actorRole: 'admin',
+      action: 'payout_batch.sent',
+      entityType: 'payout_batch',
+      entityId: batch.id,
+      fromState: 'exported',
+      toState: 'sent',
+      metadata: { bankReference: reference, totalCents: batch.totalCents },
+    })
+    return updated
+  })
+}
+
+/** sent → reconciled: the admin found the transfers on the bank statement. */
+export async function reconcilePayoutBatch(input: { batchId: string; adminId: string; now?: Date }): Promise<PayoutBatch> {
+  const now = input.now ?? new Date()
+  return db.transaction().execute(async (trx) => {
+    const batch = await lockBatch(trx, input.batchId)
+    if (batch.status !== 'sent') throw wrongState(batch, ['sent'], 'reconciled')
+    const updated = await trx
+      .updateTable('payoutBatches')
+      .set({ status: 'reconciled', reconciledBy: input.adminId, reconciledAt: now, updatedAt: now })
+      .where('id', '=', batch.id)
+      .where('status', '=', 'sent')
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await recordAudit(trx, {
+      actorId: input.adminId,
+      actorRole: 'admin',
+      action: 'payout_batch.reconcile',
+      entityType: 'payout_batch',
+      entityId: batch.id,
+      fromState: 'sent',
+      toState: 'reconciled',
+    })
+    return updated
+  })
+}
+
+/** draft or approved → cancelled (never after export): its sales may enter another batch. */
+export async function cancelPayoutBatch(input: { batchId: string; adminId: string; reason?: string; now?: Date }): Promise<PayoutBatch> {
+  const now = input.now ?? new Date()
+  const reason = input.reason?.trim() || null
+  return db.transaction().execute(async (trx) => {
+    const batch = await lockBatch(trx, input.batchId)
+    if (batch.status !== 'draft' && batch.status !== 'approved') throw wrongState(batch, ['draft', 'approved'], 'cancelled')
+    const updated = await trx
+      .updateTable('payoutBatches')
+      .set({ status: 'cancelled', cancelledBy: input.adminId, cancelledAt: now, cancelReason: reason, updatedAt: now })
+      .where('id', '=', batch.id)
+      .where('status', 'in', ['draft', 'approved'])
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await trx.updateTable('payoutBatchLines').set({ cancelled: true }).where('batchId', '=', batch.id).execute()
+    await recordAudit(trx, {
+      actorId: input.adminId,
+      actorRole: 'admin',
+      action: 'payout_batch.cancel',
+      entityType: 'payout_batch',
+      entityId: batch.id,
+      fromState: batch.status,
+      toState: 'cancelled',
+      reason,
+    })
+    return updated
+  })
+}
+
+// ── Reading ─────────────────────────────────────────────────────────────────
+
+export interface PayoutBatchLineView {
+  transactionId: string
+  listingTitle: string
+  completedAt: Date | null
+  amountCents: number
+  applicationFeeCents: number
+  sellerShareCents: number
+}
+
+export interface PayoutBatchPayeeView {
+  position: number
+  endToEndId: string
+  sellerId: string
+  sellerEmail: string
+  amountCents: number
+  country: string
+  accountHolder: string
+  bankName: string
+  /** Masked: the approver checks the account's end, the file carries the full number. */
+  account: string
+  lines: PayoutBatchLineView[]
+}
+
+export interface PayoutBatchView {
+  id: string
+  kind: PayoutBatch['kind']
+  status: PayoutBatchStatus
+  currency: string
+  totalCents: number
+  preparedAt: Date
+  preparedBy: string
+  preparedByEmail: string
+  approvedAt: Date | null
+  approvedByEmail: string | null
+  exportedAt: Date | null
+  sentAt: Date | null
+  bankReference: string | null
+  reconciledAt: Date | null
+  cancelledAt: Date | null
+  cancelReason: string | null
+  xmlSha256: string | null
+  csvSha256: string | null
+  payees: PayoutBatchPayeeView[]
+}
+
+const last4 = (value: string | null) => (value ? `•••• ${value.slice(-4)}` : '')
+
+/** The latest batches (newest first) with their payees and lines. */
+export async function listPayoutBatches({ batchId }: { batchId?: string } = {}): Promise<PayoutBatchView[]> {
+  let query = db
+    .selectFrom('payoutBatches')
+    .innerJoin('users as preparer', 'preparer.id', 'payoutBatches.preparedBy')
+    .leftJoin('users as approver', 'approver.id', 'payoutBatches.approvedBy')
+    .selectAll('payoutBatches')
+    .select(['preparer.email as preparedByEmail', 'approver.email as approvedByEmail'])
+    .orderBy('payoutBatches.createdAt', 'desc')
+    .orderBy('payoutBatches.id', 'desc')
+    .limit(BATCHES_LIMIT)
+  if (batchId !== undefined) {
+    if (!isUuid(batchId)) return []
+    query = query.where('payoutBatches.id', '=', batchId)
+  }
+  const batches = await query.execute()
+  if (batches.length === 0) return []
+  const ids = batches.map((b) => b.id)
+  const [payees, lines] = await Promise.all([
+    db
+      .selectFrom('payoutBatchPayees')
+      .innerJoin('users', 'users.id', 'payoutBatchPayees.sellerId')
+      .selectAll('payoutBatchPayees')
+      .select('users.email')
+      .where('batchId', 'in', ids)
+      .orderBy('position')
+      .execute(),
+    db
+      .selectFrom('payoutBatchLines')
+      .innerJoin('transactions', 'transactions.id', 'payoutBatchLines.transactionId')
+      .innerJoin('listings', 'listings.id', 'transactions.listingId')
+      .select([
+        'payoutBatchLines.batchId',
+        'payoutBatchLines.sellerId',
+        'payoutBatchLines.transactionId',
+        'payoutBatchLines.amountCents',
+        'payoutBatchLines.applicationFeeCents',
+        'payoutBatchLines.sellerShareCents',
+        'transactions.completedAt',
+        'listings.title as listingTitle',
+      ])
+      .where('payoutBatchLines.batchId', 'in', ids)
+      .orderBy('transactions.completedAt')
+      .orderBy('payoutBatchLines.transactionId')
+      .execute(),
+  ])
+  return batches.map((b) => ({
+    id: b.id,
+    kind: b.kind,
+    status: b.status,
+    currency: b.currency,
+    totalCents: b.totalCents,
+    preparedAt: b.preparedAt,
+    preparedBy: b.preparedBy,
+    preparedByEmail: b.preparedByEmail,
+    approvedAt: b.approvedAt,
+    approvedByEmail: b.approvedByEmail,
+    exportedAt: b.exportedAt,
+    sentAt: b.sentAt,
+    bankReference: b.bankReference,
+    reconciledAt: b.reconciledAt,
+    cancelledAt: b.cancelledAt,
+    cancelReason: b.cancelReason,
+    xmlSha256: b.xmlSha256,
+    csvSha256: b.csvSha256,
+    payees: payees
+      .filter((p) => p.batchId === b.id)
+      .map((p) => ({
+        position: p.position,
+        endToEndId: endToEndId(b.id, p.position),
+        sellerId: p.sellerId,
+        sellerEmail: p.email,
+        amountCents: p.amountCents,
+        country: p.country,
+        accountHolder: p.accountHolder,
+        bankName: p.bankName,
+        account: p.ibanEncrypted
+          ? `IBAN ${last4(decryptSecret(p.ibanEncrypted))}`
+          : `${p.sortCode ? `Sort code ${p.sortCode}` : `Routing ${p.routingNumber ?? ''}`} · ${last4(p.accountNumberEncrypted ? decryptSecret(p.accountNumberEncrypted) : null)}`,
+        lines: lines
+          .filter((l) => l.batchId === b.id && l.sellerId === p.sellerId)
+          .map((l) => ({
+            transactionId: l.transactionId,
+            listingTitle: l.listingTitle,
+            completedAt: l.completedAt,
+            amountCents: l.amountCents,
+            applicationFeeCents: l.applicationFeeCents,
+            sellerShareCents: l.sellerShareCents,
+          })),
+      })),
+  }))
+}
+
+export async function getPayoutBatch(batchId: string): Promise<PayoutBatchView> {
+  const [batch] = await listPayoutBatches({ batchId })
+  if (!batch) throw new AppError(404, BATCH_NOT_FOUND)
+  return batch
+}
+
+export interface DueBySeller {
+  sellerId: string
+  sellerEmail: string
+  sales: number
+  amountCents: number
+  /** Why the seller cannot be in a batch now (null when they can). */
+  blocker: string | null
+}
+
+/** What a new batch would contain, and who is left out and why (sales already in a live batch excluded). */
+export async function payoutsDueBySeller(): Promise<DueBySeller[]> {
+  const rows = await db
+    .selectFrom('transactions')
+    .innerJoin('users as seller', 'seller.id', 'transactions.sellerId')
+    .leftJoin('bankDetails', 'bankDetails.userId', 'transactions.sellerId')
+    .select([
+      'transactions.sellerId',
+      'seller.email as sellerEmail',
+      'bankDetails.status as bankStatus',
+      sql<string>`count(*)`.as('sales'),
+      sql<string>`sum(transactions.seller_share_cents)`.as('amount'),
+    ])
+    .where(payoutDue)
+    .where(notInLiveBatch)
+    .groupBy(['transactions.sellerId', 'seller.email', 'bankDetails.status'])
+    .orderBy('seller.email')
+    .execute()
+  return rows.map((r) => ({
+    sellerId: r.sellerId,
+    sellerEmail: r.sellerEmail,
+    sales: Number(r.sales),
+    amountCents: Number(r.amount),
+    blocker: r.bankStatus === 'approved' ? null : r.bankStatus ? `Bank details ${r.bankStatus}` : 'No bank details',
+  }))
+}
