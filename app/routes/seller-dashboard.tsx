@@ -4,6 +4,7 @@ import { data, Link } from 'react-router'
 import { BankAlert } from '~/components/dashboard/bank-alert'
 import { DeliverSchema } from '~/components/dashboard/deliver-form'
 import { GithubAlerts } from '~/components/dashboard/github-alerts'
+import { PayoutStatements, SellerAnalyticsCard } from '~/components/dashboard/seller-analytics'
 import { SellerListingsTable } from '~/components/dashboard/seller-listings-table'
 import { SellerTransactionsTable } from '~/components/dashboard/seller-transactions-table'
 import { StatCard } from '~/components/dashboard/stat-card'
@@ -16,6 +17,7 @@ import { isAppError } from '~/server/domain/errors.server'
 import { deliverSale } from '~/server/domain/escrow.server'
 import { GITHUB_INSTALL_PATH, githubPath, sellerGithubStatus } from '~/server/domain/github-delivery.server'
 import { setListingVisibility } from '~/server/domain/listings.server'
+import { getSellerAnalytics, listPayoutStatements } from '~/server/domain/seller-analytics.server'
 import { getSellerDashboard } from '~/server/domain/seller-dashboard.server'
 import { requireUser } from '~/server/http/auth.server'
 import { readFormBody } from '~/server/http/form-data.server'
@@ -36,9 +38,17 @@ const SellerDashboardActionSchema = z.discriminatedUnion('intent', [SetVisibilit
 // Served at /seller/dashboard and /seller-dashboard (two route ids, one module).
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context)
-  const [dashboard, github] = await Promise.all([getSellerDashboard(user.id), sellerGithubStatus(user.id)])
+  const [dashboard, github, analytics, statements] = await Promise.all([
+    getSellerDashboard(user.id),
+    sellerGithubStatus(user.id),
+    // Issue 19: the 30-day chart, the balance, and one statement per payout received.
+    getSellerAnalytics(user.id),
+    listPayoutStatements(user.id),
+  ])
   return {
     ...dashboard,
+    analytics,
+    statements,
     // Issue 16: "Reconnect GitHub" (listings hidden for a lost repository) and invitations waiting on GitHub's limits.
     github: { lostAccess: github.lostAccess, waitingInvitations: github.waitingInvitations },
     reconnectUrl: githubPath(GITHUB_INSTALL_PATH, new URL(request.url).pathname),
@@ -124,6 +134,8 @@ export default function SellerDashboard({ loaderData }: Route.ComponentProps) {
         />
       </section>
 
+      <SellerAnalyticsCard analytics={loaderData.analytics} />
+
       <Card>
         <CardHeader>
           <CardTitle asChild>
@@ -166,6 +178,8 @@ export default function SellerDashboard({ loaderData }: Route.ComponentProps) {
           )}
         </CardContent>
       </Card>
+
+      <PayoutStatements statements={loaderData.statements} />
     </div>
   )
 }

@@ -73,7 +73,7 @@ export async function getSellerAnalytics(sellerId: string, now = new Date()): Pr
     sql<{ day: string; views: string }>`
       SELECT v.day::text AS day, sum(v.views) AS views
       FROM listing_views_daily v JOIN listings l ON l.id = v.listing_id
-      WHERE l.seller_id = ${sellerId} AND v.day > ${end}::date - ${ANALYTICS_DAYS} AND v.day <= ${end}::date
+      WHERE l.seller_id = ${sellerId} AND v.day > ${end}::date - ${ANALYTICS_DAYS}::int AND v.day <= ${end}::date
       GROUP BY v.day
     `.execute(db),
     sql<{ day: string; sales: string; revenue: string }>`
@@ -81,7 +81,7 @@ export async function getSellerAnalytics(sellerId: string, now = new Date()): Pr
              count(*) AS sales, sum(seller_share_cents) AS revenue
       FROM transactions
       WHERE seller_id = ${sellerId} AND status IN (${sql.join([...OWNED_STATUSES])})
-        AND (coalesce(paid_at_provider, created_at) AT TIME ZONE 'utc')::date > ${end}::date - ${ANALYTICS_DAYS}
+        AND (coalesce(paid_at_provider, created_at) AT TIME ZONE 'utc')::date > ${end}::date - ${ANALYTICS_DAYS}::int
         AND (coalesce(paid_at_provider, created_at) AT TIME ZONE 'utc')::date <= ${end}::date
       GROUP BY 1
     `.execute(db),
