@@ -17,6 +17,9 @@ export default [
   route('purchases', 'routes/purchases.tsx'),
   route('my-purchases', 'routes/my-purchases.tsx'),
   route('profile', 'routes/profile.tsx'),
+  // Issue 18: seller pages and the profile's avatar upload.
+  route('profile/avatar', 'routes/profile-avatar.ts'),
+  route('sellers/:username', 'routes/seller-page.tsx'),
   route('admin', 'routes/admin.tsx'),
   route('purchase-success', 'routes/purchase-success.tsx'),
   route('terms', 'routes/legal/terms.tsx'),
@@ -46,6 +49,7 @@ export default [
     // GET by slug; PATCH and DELETE by id (spec §7 shares the path).
     route('listings/:slugOrId', 'routes/api/listing.ts'),
     route('listings/:id/purchase', 'routes/api/listing-purchase.ts'),
+    route('listings/:id/reviews', 'routes/api/listing-reviews.ts'),
     route('seller/listings', 'routes/api/seller-listings.ts'),
     route('seller/transactions', 'routes/api/seller-transactions.ts'),
     route('seller/transactions/:id/deliver', 'routes/api/seller-transaction-deliver.ts'),

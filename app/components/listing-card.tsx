@@ -4,6 +4,7 @@ import { Skeleton } from '~/components/ui/skeleton'
 import { IMAGE_SIZES, imageVariant } from '~/lib/images'
 import { formatCents } from '~/lib/money'
 import { LISTING_TYPE_LABELS, type ListingType } from '~/lib/options'
+import { describeRating } from '~/lib/ratings'
 
 /** What a card shows: a listing reduced to a few fields, so a page of 24 stays light. */
 export interface ListingCardData {
@@ -18,6 +19,10 @@ export interface ListingCardData {
   /** The first framework, if any. */
   framework: string | null
   thumbnailUrl: string | null
+  /** Issue 18: the shown average (null without reviews) and the number of reviews. */
+  rating: { average: number | null; count: number }
+  /** The seller's page (/sellers/{username}); absent on the seller's own page. */
+  seller: { username: string; displayName: string } | null
 }
 
 export function toListingCardData(listing: {
@@ -30,6 +35,8 @@ export function toListingCardData(listing: {
   languages: string[]
   frameworks: string[]
   thumbnailUrl: string | null
+  rating?: { average: number | null; count: number }
+  seller?: { username: string; displayName: string } | null
 }): ListingCardData {
   return {
     id: listing.id,
@@ -41,6 +48,8 @@ export function toListingCardData(listing: {
     language: listing.languages[0] ?? null,
     framework: listing.frameworks[0] ?? null,
     thumbnailUrl: listing.thumbnailUrl,
+    rating: listing.rating ?? { average: null, count: 0 },
+    seller: listing.seller ? { username: listing.seller.username, displayName: listing.seller.displayName } : null,
   }
 }
 
@@ -90,7 +99,21 @@ export function ListingCard({ listing, eager = false }: { listing: ListingCardDa
           <Link to={`/listing/${listing.slug}`}>{listing.title}</Link>
         </h3>
         <p className="listing-card-price">{formatCents(listing.priceCents)}</p>
+        {listing.rating.count > 0 && listing.rating.average !== null ? (
+          <p className="listing-card-rating">
+            <span aria-hidden="true">★ {listing.rating.average.toFixed(1)}</span>
+            <span aria-hidden="true" className="text-muted-foreground">
+              ({listing.rating.count})
+            </span>
+            <span className="sr-only">{describeRating(Math.round(listing.rating.average * 10), listing.rating.count)}</span>
+          </p>
+        ) : null}
         <p className="listing-card-summary">{listing.shortDescription}</p>
+        {listing.seller ? (
+          <p className="listing-card-seller">
+            by <Link to={`/sellers/${listing.seller.username}`}>{listing.seller.displayName}</Link>
+          </p>
+        ) : null}
         <ul aria-label="Stack and type" className="listing-card-tags">
           <li className={TAG}>{listing.language ?? 'Code'}</li>
           {listing.framework ? <li className={OUTLINE_TAG}>{listing.framework}</li> : null}

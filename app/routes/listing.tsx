@@ -7,6 +7,9 @@ import { DeliveryMethod } from '~/components/listing-detail/delivery-method'
 import { DemoLink, ListingTabs, TechSummary } from '~/components/listing-detail/listing-details'
 import { ListingMedia } from '~/components/listing-detail/listing-media'
 import { ListingError, ListingNotFound } from '~/components/listing-detail/listing-not-found'
+import { RatingSummary } from '~/components/reviews/rating-stars'
+import { ReviewForm, type ReviewActionResult } from '~/components/reviews/review-forms'
+import { ReviewCard, ReviewList, ReviewPager } from '~/components/reviews/review-list'
 import { Avatar, AvatarFallback, AvatarImage } from '~/components/ui/avatar'
 import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
@@ -17,10 +20,10 @@ import { isOneOf, LICENCE_LABELS, LICENCES, LISTING_TYPE_LABELS, LISTING_TYPES }
 import { z } from '~/lib/zod'
 import { listingDeliveryMethod, listingRepository } from '~/server/domain/github-delivery.server'
 import { canViewListing, checkListingOwner, deleteListing, getListingBySlug, getListingPageBySlug } from '~/server/domain/listings.server'
-import { countListingViewLater, countsAsView } from '~/server/domain/seller-analytics.server'
 import { getOptionalUser, requireUser } from '~/server/http/auth.server'
 import { readFormBody } from '~/server/http/form-data.server'
 import { redirectWithToast } from '~/server/http/responses.server'
+import { listingReviewsAction, listingReviewsData } from '~/server/http/review-actions.server'
 import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/http/route-policy.server'
 import { logSecurityEvent } from '~/server/infra/log.server'
 import type { Route } from './+types/listing'
@@ -28,6 +31,7 @@ import type { Route } from './+types/listing'
 export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.form, rateLimit: RATE_LIMITS.listingWrite })]
 
 const ListingPageActionSchema = z.discriminatedUnion('intent', [z.object({ intent: z.literal('delete') })])
+const REVIEW_INTENTS = new Set(['review', 'reply', 'hide-review'])
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const [page, viewer] = await Promise.all([getListingPageBySlug(params.slug), getOptionalUser(context)])
@@ -35,11 +39,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!page || !canViewListing(page.listing, viewer?.id)) throw data('Listing not found', { status: 404 })
   const { listing, purchasable } = page
   const isOwner = viewer?.id === listing.sellerId
-  // Issue 19: an anonymous daily view counter (no IP, no user id); bots and the seller are not counted.
-  // One upsert started here and not awaited: the page never waits for it.
-  if (countsAsView(request, viewer?.id, listing.sellerId)) countListingViewLater(listing.id)
-  const repository = await listingRepository(listing.id)
+  const [repository, reviews] = await Promise.all([
+    listingRepository(listing.id),
+    listingReviewsData(listing.id, viewer, new URL(request.url).searchParams.get('reviews')),
+  ])
   return {
+    reviews,
     listing,
     isOwner,
     // Issue 16: buyers see how the code reaches them; only the seller sees which repository it is.
@@ -61,7 +66,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = await requireUser(request, context)
-  const parsed = ListingPageActionSchema.safeParse(Object.fromEntries(await readFormBody(request, context)))
+  const form = await readFormBody(request, context)
+  // Issue 18: posting a review, the seller's reply, an admin hiding a review.
+  const intent = form.get('intent')
+  if (typeof intent === 'string' && REVIEW_INTENTS.has(intent)) {
+    const outcome = await listingReviewsAction(params.slug, user, form)
+    if (outcome.kind === 'done') return redirectWithToast(`/listing/${params.slug}#reviews`, outcome.toast)
+    return data(outcome.answer, { status: outcome.status })
+  }
+  const parsed = ListingPageActionSchema.safeParse(Object.fromEntries(form))
   if (!parsed.success) return data({ error: 'Unknown action' }, { status: 400 })
   const listing = await getListingBySlug(params.slug)
   const outcome = listing ? await checkListingOwner(listing.id, user.id) : 'not_found'
@@ -83,11 +96,12 @@ function label<T extends readonly string[]>(list: T, labels: Record<T[number], s
 }
 
 export default function ListingPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { listing, isOwner, purchasable, ownerBankStatus, confirmDelete, delivery } = loaderData
+  const { listing, isOwner, purchasable, ownerBankStatus, confirmDelete, delivery, reviews } = loaderData
   const seller = listing.seller
+  const reviewResult = actionData && 'result' in actionData ? (actionData as ReviewActionResult) : null
 
   React.useEffect(() => {
-    if (actionData?.error) showToast({ type: 'error', title: 'Error', description: actionData.error })
+    if (actionData && 'error' in actionData && actionData.error) showToast({ type: 'error', title: 'Error', description: actionData.error })
   }, [actionData])
 
   return (
@@ -108,9 +122,44 @@ export default function ListingPage({ loaderData, actionData }: Route.ComponentP
             </div>
             <h1 className="text-3xl font-bold tracking-tight text-balance">{listing.title}</h1>
             <p className="text-lg text-muted-foreground">{listing.shortDescription}</p>
+            <a href="#reviews" className="w-fit rounded-sm">
+              <RatingSummary average={reviews.rating.average} count={reviews.rating.count} />
+            </a>
             <TechSummary listing={listing} />
           </div>
           <ListingTabs listing={listing} />
+          <section id="reviews" aria-labelledby="reviews-title" className="grid scroll-mt-20 gap-4">
+            <div className="grid gap-1">
+              <h2 id="reviews-title" className="text-2xl font-semibold tracking-tight">
+                Reviews
+              </h2>
+              <RatingSummary average={reviews.rating.average} count={reviews.rating.count} />
+            </div>
+            {reviews.reviewableSaleId ? (
+              <div className="rounded-lg border p-4">
+                <ReviewForm
+                  saleId={reviews.reviewableSaleId}
+                  lastResult={reviewResult?.intent === 'review' ? reviewResult.result : undefined}
+                />
+              </div>
+            ) : null}
+            {reviews.ownReview?.hidden ? (
+              <div className="grid gap-2">
+                <h3 className="text-sm font-medium">Your review</h3>
+                <ReviewCard review={reviews.ownReview} canReply={false} canHide={false} />
+              </div>
+            ) : null}
+            <ReviewList reviews={reviews.page.reviews} canReply={isOwner} canHide={reviews.isAdmin} actionResult={reviewResult} />
+            <ReviewPager slug={listing.slug} nextCursor={reviews.page.nextCursor} paged={reviews.paged} />
+            {reviews.hiddenReviews.length > 0 ? (
+              <details className="grid gap-2">
+                <summary className="cursor-pointer text-sm font-medium">
+                  Hidden reviews ({reviews.hiddenReviews.length}, admins only)
+                </summary>
+                <ReviewList reviews={reviews.hiddenReviews} canReply={false} canHide={false} />
+              </details>
+            ) : null}
+          </section>
         </div>
 
         <aside className="grid content-start gap-6" aria-label="Purchase">
@@ -168,10 +217,17 @@ export default function ListingPage({ loaderData, actionData }: Route.ComponentP
                   <AvatarFallback>{seller.displayName.slice(0, 1).toUpperCase()}</AvatarFallback>
                 </Avatar>
                 <div className="min-w-0">
-                  <p className="truncate font-medium">{seller.displayName}</p>
+                  <p className="truncate font-medium">
+                    <Link to={`/sellers/${seller.username}`} className="underline-offset-4 hover:underline">
+                      {seller.displayName}
+                    </Link>
+                  </p>
                   <p className="truncate text-sm text-muted-foreground">@{seller.username}</p>
                 </div>
               </div>
+              <Link to={`/sellers/${seller.username}`} className="text-sm font-medium underline underline-offset-4">
+                View seller profile
+              </Link>
               {seller.bio ? <p className="text-sm text-muted-foreground">{seller.bio}</p> : null}
             </CardContent>
           </Card>

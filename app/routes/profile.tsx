@@ -4,6 +4,7 @@ import { data } from 'react-router'
 import { BankDetailsForm, submitLabelFor } from '~/components/profile/bank-details-form'
 import { BankStatusBanner } from '~/components/profile/bank-status-banner'
 import { GithubCard } from '~/components/profile/github-card'
+import { PUBLIC_PROFILE_INTENT, PublicProfileSection } from '~/components/profile/public-profile-section'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
 import { showToast } from '~/components/ui/toaster'
 import { BankDetailsSchema } from '~/lib/bank-details-schema'
@@ -16,8 +17,10 @@ import {
   githubPath,
   sellerGithubStatus,
 } from '~/server/domain/github-delivery.server'
+import { getEditableProfile } from '~/server/domain/seller-profiles.server'
 import { requireUser } from '~/server/http/auth.server'
 import { readFormBody } from '~/server/http/form-data.server'
+import { savePublicProfile } from '~/server/http/public-profile-action.server'
 import { redirectWithToast } from '~/server/http/responses.server'
 import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/http/route-policy.server'
 import { githubEnabled } from '~/server/infra/github.server'
@@ -30,13 +33,15 @@ const SAVE_FAILED = 'Failed to save bank details'
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context)
-  const [bankDetails, githubAccount, githubStatus] = await Promise.all([
+  const [bankDetails, githubAccount, githubStatus, publicProfile] = await Promise.all([
     getMaskedBankDetails(user.id),
     getGithubAccount(user.id),
     sellerGithubStatus(user.id),
+    getEditableProfile(user.id),
   ])
   return {
     email: user.email,
+    publicProfile,
     bankDetails,
     github: {
       enabled: githubEnabled(),
@@ -50,7 +55,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context)
-  const submission = parseWithZod(await readFormBody(request, context), { schema: BankDetailsSchema })
+  const form = await readFormBody(request, context)
+  // Issue 18: the Public profile section.
+  if (form.get('intent') === PUBLIC_PROFILE_INTENT) {
+    const saved = await savePublicProfile(user.id, form)
+    return saved.response ?? data(saved.body, { status: saved.status })
+  }
+  const submission = parseWithZod(form, { schema: BankDetailsSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
   try {
     const { message, changed } = await saveBankDetails(user.id, submission.value)
@@ -70,7 +81,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
   const { bankDetails } = loaderData
-  const result = actionData?.result
+  const result = actionData && 'result' in actionData ? actionData.result : undefined
 
   // Spec §8: a failed save shows an 'Error' toast (the server's message, else the fallback).
   useEffect(() => {
@@ -109,6 +120,12 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
           />
         </CardContent>
       </Card>
+      {loaderData.publicProfile ? (
+        <PublicProfileSection
+          profile={loaderData.publicProfile}
+          lastResult={actionData && 'publicProfile' in actionData ? actionData.publicProfile : undefined}
+        />
+      ) : null}
       {loaderData.github.enabled ? <GithubCard {...loaderData.github} /> : null}
     </div>
   )

@@ -1,5 +1,7 @@
 import '../support/stripe.ts'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { createReview } from '../../app/server/domain/reviews.server.ts'
+import { db } from '../../app/server/infra/db.server.ts'
 import { callRoute } from '../support/call-route.ts'
 import { ROUTES } from '../support/route-table.ts'
 import {
@@ -16,6 +18,10 @@ import {
   type World,
 } from './hardening-fixtures.ts'
 import { useTemporaryUploads } from './listings-support.ts'
+
+async function usernameOf(id: string) {
+  return (await db.selectFrom('users').select('username').where('id', '=', id).executeTakeFirstOrThrow()).username
+}
 
 /*
  * The access-control matrix (issue 9, OWASP ASVS V8): every route of
@@ -109,6 +115,83 @@ const MATRIX: Record<string, Row[]> = {
       request: (w) => ({ path: `/listing/${w.listing.slug}`, params: { slug: w.listing.slug }, body: { form: { intent: 'delete' } } }),
       expect: cells(LOGIN, 403, 403, '302 /seller/dashboard', 403),
     },
+    // Issue 18: a review of the buyer's completed sale, the seller's reply, an admin hiding a review.
+    {
+      method: 'POST',
+      request: (w) => ({
+        path: `/listing/${w.listing.slug}`,
+        params: { slug: w.listing.slug },
+        body: { form: { intent: 'review', saleId: w.saleCompleted.id, stars: '5', body: 'Works as described.' } },
+      }),
+      expect: cells(LOGIN, '302 /listing/:slug', 404, 404, 404),
+      note: "only the sale's buyer; anyone else is told the purchase does not exist",
+    },
+    {
+      method: 'POST',
+      request: async (w) => {
+        const review = await createReview({ saleId: w.saleCompleted.id, buyerId: w.users.buyer.id, review: { stars: 4, body: 'Good' } })
+        return {
+          path: `/listing/${w.listing.slug}`,
+          params: { slug: w.listing.slug },
+          body: { form: { intent: 'reply', reviewId: review.id, reply: 'Thanks!' } },
+        }
+      },
+      expect: cells(LOGIN, 403, 403, '302 /listing/:slug', 403),
+    },
+    {
+      method: 'POST',
+      request: async (w) => {
+        const review = await createReview({ saleId: w.saleCompleted.id, buyerId: w.users.buyer.id, review: { stars: 1, body: 'Bad' } })
+        return {
+          path: `/listing/${w.listing.slug}`,
+          params: { slug: w.listing.slug },
+          body: { form: { intent: 'hide-review', reviewId: review.id, reason: 'Abusive' } },
+        }
+      },
+      expect: cells(LOGIN, 403, 403, 403, '302 /listing/:slug'),
+    },
+  ],
+  // Issue 18: the public seller page, the profile's avatar form, a listing's reviews as JSON.
+  'sellers/:username': [
+    {
+      method: 'GET',
+      request: async (w) => ({
+        path: `/sellers/${await usernameOf(w.users.owner.id)}`,
+        params: { username: await usernameOf(w.users.owner.id) },
+      }),
+      expect: all(200),
+    },
+    { method: 'GET', request: get('/sellers/nobody', { username: 'nobody' }), expect: all(404) },
+    {
+      method: 'POST',
+      request: async (w) => ({
+        path: `/sellers/${await usernameOf(w.users.owner.id)}`,
+        params: { username: await usernameOf(w.users.owner.id) },
+      }),
+      expect: all(405),
+    },
+  ],
+  'profile/avatar': [
+    { method: 'GET', request: get('/profile/avatar'), expect: all('302 /profile') },
+    {
+      method: 'POST',
+      request: async () => {
+        const form = new FormData()
+        form.append('avatar', new File([new Uint8Array(await tinyPng())], 'me.png', { type: 'image/png' }))
+        return { path: '/profile/avatar', body: { multipart: form } }
+      },
+      expect: signedIn('302 /profile', LOGIN),
+    },
+  ],
+  'api/listings/:id/reviews': [
+    { method: 'GET', request: (w) => ({ path: `/api/listings/${w.listing.id}/reviews`, params: { id: w.listing.id } }), expect: all(200) },
+    {
+      method: 'GET',
+      request: (w) => ({ path: `/api/listings/${w.hidden.id}/reviews`, params: { id: w.hidden.id } }),
+      expect: cells(404, 404, 404, 200, 404),
+      note: "a hidden listing's reviews only for its seller",
+    },
+    { method: 'POST', request: (w) => ({ path: `/api/listings/${w.listing.id}/reviews`, params: { id: w.listing.id } }), expect: all(405) },
   ],
   'seller/dashboard': dashboardRows('/seller/dashboard'),
   'seller-dashboard': dashboardRows('/seller-dashboard'),
@@ -160,6 +243,14 @@ const MATRIX: Record<string, Row[]> = {
   profile: [
     { method: 'GET', request: get('/profile'), expect: signedIn(200, LOGIN) },
     { method: 'POST', request: () => ({ path: '/profile', body: { form: VALID_BANK_DETAILS } }), expect: signedIn('302 /profile', LOGIN) },
+    {
+      method: 'POST',
+      request: () => ({
+        path: '/profile',
+        body: { form: { intent: 'public-profile', username: 'fresh-name', displayName: 'Fresh', bio: '' } },
+      }),
+      expect: signedIn('302 /profile', LOGIN),
+    },
   ],
   admin: [
     { method: 'GET', request: get('/admin'), expect: adminScreen(200) },

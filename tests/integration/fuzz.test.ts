@@ -110,6 +110,14 @@ const TARGETS: Target[] = [
   { file: 'routes/profile.tsx', method: 'POST', path: () => '/profile' },
   { file: 'routes/admin.tsx', method: 'POST', path: () => '/admin' },
   { file: 'routes/action.set-theme.ts', method: 'POST', path: () => '/action/set-theme' },
+  // Issue 18: reviews as JSON (cursor, limit) and the profile's avatar form.
+  {
+    file: 'routes/api/listing-reviews.ts',
+    method: 'GET',
+    path: (w) => `/api/listings/${w.listing.id}/reviews`,
+    params: (w) => ({ id: w.listing.id }),
+  },
+  { file: 'routes/profile-avatar.ts', method: 'POST', path: () => '/profile/avatar' },
 ]
 
 // Field names the handlers read, plus junk; values of every JSON type and hostile strings.
@@ -140,6 +148,18 @@ const KEYS = [
   'status',
   'page',
   'images',
+  'stars',
+  'saleId',
+  'reviewId',
+  'reply',
+  'username',
+  'displayName',
+  'bio',
+  'avatar',
+  'minRating',
+  'sortBy',
+  'cursor',
+  'limit',
   '__proto__',
   'constructor',
 ]
@@ -154,6 +174,11 @@ const INTENTS = [
   'reject-bank',
   'release',
   'refund',
+  'review',
+  'reply',
+  'hide-review',
+  'public-profile',
+  'remove',
 ]
 const hostile = fc.constantFrom(
   "' OR 1=1 --",

@@ -28,6 +28,8 @@ function urlsFor(pattern: string, w: World): { path: string; params: Record<stri
     transactionId: [w.salePaid.id, w.saleCompleted.id],
     userId: [w.users.other.id],
     '*': ['listings/x.webp', 'nothing/here'],
+    // Issue 18: a seller's page (the owner's username is their e-mail's local part) and an unknown one.
+    username: [w.users.owner.email.split('@')[0]!, 'nobody'],
   }
   const names = [...pattern.matchAll(/:([a-zA-Z]+)|\*/g)].map((m) => m[1] ?? '*')
   if (names.length === 0) return [{ path: `/${pattern === '/' ? '' : pattern}`, params: {} }]

@@ -383,13 +383,18 @@ describe('GET /api/listings on known data', () => {
 describe('pagination', () => {
   it('walks every page forward and back without duplicates or gaps, with tied sort keys', async () => {
     const seller = await makeSeller()
-    // Few distinct dates and prices: the id must break the ties.
+    // Few distinct dates, prices and ratings (issue 18: a third unreviewed): the id must break the ties.
+    const ratings = [
+      { ratingCount: 0, ratingAverageTenths: 0, ratingScore: 0 },
+      { ratingCount: 3, ratingAverageTenths: 43, ratingScore: 4_125_000 },
+      { ratingCount: 50, ratingAverageTenths: 48, ratingScore: 4_727_272 },
+    ]
     const rows = Array.from({ length: 23 }, (_, i) =>
-      listingRow(seller.id, { title: `Tied ${i}`, priceCents: 100 * (1 + (i % 3)), createdAt: at(i % 4) }),
+      listingRow(seller.id, { title: `Tied ${i}`, priceCents: 100 * (1 + (i % 3)), createdAt: at(i % 4), ...ratings[i % 3] }),
     )
     await insertListings(rows)
     const ids = (await db.selectFrom('listings').select('id').execute()).map((r) => r.id)
-    for (const sortBy of ['newest', 'oldest', 'price-low', 'price-high']) {
+    for (const sortBy of ['newest', 'oldest', 'price-low', 'price-high', 'top-rated']) {
       const all = (await getPage(`sortBy=${sortBy}&limit=100`)).listings.map((l) => l.id)
       expect(new Set(all)).toEqual(new Set(ids))
       for (const limit of [1, 4, 5, 23]) {
@@ -400,6 +405,35 @@ describe('pagination', () => {
         expect(pages.at(-1)!.pagination.hasNextPage).toBe(false)
       }
     }
+    // The minimum-rating filter pages the same way, under every sort.
+    const rated = new Set((await db.selectFrom('listings').select('id').where('ratingAverageTenths', '>=', 40).execute()).map((r) => r.id))
+    expect(rated.size).toBe(15)
+    for (const sortBy of ['newest', 'top-rated', 'price-high']) {
+      const all = (await getPage(`sortBy=${sortBy}&minRating=4&limit=100`)).listings.map((l) => l.id)
+      expect(new Set(all)).toEqual(rated)
+      for (const limit of [1, 4, 7]) {
+        const { forward, backward } = await walkPages(`sortBy=${sortBy}&minRating=4&limit=${limit}`)
+        expect(forward, `${sortBy} ≥ 4 by ${limit}`).toEqual(all)
+        expect(backward, `${sortBy} ≥ 4 by ${limit}, back`).toEqual(all)
+      }
+    }
+  })
+
+  it('top-rated: Bayesian score first (one 5-star below fifty 4.8s), newest among equals, unreviewed last (issue 18)', async () => {
+    const seller = await makeSeller()
+    await insertListings([
+      listingRow(seller.id, { title: 'Unreviewed new', createdAt: at(0) }),
+      listingRow(seller.id, { title: 'One five', createdAt: at(1), ratingCount: 1, ratingAverageTenths: 50, ratingScore: 4_166_666 }),
+      listingRow(seller.id, { title: 'Fifty 4.8', createdAt: at(5), ratingCount: 50, ratingAverageTenths: 48, ratingScore: 4_727_272 }),
+      listingRow(seller.id, { title: 'Many threes', createdAt: at(2), ratingCount: 40, ratingAverageTenths: 30, ratingScore: 3_111_111 }),
+      listingRow(seller.id, { title: 'Unreviewed old', createdAt: at(6) }),
+    ])
+    expect(await titles('sortBy=top-rated')).toEqual(['Fifty 4.8', 'One five', 'Many threes', 'Unreviewed new', 'Unreviewed old'])
+    expect(await titles('sortBy=top-rated&minRating=4')).toEqual(['Fifty 4.8', 'One five'])
+    expect(await titles('minRating=3')).toEqual(['One five', 'Many threes', 'Fifty 4.8'])
+    const page = await getPage('sortBy=top-rated&limit=1')
+    expect(page.listings[0]!.rating).toEqual({ average: 4.8, count: 50 })
+    expect((await getListings('minRating=5')).status).toBe(400)
   })
 
   it('keeps its place when a newer listing arrives between pages', async () => {

@@ -13,6 +13,7 @@ import {
   type LicenceFilter,
 } from '~/lib/filters'
 import { DEPENDENCIES, FRAMEWORKS, LANGUAGES } from '~/lib/options'
+import { MIN_RATING_OPTIONS } from '~/lib/ratings'
 import { OptionGroup } from './option-group'
 import { SyncedInput } from './synced-input'
 
@@ -55,6 +56,18 @@ export function FilterPanel({ inputs, priceError }: { inputs: FilterInputs; pric
           {licences.map((licence) => (
             <option key={licence} value={licence}>
               {LICENCE_FILTER_LABELS[licence]}
+            </option>
+          ))}
+        </NativeSelect>
+      </div>
+
+      <div className="grid gap-2">
+        <Label htmlFor="filter-min-rating">Rating</Label>
+        <NativeSelect id="filter-min-rating" name="minRating" value={inputs.minRating} onChange={() => {}}>
+          <option value="">Any rating</option>
+          {MIN_RATING_OPTIONS.map((stars) => (
+            <option key={stars} value={String(stars)}>
+              {stars} stars &amp; up
             </option>
           ))}
         </NativeSelect>

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import type { User } from '../../../db/schema.ts'
 import { db } from '../infra/db.server.ts'
 import { config } from '../infra/env.server.ts'
@@ -64,8 +65,11 @@ export async function syncUser(payload: UserSyncPayload): Promise<PublicUser> {
       .updateTable('users')
       .set({
         email,
-        displayName: payload.displayName,
-        avatarUrl: payload.avatarUrl || existing.avatarUrl,
+        // Issue 18: once the user edited their public profile (/profile), it is theirs, not the provider's.
+        displayName: sql<string>`CASE WHEN profile_edited_at IS NULL THEN ${payload.displayName} ELSE display_name END`,
+        avatarUrl: sql<
+          string | null
+        >`CASE WHEN profile_edited_at IS NULL THEN ${payload.avatarUrl || existing.avatarUrl} ELSE avatar_url END`,
         isAdmin: existing.isAdmin || listedAdmin,
         updatedAt: new Date(),
       })
