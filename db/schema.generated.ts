@@ -258,6 +258,14 @@ export interface RevokedSessions {
   userId: string | null;
 }
 
+export interface SaleMessages {
+  authorId: string;
+  body: string;
+  createdAt: Generated<Timestamp>;
+  id: Generated<string>;
+  transactionId: string;
+}
+
 export interface SearchTerms {
   term: string;
   uses: Generated<number>;
@@ -322,6 +330,7 @@ export interface DB {
   processedEvents: ProcessedEvents;
   reviews: Reviews;
   revokedSessions: RevokedSessions;
+  saleMessages: SaleMessages;
   searchTerms: SearchTerms;
   transactions: Transactions;
   users: Users;

@@ -53,6 +53,8 @@ export type GithubDeliveriesTable = Generated.GithubDeliveries
 export type SearchTermsTable = Generated.SearchTerms
 /** Verified reviews, one per completed sale (migration 0009, issue 18). */
 export type ReviewsTable = Generated.Reviews
+/** A message thread per sale between its buyer and seller (migration 0010, issue 18). */
+export type SaleMessagesTable = Generated.SaleMessages
 
 export interface ListingsTable extends Omit<Generated.Listings, 'searchVector' | 'deliveryTimeframe' | 'emailSupportDuration'> {
   /** Values of app/lib/options.ts (the CHECK's list), validated as strings by the listing schema. */
@@ -114,3 +116,4 @@ export type BankDetailsRow = Selectable<BankDetailsTable>
 export type GithubInstallation = Selectable<GithubInstallationsTable>
 export type GithubDelivery = Selectable<GithubDeliveriesTable>
 export type Review = Selectable<ReviewsTable>
+export type SaleMessage = Selectable<SaleMessagesTable>

@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto'
 import path from 'node:path'
 import type { Config } from '../app/server/infra/env.server.ts'
 import { demoGithubSpec, type DemoGithub } from '../db/demo-github.ts'
+import { localSecret } from '../db/local-secrets.ts'
 import { assertPortFree } from '../db/ports.ts'
 import { emailUserId } from '../db/seed.ts'
 
 /**
- * Starts the local stand-ins for hosted services (Supabase Auth, Stripe, GitHub, mail) when
+ * Starts the local stand-ins for hosted services (Supabase Auth, Stripe, GitHub) when
  * their production variables are absent, and returns the variables that point
  * the app's configuration at them. Refuses in production: there, configure the real ones.
  */
@@ -94,26 +95,6 @@ export async function startLocalServices(options: {
     stops.push(() => auth.close())
   }
 
-  // Mail: the local catcher (emulators/mail/) takes every mail; its inbox page shows them. No mail
-  // leaves the machine unless SMTP_URL is set.
-  if (!env.SMTP_URL) {
-    if (production) {
-      options.log('no SMTP_URL: e-mail is off (set SMTP_URL and MAIL_FROM to send mail)')
-    } else {
-      await assertPortFree(env.MAIL_EMULATOR_SMTP_PORT, 'mail emulator (SMTP)', 'MAIL_EMULATOR_SMTP_PORT')
-      await assertPortFree(env.MAIL_EMULATOR_WEB_PORT, 'mail emulator (inbox)', 'MAIL_EMULATOR_WEB_PORT')
-      const { startMailEmulator } = await import('./mail/server.ts')
-      const mail = await startMailEmulator({
-        smtpPort: env.MAIL_EMULATOR_SMTP_PORT,
-        webPort: env.MAIL_EMULATOR_WEB_PORT,
-        dataFile: path.join(options.dataDir, 'mail-emulator.json'),
-      })
-      supplied.SMTP_URL = mail.smtpUrl
-      options.log(`no SMTP_URL: mail goes to the local mail catcher (${mail.smtpUrl}). Mail inbox: http://localhost:${mail.webPort}`)
-      stops.push(() => mail.close())
-    }
-  }
-
   if (!env.STRIPE_SECRET_KEY) {
     if (production) throw new Error('STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET must be set in production.')
     const port = env.STRIPE_EMULATOR_PORT
@@ -132,6 +113,38 @@ export async function startLocalServices(options: {
     supplied.STRIPE_JS_URL = stripe.scriptUrl
     options.log(`no STRIPE_SECRET_KEY: using the local Stripe emulator at ${stripe.url}`)
     stops.push(() => stripe.close())
+  }
+
+  // Listing images: an S3-compatible bucket shared by every instance (STORAGE=local opts out, one instance only).
+  if (env.STORAGE === 's3' && !env.S3_BUCKET) {
+    if (production)
+      throw new Error(
+        'S3_BUCKET (with S3_ENDPOINT, S3_REGION and keys as the provider needs) must be set in production, or STORAGE=local for a single instance.',
+      )
+    const port = env.S3_EMULATOR_PORT
+    await assertPortFree(port, 'S3 emulator', 'S3_EMULATOR_PORT')
+    const { startS3Emulator } = await import('./s3/server.ts')
+    const bucket = 'forkmarket-uploads'
+    const s3 = await startS3Emulator({
+      port,
+      dataDir: path.join(options.dataDir, 's3'),
+      region: env.S3_REGION,
+      accessKeyId: env.S3_ACCESS_KEY_ID,
+      secretAccessKey: env.S3_SECRET_ACCESS_KEY ?? localSecret(options.dataDir, 's3-emulator-secret'),
+      buckets: [bucket],
+    })
+    // Images uploaded before storage moved to S3 (files in DATA_DIR/uploads) keep working: copied in once.
+    const { importLocalUploads } = await import('./s3/import-local.ts')
+    const imported = await importLocalUploads(path.join(options.dataDir, 'uploads'), s3.store, bucket)
+    if (imported) options.log(`copied ${imported} image files from ${path.join(options.dataDir, 'uploads')} into the S3 emulator`)
+    supplied.S3_ENDPOINT = s3.url
+    supplied.S3_BUCKET = bucket
+    supplied.S3_REGION = s3.region
+    supplied.S3_ACCESS_KEY_ID = s3.accessKeyId
+    supplied.S3_SECRET_ACCESS_KEY = s3.secretAccessKey
+    supplied.S3_FORCE_PATH_STYLE = 'true'
+    options.log(`no S3_BUCKET: using the local S3 emulator at ${s3.url} (browse: ${s3.url}/_emulator/)`)
+    stops.push(() => s3.close())
   }
 
   return {

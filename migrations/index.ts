@@ -7,6 +7,7 @@ import * as revokedSessions from './0005_revoked_sessions.ts'
 import * as sellerShare from './0006_seller_share.ts'
 import * as githubDelivery from './0007_github_delivery.ts'
 import * as reviews from './0009_reviews.ts'
+import * as saleMessages from './0010_sale_messages.ts'
 import * as payoutBatches from './0012_payout_batches.ts'
 import * as listingViews from './0014_listing_views.ts'
 
@@ -21,6 +22,7 @@ export const migrations: Record<string, Migration> = {
   '0006_seller_share': sellerShare,
   '0007_github_delivery': githubDelivery,
   '0009_reviews': reviews,
+  '0010_sale_messages': saleMessages,
   '0012_payout_batches': payoutBatches,
   '0014_listing_views': listingViews,
 }

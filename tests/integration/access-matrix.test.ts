@@ -263,6 +263,48 @@ const MATRIX: Record<string, Row[]> = {
       expect: adminScreen('302 /admin'),
     },
   ],
+  // Issue 18: a sale's thread (its buyer and seller; an admin only while it is disputed, read only)
+  // and a disputed sale's timeline (admins), whose decision goes through the escrow machine.
+  'sales/:id/messages': [
+    {
+      method: 'GET',
+      request: (w) => ({ path: `/sales/${w.saleDelivered.id}/messages`, params: { id: w.saleDelivered.id } }),
+      expect: cells(LOGIN, 200, 404, 200, 403),
+      note: 'no dispute: an admin cannot read it; anyone outside the sale gets 404',
+    },
+    {
+      method: 'GET',
+      request: (w) => ({ path: `/sales/${w.saleDisputed.id}/messages`, params: { id: w.saleDisputed.id } }),
+      expect: cells(LOGIN, 200, 404, 200, 200),
+      note: 'disputed: an admin reads it (audited)',
+    },
+    {
+      method: 'POST',
+      request: (w) => ({
+        path: `/sales/${w.saleDisputed.id}/messages`,
+        params: { id: w.saleDisputed.id },
+        body: { form: { body: 'Hello' } },
+      }),
+      expect: cells(LOGIN, '302 /sales/:id/messages', 404, '302 /sales/:id/messages', 403),
+      note: 'an admin reads a disputed thread but never writes on it',
+    },
+  ],
+  'admin/disputes/:id': [
+    {
+      method: 'GET',
+      request: (w) => ({ path: `/admin/disputes/${w.saleDisputed.id}`, params: { id: w.saleDisputed.id } }),
+      expect: adminScreen(200),
+    },
+    {
+      method: 'POST',
+      request: (w) => ({
+        path: `/admin/disputes/${w.saleDisputed.id}`,
+        params: { id: w.saleDisputed.id },
+        body: { form: { intent: 'release', transactionId: w.saleDisputed.id, reason: 'Delivered as listed' } },
+      }),
+      expect: adminScreen('302 /admin'),
+    },
+  ],
   'purchase-success': [
     {
       method: 'GET',
@@ -403,6 +445,28 @@ const MATRIX: Record<string, Row[]> = {
       }),
       expect: cells(401, 200, 404, 403, 404),
     },
+  ],
+  'api/transactions/:id/messages': [
+    {
+      method: 'GET',
+      request: (w) => ({ path: `/api/transactions/${w.saleDelivered.id}/messages`, params: { id: w.saleDelivered.id } }),
+      expect: cells(401, 200, 404, 200, 403),
+    },
+    {
+      method: 'GET',
+      request: (w) => ({ path: `/api/transactions/${w.saleDisputed.id}/messages`, params: { id: w.saleDisputed.id } }),
+      expect: cells(401, 200, 404, 200, 200),
+    },
+    {
+      method: 'POST',
+      request: (w) => ({
+        path: `/api/transactions/${w.saleDisputed.id}/messages`,
+        params: { id: w.saleDisputed.id },
+        body: { json: { body: 'Hello' } },
+      }),
+      expect: cells(401, 201, 404, 201, 403),
+    },
+    { method: 'PATCH', request: get('/api/transactions/x/messages', { id: 'x' }), expect: all(405) },
   ],
   'api/profile/bank-details': [
     { method: 'GET', request: get('/api/profile/bank-details'), expect: signedIn(200) },
@@ -573,6 +637,7 @@ async function outcome(file: string, method: string, probe: Probe, role: Role, w
 /** A redirect to a listing page (its slug is generated) is written with ':slug'. */
 function normalise(cell: Cell): Cell {
   if (typeof cell === 'string' && /^30[23] \/listing\/[a-z0-9-]+$/.test(cell)) return cell.replace(/[a-z0-9-]+$/, ':slug')
+  if (typeof cell === 'string' && /^30[23] \/sales\/[0-9a-f-]+\/messages$/.test(cell))
   return cell
 }
 

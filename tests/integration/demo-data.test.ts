@@ -1,5 +1,3 @@
-import { rmSync } from 'node:fs'
-import path from 'node:path'
 import sharp from 'sharp'
 import { beforeAll, describe, expect, it } from 'vitest'
 import * as uploadsRoute from '../../app/routes/uploads.ts'
@@ -8,6 +6,7 @@ import { DEMO_LISTINGS } from '../../db/demo-data.ts'
 import { planDemoImages } from '../../db/demo-images.ts'
 import { demoImagesStored, seedDemoDataOnce } from '../../db/seed.ts'
 import { APP, callRoute } from '../support/call-route.ts'
+import { s3Emulator } from '../support/services.ts'
 import { storedFiles, useTemporaryUploads } from './listings-support.ts'
 
 // Issue 14.16: the demo marketplace opens with real-looking images (rendered
@@ -77,8 +76,7 @@ describe('demo images', () => {
     await demoImagesStored()
     const listing = await db.selectFrom('listings').select(['screenshots']).orderBy('createdAt').executeTakeFirstOrThrow()
     const lost = listing.screenshots[2]!
-    const file = path.join(uploads, lost.slice('/uploads/'.length))
-    rmSync(file)
+    await s3Emulator.store.delete(uploads, lost.slice('/uploads/'.length))
     expect(await seedDemoDataOnce(db)).toBe(false)
     await demoImagesStored()
     expect((await served(lost)).meta).toMatchObject({ width: 1600, height: 1000 })

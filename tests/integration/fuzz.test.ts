@@ -69,6 +69,18 @@ const TARGETS: Target[] = [
     params: (w) => ({ id: w.saleDelivered.id }),
   },
   { file: 'routes/api/bank-details.ts', method: 'POST', path: () => '/api/profile/bank-details' },
+  {
+    file: 'routes/api/sale-messages.ts',
+    method: 'POST',
+    path: (w) => `/api/transactions/${w.saleDelivered.id}/messages`,
+    params: (w) => ({ id: w.saleDelivered.id }),
+  },
+  {
+    file: 'routes/api/sale-messages.ts',
+    method: 'GET',
+    path: (w) => `/api/transactions/${w.saleDelivered.id}/messages`,
+    params: (w) => ({ id: w.saleDelivered.id }),
+  },
   { file: 'routes/api/admin-transactions.ts', method: 'GET', path: () => '/api/admin/transactions' },
   {
     file: 'routes/api/admin-mark-paid.ts',
@@ -109,6 +121,18 @@ const TARGETS: Target[] = [
   { file: 'routes/purchases.tsx', method: 'POST', path: () => '/purchases' },
   { file: 'routes/profile.tsx', method: 'POST', path: () => '/profile' },
   { file: 'routes/admin.tsx', method: 'POST', path: () => '/admin' },
+  {
+    file: 'routes/admin-dispute.tsx',
+    method: 'POST',
+    path: (w) => `/admin/disputes/${w.saleDisputed.id}`,
+    params: (w) => ({ id: w.saleDisputed.id }),
+  },
+  {
+    file: 'routes/sale-messages.tsx',
+    method: 'POST',
+    path: (w) => `/sales/${w.saleDelivered.id}/messages`,
+    params: (w) => ({ id: w.saleDelivered.id }),
+  },
   { file: 'routes/action.set-theme.ts', method: 'POST', path: () => '/action/set-theme' },
   // Issue 18: reviews as JSON (cursor, limit) and the profile's avatar form.
   {
@@ -123,6 +147,7 @@ const TARGETS: Target[] = [
 // Field names the handlers read, plus junk; values of every JSON type and hostile strings.
 const KEYS = [
   'intent',
+  'body',
   'title',
   'priceCents',
   'price',

@@ -1,5 +1,4 @@
-import { mkdirSync, rmSync } from 'node:fs'
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import * as createRoute from '../../app/routes/listing-create.tsx'
 import * as editRoute from '../../app/routes/listing-edit.tsx'
 import * as listingPage from '../../app/routes/listing.tsx'
@@ -10,13 +9,8 @@ import { file, formPost, makeImage, recordSale, signUp, storedFiles, useTemporar
 
 let uploads: string
 
-beforeAll(() => {
-  uploads = useTemporaryUploads()
-})
-
 beforeEach(() => {
-  rmSync(uploads, { recursive: true, force: true })
-  mkdirSync(uploads, { recursive: true })
+  uploads = useTemporaryUploads() // a fresh, empty bucket
 })
 
 /** The form as a browser without JavaScript posts it (every field visible). */

@@ -1,30 +1,38 @@
-import { mkdtempSync, readdirSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
+import { randomBytes } from 'node:crypto'
 import sharp from 'sharp'
 import { splitFee } from '../../app/lib/money.ts'
 import { syncUser } from '../../app/server/domain/users.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'
-import { localDiskStorage, setStorageForTesting } from '../../app/server/infra/storage.server.ts'
+import { config } from '../../app/server/infra/env.server.ts'
+import { s3Storage, setStorageForTesting } from '../../app/server/infra/storage.server.ts'
 import { APP } from '../support/call-route.ts'
-import { authEmulator } from '../support/services.ts'
+import { authEmulator, s3Emulator } from '../support/services.ts'
 
 // Fixtures for the listings suites: users with tokens, generated images, a
-// private uploads folder per test file.
+// private uploads bucket per test (in the test file's S3 emulator, reached
+// through @aws-sdk/client-s3 like in production).
 
-/** Points image storage at a fresh temporary folder; returns its path. */
+/** Points image storage at a fresh, empty bucket of the S3 emulator; returns its name. */
 export function useTemporaryUploads(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'forkmarket-uploads-'))
-  setStorageForTesting(localDiskStorage(dir))
-  return dir
+  const bucket = `uploads-${randomBytes(6).toString('hex')}`
+  // In memory, the bucket exists as soon as the call returns (nothing is awaited before it is added).
+  void s3Emulator.store.createBucket(bucket, Date.now())
+  const env = config()
+  setStorageForTesting(
+    s3Storage({
+      bucket,
+      region: env.S3_REGION,
+      endpoint: env.S3_ENDPOINT,
+      forcePathStyle: true,
+      credentials: { accessKeyId: s3Emulator.accessKeyId, secretAccessKey: s3Emulator.secretAccessKey },
+    }),
+  )
+  return bucket
 }
 
-/** Every file under the uploads folder (relative paths), to prove what was (not) written. */
-export function storedFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
-    .sort()
+/** Every object key in the uploads bucket, to prove what was (not) written. */
+export function storedFiles(bucket: string): string[] {
+  return s3Emulator.store.list(bucket).map((object) => object.key)
 }
 
 export async function signUp(email: string) {

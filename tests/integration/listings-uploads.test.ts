@@ -1,6 +1,5 @@
-import { mkdirSync, rmSync } from 'node:fs'
 import sharp from 'sharp'
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { MAX_IMAGE_BYTES } from '../../app/lib/listing-schema.ts'
 import * as uploadImages from '../../app/routes/api/listings-upload-images.ts'
 import * as uploadsRoute from '../../app/routes/uploads.ts'
@@ -10,13 +9,8 @@ import { file, makeImage, signUp, storedFiles, useTemporaryUploads } from './lis
 let uploads: string
 let token: string
 
-beforeAll(() => {
-  uploads = useTemporaryUploads()
-})
-
 beforeEach(async () => {
-  rmSync(uploads, { recursive: true, force: true })
-  mkdirSync(uploads, { recursive: true })
+  uploads = useTemporaryUploads() // a fresh, empty bucket
   token = (await signUp(`uploader-${crypto.randomUUID()}@example.com`)).token
 })
 
@@ -215,6 +209,28 @@ describe('POST /api/listings/upload-images', () => {
 })
 
 describe('GET /uploads/*', () => {
+  it('serves an image from the bucket with its ETag; a revalidation with it is a 304 without the bytes', async () => {
+    const { body } = await upload([file(await makeImage('png'), 'a.png')])
+    const key = `${body.images[0].slice('/uploads/'.length, -'/full.webp'.length)}/card.webp`
+    const first = await serve(key)
+    const etag = first.headers.get('ETag')
+    expect(etag).toMatch(/^"[0-9a-f]{32}"$/)
+    expect(first.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable')
+    expect(first.headers.get('Last-Modified')).toBeTruthy()
+    expect(Number(first.headers.get('Content-Length'))).toBe((await first.arrayBuffer()).byteLength)
+    const again = await callRoute(uploadsRoute, new Request(`${APP}/uploads/${key}`, { headers: { 'If-None-Match': etag! } }), { '*': key })
+    expect(again.status).toBe(304)
+    expect(again.headers.get('ETag')).toBe(etag)
+    expect(again.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable')
+    expect(await again.text()).toBe('')
+    const stale = await callRoute(uploadsRoute, new Request(`${APP}/uploads/${key}`, { headers: { 'If-None-Match': '"0000"' } }), {
+      '*': key,
+    })
+    expect(stale.status).toBe(200)
+    const head = await serve(key, 'HEAD')
+    expect([head.status, head.headers.get('ETag'), await head.text()]).toEqual([200, etag, ''])
+  })
+
   it('404 for anything but a stored image key (no path traversal)', async () => {
     for (const key of [
       '../../etc/passwd',

@@ -1,7 +1,7 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { MAX_IMAGE_BYTES } from '../../app/lib/listing-schema.ts'
 import * as uploadImages from '../../app/routes/api/listings-upload-images.ts'
 import { apiRequest, callRoute } from '../support/call-route.ts'
@@ -38,13 +38,8 @@ const EXPECTED: Record<string, RegExp> = {
 let uploads: string
 let token: string
 
-beforeAll(() => {
-  uploads = useTemporaryUploads()
-})
-
 beforeEach(async () => {
-  rmSync(uploads, { recursive: true, force: true })
-  mkdirSync(uploads, { recursive: true })
+  uploads = useTemporaryUploads() // a fresh, empty bucket
   token = (await signUp(`corpus-${crypto.randomUUID()}@example.com`)).token
 })
 

@@ -97,8 +97,8 @@ function RowActions({ t, bank }: { t: AdminTransactionRow; bank: BankDetailsView
   if (t.status === 'paid' || t.status === 'held') return <RefundAction t={t} />
   if (t.status === 'disputed') {
     return (
-      <a href="#disputes" className="text-sm text-primary underline-offset-4 hover:underline">
-        Resolve dispute
+      <a href={`/admin/disputes/${t.id}`} className="text-sm text-primary underline-offset-4 hover:underline">
+        Resolve dispute<span className="sr-only"> about {t.listingTitle}</span>
       </a>
     )
   }
@@ -232,6 +232,9 @@ export function OpenDisputes({
                   </dd>
                 </dl>
                 {evidence[t.id] ? <DeliveryEvidence evidence={evidence[t.id]!} /> : null}
+                <a href={`/admin/disputes/${t.id}`} className="w-fit text-sm text-primary underline-offset-4 hover:underline">
+                  Open the timeline<span className="sr-only"> of the dispute about {t.listingTitle}</span>
+                </a>
                 {t.refundRequestedAt ? (
                   <Badge variant="warning">Refund requested</Badge>
                 ) : (

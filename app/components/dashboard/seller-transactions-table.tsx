@@ -51,7 +51,18 @@ export function SellerTransactionsTable({
         {transactions.map((t) => (
           <Fragment key={t.id}>
             <TableRow data-transaction-id={t.id}>
-              <TableCell className="font-medium">{t.listing.title}</TableCell>
+              <TableCell className="font-medium">
+                <div className="grid gap-1">
+                  <span>{t.listing.title}</span>
+                  <a href={`/sales/${t.id}/messages`} className="w-fit text-xs font-normal text-primary underline-offset-4 hover:underline">
+                    Messages
+                    <span className="sr-only">
+                      {' '}
+                      with @{t.buyer.username} about {t.listing.title}
+                    </span>
+                  </a>
+                </div>
+              </TableCell>
               <TableCell label="Buyer">@{t.buyer.username}</TableCell>
               <TableCell label="Date" className="whitespace-nowrap">
                 {formatDate(t.createdAt)}

@@ -70,9 +70,21 @@ export function PurchasesTable({
           return (
             <TableRow key={purchase.id}>
               <TableCell className="font-medium">
-                <Link to={`/listing/${purchase.listing.slug}`} className="hover:underline">
-                  {purchase.listing.title}
-                </Link>
+                <div className="grid gap-1">
+                  <Link to={`/listing/${purchase.listing.slug}`} className="hover:underline">
+                    {purchase.listing.title}
+                  </Link>
+                  <Link
+                    to={`/sales/${purchase.id}/messages`}
+                    className="w-fit text-xs font-normal text-primary underline-offset-4 hover:underline"
+                  >
+                    Messages
+                    <span className="sr-only">
+                      {' '}
+                      with @{purchase.seller.username} about {purchase.listing.title}
+                    </span>
+                  </Link>
+                </div>
               </TableCell>
               <TableCell label="Seller">@{purchase.seller.username}</TableCell>
               <TableCell label="Date" className="whitespace-nowrap">

@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import { OWNED_STATUSES, SALE_STATUSES } from '~/lib/escrow'
+import { isUuid } from '~/lib/ids'
 import { payoutBlocker } from '~/lib/payouts'
 import type { AuditActorRole, BankDetailsStatus, TransactionStatus } from '../../../db/schema.ts'
 import { db } from '../infra/db.server.ts'
@@ -127,6 +128,15 @@ export function toAdminTransactionView(t: AdminTransaction): AdminTransactionVie
     paymentReference: t.paymentReference,
     status: t.status,
   }
+}
+
+/** One sale as the admin tables show it (the dispute timeline's header and decision), or undefined. */
+export async function getAdminTransaction(id: string): Promise<AdminTransaction | undefined> {
+  if (!isUuid(id)) return undefined
+  const row = await adminTransactionsQuery().where('transactions.id', '=', id).executeTakeFirst()
+  if (!row) return undefined
+  const { deliveryProof, ...rest } = row
+  return { ...rest, forkUrl: deliveryProof?.forkUrl ?? null }
 }
 
 /** Every open dispute (not narrowed by the status filter), oldest first: they wait for a decision. */

@@ -197,9 +197,7 @@ export async function storePreparedImages(prepared: PreparedImage[]): Promise<st
 
 /** Whether this rendition of an image is stored (the demo data checks before it renders). */
 export async function isImageStored(key: string, size: ImageSize): Promise<boolean> {
-  const object = await getStorage().get(`${key}/${size}.webp`)
-  await object?.body.cancel()
-  return Boolean(object)
+  return getStorage().exists(`${key}/${size}.webp`)
 }
 
 /**

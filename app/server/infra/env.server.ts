@@ -61,16 +61,14 @@ const shape = {
   STRIPE_API_BASE: httpUrl.optional(),
   STRIPE_JS_URL: httpUrl.optional(),
 
-  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
-  MAIL_FROM: z
-    .string()
-    .regex(/^(?:[^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/, 'must be an address, or a name and <address>')
-    .default('Forkmarket <notifications@forkmarket.localhost>'),
-  MAIL_EMULATOR_SMTP_PORT: port.default(12125),
-  MAIL_EMULATOR_WEB_PORT: port.default(12126),
-
-  SUPABASE_STORAGE_BUCKET: text.optional(),
-  SUPABASE_SERVICE_ROLE_KEY: text.optional(),
+  STORAGE: z.enum(['s3', 'local'], { error: 'must be s3 or local' }).default('s3'),
+  S3_BUCKET: text.optional(),
+  S3_ENDPOINT: httpUrl.transform((url) => url.replace(/\/$/, '')).optional(),
+  S3_REGION: text.default('us-east-1'),
+  S3_ACCESS_KEY_ID: text.optional(),
+  S3_SECRET_ACCESS_KEY: text.optional(),
+  S3_FORCE_PATH_STYLE: flag.default(false),
+  S3_EMULATOR_PORT: port.default(12113),
 
   GITHUB_APP_ID: z.coerce
     .number({ error: 'must be the App ID (a number)' })
@@ -98,7 +96,6 @@ const shape = {
     .regex(/^[A-Z]{6}[A-Z2-9][A-NP-Z0-9]([A-Z0-9]{3})?$/, 'must be a BIC (8 or 11 characters)')
     .optional(),
 
-
   LOG_SILENT: flag.default(false),
   RATE_LIMIT_MULTIPLIER: z.coerce.number({ error: 'must be a number above 0' }).positive('must be a number above 0').default(1),
 }
@@ -123,10 +120,9 @@ const SECRET: ReadonlySet<EnvName> = new Set([
   'SESSION_SECRET',
   'BANK_DETAILS_KEY',
   'SUPABASE_ANON_KEY',
-  'SUPABASE_SERVICE_ROLE_KEY',
+  'S3_SECRET_ACCESS_KEY',
   'STRIPE_SECRET_KEY',
   'STRIPE_WEBHOOK_SECRET',
-  'SMTP_URL',
   'GITHUB_APP_PRIVATE_KEY',
   'GITHUB_APP_CLIENT_SECRET',
   'GITHUB_WEBHOOK_SECRET',
@@ -178,8 +174,13 @@ export function parseConfig(source: Record<string, string | undefined> = process
         problems.set(name, `${name} must be set with ${githubSet[0]} (the GitHub App is configured all together)`)
     }
   }
-  if (input.NODE_ENV === 'production' && input.SMTP_URL !== undefined && input.MAIL_FROM === undefined && !problems.has('MAIL_FROM')) {
-    problems.set('MAIL_FROM', 'MAIL_FROM must be set with SMTP_URL in production (an address of your domain)')
+  if ((input.S3_ACCESS_KEY_ID === undefined) !== (input.S3_SECRET_ACCESS_KEY === undefined)) {
+    const missing = input.S3_ACCESS_KEY_ID === undefined ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY'
+    if (!problems.has(missing))
+      problems.set(
+        missing,
+        `${missing} must be set with ${missing === 'S3_ACCESS_KEY_ID' ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'} (one key pair)`,
+      )
   }
   if (input.NODE_ENV === 'production') {
     for (const name of REQUIRED_IN_PRODUCTION) {
@@ -253,7 +254,6 @@ export interface EnvDoc {
     | 'Identity (Supabase Auth)'
     | 'Payments (Stripe)'
     | 'Delivery (GitHub App)'
-    | 'Mail'
     | 'Storage'
     | 'Logs and limits'
   /** The default, as the README states it. */
@@ -365,21 +365,6 @@ export const ENV_DOCS: { readonly [K in EnvName]: EnvDoc } = {
     meaning: "the emulator's stand-in for Stripe.js; leave unset with real keys",
     example: 'http://127.0.0.1:12111/v3/stripe.js',
   },
-  SMTP_URL: {
-    group: 'Mail',
-    default: 'local mail catcher (`npm start`: inbox at `http://localhost:MAIL_EMULATOR_WEB_PORT`); unset in production: no mail is sent',
-    meaning:
-      'the SMTP server mail is sent through, e.g. `smtps://user:pass@smtp.example.com:465` (any provider); no mail leaves the machine without it',
-    example: 'smtps://user:password@smtp.example.com:465',
-  },
-  MAIL_FROM: {
-    group: 'Mail',
-    default: '`Forkmarket <notifications@forkmarket.localhost>` (required with SMTP_URL in production)',
-    meaning: 'the From of every mail: an address of your domain that the SMTP provider may send for',
-    example: 'Forkmarket <notifications@forkmarket.example>',
-  },
-  MAIL_EMULATOR_SMTP_PORT: { group: 'Mail', default: '`12125`', meaning: 'SMTP port of the local mail catcher' },
-  MAIL_EMULATOR_WEB_PORT: { group: 'Mail', default: '`12126`', meaning: "port of the local mail catcher's inbox page and JSON API" },
   GITHUB_APP_ID: {
     group: 'Delivery (GitHub App)',
     default: 'local GitHub emulator',
@@ -437,14 +422,46 @@ export const ENV_DOCS: { readonly [K in EnvName]: EnvDoc } = {
     meaning: 'BIC of that account’s bank',
     example: 'BUKBGB22',
   },
-  SUPABASE_STORAGE_BUCKET: {
+  STORAGE: {
     group: 'Storage',
-    default: 'local files in `DATA_DIR/uploads`',
+    default: '`s3`',
     meaning:
-      'Supabase Storage bucket for listing images (bucket, `SUPABASE_SERVICE_ROLE_KEY` and `SUPABASE_URL` together switch it on; images are still served through `/uploads/*`)',
-    example: 'listing-images',
+      '`s3`: listing images in an S3-compatible bucket (shared by every instance); `local`: files in `DATA_DIR/uploads`, for a single instance only',
+    example: 's3',
   },
-  SUPABASE_SERVICE_ROLE_KEY: { group: 'Storage', default: '—', meaning: 'server-only key for Storage uploads', example: '…' },
+  S3_BUCKET: {
+    group: 'Storage',
+    default: 'local S3 emulator (bucket `forkmarket-uploads`)',
+    meaning: 'the bucket for listing images (it must exist); required in production with `STORAGE=s3`',
+    example: 'forkmarket-uploads',
+  },
+  S3_ENDPOINT: {
+    group: 'Storage',
+    default: "AWS S3 of S3_REGION (the launcher sets the emulator's)",
+    meaning:
+      'the S3 API of another provider: R2 `https://<account>.r2.cloudflarestorage.com`, MinIO, Supabase `https://<project>.supabase.co/storage/v1/s3`',
+    example: 'https://<account>.r2.cloudflarestorage.com',
+  },
+  S3_REGION: {
+    group: 'Storage',
+    default: '`us-east-1`',
+    meaning: "the bucket's region (R2: `auto`; Supabase: the project's region)",
+    example: 'us-east-1',
+  },
+  S3_ACCESS_KEY_ID: {
+    group: 'Storage',
+    default: "the SDK's default credentials (IAM role, AWS_* variables); the emulator's locally",
+    meaning: 'access key id for the bucket (set with S3_SECRET_ACCESS_KEY)',
+    example: 'AKIA…',
+  },
+  S3_SECRET_ACCESS_KEY: { group: 'Storage', default: 'as S3_ACCESS_KEY_ID', meaning: 'its secret', example: '…' },
+  S3_FORCE_PATH_STYLE: {
+    group: 'Storage',
+    default: '`false` (`true` for the emulator)',
+    meaning: '`true`: `https://endpoint/bucket/key` URLs instead of `https://bucket.endpoint/key` (MinIO and Supabase Storage need it)',
+    example: 'false',
+  },
+  S3_EMULATOR_PORT: { group: 'Storage', default: '`12113`', meaning: 'port of the local S3 emulator' },
   LOG_SILENT: { group: 'Logs and limits', default: '`false`', meaning: '`true` drops info/warn log lines (errors are always written)' },
   RATE_LIMIT_MULTIPLIER: { group: 'Logs and limits', default: '`1`', meaning: 'multiplies every rate limit (the tests relax them)' },
 }

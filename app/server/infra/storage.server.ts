@@ -1,29 +1,52 @@
+import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { mkdir, rm, rmdir, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { Readable } from 'node:stream'
-import { config } from './env.server.ts'
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3'
+import { config, ConfigError } from './env.server.ts'
 
 /**
- * Where listing images live: files under DATA_DIR/uploads locally, a Supabase
- * Storage bucket in production (SUPABASE_STORAGE_BUCKET + SUPABASE_URL +
- * SUPABASE_SERVICE_ROLE_KEY). Either way the app serves them at /uploads/<key>
- * (routes/uploads.ts), so image URLs don't change with the backend and the
- * page's CSP (img-src 'self') holds.
+ * Where listing images live. By default an S3-compatible bucket (AWS S3,
+ * Cloudflare R2, MinIO, Supabase Storage's S3 endpoint; locally the S3
+ * emulator that `npm start` and the tests start), so every app instance sees
+ * every upload. `STORAGE=local` keeps files under DATA_DIR/uploads instead:
+ * only for a single instance. Either way the app serves images at
+ * /uploads/<key> (routes/uploads.ts), so image URLs don't change with the
+ * backend and the page's CSP (img-src 'self') holds.
  *
- * Keys are `<32 hex>/<rendition>.webp`, made by images.server.ts; anything
+ * Keys are `<32 hex>/<rendition>.webp`, made by images.server.ts and never
+ * rewritten (random, or a hash of the content for the demo images); anything
  * else is refused here, so no key can climb out of the uploads folder.
  */
 export interface StoredObject {
   body: ReadableStream<Uint8Array>
   contentType: string
   size?: number
+  /** A strong validator of this content (quoted), for ETag / If-None-Match. */
+  etag?: string
+  lastModified?: Date
+}
+
+/** The client's copy is current (If-None-Match matched): nothing to send. */
+export interface NotModified {
+  notModified: true
+  etag?: string
 }
 
 export interface ImageStorage {
-  readonly kind: 'local' | 'supabase'
+  readonly kind: 'local' | 's3'
   put(key: string, body: Buffer, contentType: string): Promise<void>
-  get(key: string): Promise<StoredObject | null>
+  /** The object, or NotModified when `ifNoneMatch` names its ETag, or null when there is none. */
+  get(key: string, options?: { ifNoneMatch?: string }): Promise<StoredObject | NotModified | null>
+  exists(key: string): Promise<boolean>
   delete(keys: string[]): Promise<void>
 }
 
@@ -38,6 +61,15 @@ function assertKey(key: string) {
 }
 
 const CONTENT_TYPES: Record<string, string> = { '.webp': 'image/webp' }
+/** Keys are never rewritten, so a cache may keep an image for a year. */
+export const IMAGE_CACHE_CONTROL = 'public, max-age=31536000, immutable'
+
+/** Whether an If-None-Match header names this ETag (weak comparison, as for GET). */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string | undefined): boolean {
+  if (!ifNoneMatch || !etag) return false
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '')
+  return ifNoneMatch.split(',').some((tag) => bare(tag) === '*' || bare(tag) === bare(etag))
+}
 
 export function localDiskStorage(root: string): ImageStorage {
   const fileFor = (key: string) => {
@@ -52,17 +84,27 @@ export function localDiskStorage(root: string): ImageStorage {
       // 'wx': keys are random; never overwrite an existing image.
       await writeFile(file, body, { flag: 'wx' })
     },
-    async get(key) {
+    async get(key, options = {}) {
       const file = fileFor(key)
       try {
         const info = await stat(file)
         if (!info.isFile()) return null
+        // The file is never rewritten: its key, size and time identify its content.
+        const etag = `"${createHash('sha256').update(`${key}:${info.size}:${info.mtimeMs}`).digest('hex').slice(0, 32)}"`
+        if (etagMatches(options.ifNoneMatch, etag)) return { notModified: true, etag }
         const body = Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>
-        return { body, size: info.size, contentType: CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream' }
+        const contentType = CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream'
+        return { body, size: info.size, contentType, etag, lastModified: info.mtime }
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
         throw error
       }
+    },
+    async exists(key) {
+      return stat(fileFor(key)).then(
+        (info) => info.isFile(),
+        () => false,
+      )
     },
     async delete(keys) {
       const dirs = new Set<string>()
@@ -77,47 +119,72 @@ export function localDiskStorage(root: string): ImageStorage {
   }
 }
 
-export function supabaseStorage(options: { url: string; serviceRoleKey: string; bucket: string }): ImageStorage {
-  const base = `${options.url.replace(/\/$/, '')}/storage/v1/object`
-  const auth = { Authorization: `Bearer ${options.serviceRoleKey}`, apikey: options.serviceRoleKey }
-  const objectUrl = (key: string) => {
-    assertKey(key)
-    return `${base}/${encodeURIComponent(options.bucket)}/${key}`
-  }
-  const fail = async (what: string, response: Response): Promise<never> => {
-    const text = await response.text().catch(() => '')
-    throw new Error(`Supabase Storage ${what} failed: ${response.status} ${text.slice(0, 200)}`)
-  }
+export interface S3StorageOptions {
+  bucket: string
+  region: string
+  /** Unset: AWS S3 of the region. R2, MinIO, Supabase Storage, the emulator: their S3 API's URL. */
+  endpoint?: string
+  /** Unset: the SDK's default chain (IAM role, AWS_* variables…). */
+  credentials?: { accessKeyId: string; secretAccessKey: string }
+  /** `https://endpoint/bucket/key` rather than `https://bucket.endpoint/key` (MinIO, Supabase, the emulator). */
+  forcePathStyle?: boolean
+}
+
+const status = (error: unknown) => (error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined)
+
+/** An S3-compatible bucket through the AWS SDK. */
+export function s3Storage(options: S3StorageOptions): ImageStorage {
+  const client = new S3Client({
+    region: options.region,
+    endpoint: options.endpoint,
+    forcePathStyle: options.forcePathStyle ?? false,
+    credentials: options.credentials,
+    // Checksums only where S3 requires them: several S3-compatible stores refuse the SDK's newer defaults.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: 3,
+    // An unreachable store fails the request in seconds instead of holding it.
+    requestHandler: { connectionTimeout: 3_000, requestTimeout: 15_000 },
+  })
+  const Bucket = options.bucket
   return {
-    kind: 'supabase',
+    kind: 's3',
     async put(key, body, contentType) {
-      const response = await fetch(objectUrl(key), {
-        method: 'POST',
-        headers: { ...auth, 'Content-Type': contentType, 'Cache-Control': 'max-age=31536000', 'x-upsert': 'false' },
-        body: new Uint8Array(body),
-      })
-      if (!response.ok) await fail('upload', response)
+      assertKey(key)
+      await client.send(new PutObjectCommand({ Bucket, Key: key, Body: body, ContentType: contentType, CacheControl: IMAGE_CACHE_CONTROL }))
     },
-    async get(key) {
-      const response = await fetch(objectUrl(key), { headers: auth })
-      if (response.status === 404 || response.status === 400) return null
-      if (!response.ok || !response.body) return fail('download', response)
-      const length = Number(response.headers.get('Content-Length'))
-      return {
-        body: response.body,
-        contentType: CONTENT_TYPES[path.extname(key)] ?? 'application/octet-stream',
-        size: Number.isFinite(length) && length > 0 ? length : undefined,
+    async get(key, { ifNoneMatch } = {}) {
+      assertKey(key)
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket, Key: key, IfNoneMatch: ifNoneMatch }))
+        if (!object.Body) return null
+        return {
+          body: object.Body.transformToWebStream() as ReadableStream<Uint8Array>,
+          contentType: object.ContentType ?? CONTENT_TYPES[path.extname(key)] ?? 'application/octet-stream',
+          size: object.ContentLength,
+          etag: object.ETag,
+          lastModified: object.LastModified,
+        }
+      } catch (error) {
+        if (status(error) === 304) return { notModified: true, etag: ifNoneMatch }
+        if (error instanceof S3ServiceException && (error.name === 'NoSuchKey' || status(error) === 404)) return null
+        throw error
+      }
+    },
+    async exists(key) {
+      assertKey(key)
+      try {
+        await client.send(new HeadObjectCommand({ Bucket, Key: key }))
+        return true
+      } catch (error) {
+        if (status(error) === 404) return false
+        throw error
       }
     },
     async delete(keys) {
-      if (keys.length === 0) return
       keys.forEach(assertKey)
-      const response = await fetch(`${base}/${encodeURIComponent(options.bucket)}`, {
-        method: 'DELETE',
-        headers: { ...auth, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ prefixes: keys }),
-      })
-      if (!response.ok) await fail('delete', response)
+      // One request per key: DeleteObjects needs a Content-MD5 that not every S3-compatible store takes.
+      for (const key of keys) await client.send(new DeleteObjectCommand({ Bucket, Key: key }))
     },
   }
 }
@@ -127,11 +194,27 @@ let configured: ImageStorage | undefined
 /** The storage chosen by the environment (read once per process). */
 export function getStorage(): ImageStorage {
   if (configured) return configured
-  const { SUPABASE_STORAGE_BUCKET: bucket, SUPABASE_SERVICE_ROLE_KEY: serviceRoleKey, DATA_DIR } = config()
-  configured =
-    bucket && serviceRoleKey
-      ? supabaseStorage({ url: config().SUPABASE_URL, serviceRoleKey, bucket })
-      : localDiskStorage(path.join(DATA_DIR, 'uploads'))
+  const env = config()
+  if (env.STORAGE === 'local') {
+    configured = localDiskStorage(path.join(env.DATA_DIR, 'uploads'))
+    return configured
+  }
+  if (!env.S3_BUCKET) {
+    throw new ConfigError([
+      'S3_BUCKET is not set: start the app with npm start or npm run dev (they start the local S3 emulator), set the S3_* variables, or STORAGE=local for a single instance',
+    ])
+  }
+  const credentials =
+    env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
+      ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY }
+      : undefined
+  configured = s3Storage({
+    bucket: env.S3_BUCKET,
+    region: env.S3_REGION,
+    endpoint: env.S3_ENDPOINT,
+    credentials,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE,
+  })
   return configured
 }
 

@@ -1,0 +1,34 @@
+import { MessageApiSchema } from '~/lib/sale-message-schema'
+import { apiRoute, BODY_LIMITS } from '~/server/api/api-route.server'
+import { getThread, messageJson, postMessage, SALE_MESSAGE_RATE_LIMIT } from '~/server/domain/sale-messages.server'
+
+// GET /api/transactions/:id/messages: the sale's thread (its buyer and seller; an admin while it is
+// disputed, audited). POST { body }: the buyer or the seller writes (plain text, ≤ 5,000 characters) → 201.
+const api = apiRoute({
+  policy: { bodyLimit: BODY_LIMITS.json, rateLimit: SALE_MESSAGE_RATE_LIMIT },
+  GET: {
+    access: 'user',
+    handler: async ({ user, params }) => {
+      const thread = await getThread(params.id!, user, { where: 'api' })
+      return {
+        transactionId: thread.sale.id,
+        status: thread.sale.status,
+        viewer: thread.viewer,
+        canPost: thread.canPost,
+        adminCanRead: thread.adminCanRead,
+        messages: thread.messages.map(messageJson),
+      }
+    },
+  },
+  POST: {
+    access: 'user',
+    body: MessageApiSchema,
+    handler: async ({ user, params, body }) => {
+      const message = await postMessage({ saleId: params.id!, author: user, body: body.body })
+      return Response.json({ message: { id: message.id, body: message.body, createdAt: message.createdAt, mine: true } }, { status: 201 })
+    },
+  },
+})
+export const middleware = api.middleware
+export const loader = api.loader
+export const action = api.action
