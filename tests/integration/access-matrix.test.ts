@@ -638,6 +638,7 @@ async function outcome(file: string, method: string, probe: Probe, role: Role, w
 function normalise(cell: Cell): Cell {
   if (typeof cell === 'string' && /^30[23] \/listing\/[a-z0-9-]+$/.test(cell)) return cell.replace(/[a-z0-9-]+$/, ':slug')
   if (typeof cell === 'string' && /^30[23] \/sales\/[0-9a-f-]+\/messages$/.test(cell))
+    return cell.replace(/\/sales\/[0-9a-f-]+\//, '/sales/:id/')
   return cell
 }
 
