@@ -2,7 +2,7 @@ import { defineConfig, devices } from '@playwright/test'
 
 // The e2e suite runs the production build (npm run test:e2e builds first) on
 // its own ports and a fresh data directory, with the embedded PostgreSQL and
-// the local Supabase/Stripe/GitHub emulators, in Debian's Chromium.
+// the local Supabase/Stripe/GitHub/mail emulators, in Debian's Chromium.
 // E2E_PORT moves every port (and the data directory) so parallel runs don't collide.
 const PORT = Number(process.env.E2E_PORT ?? 3100)
 const DATA_DIR = `.data-e2e-${PORT}`
@@ -16,11 +16,17 @@ export const E2E_ENV = {
   STRIPE_EMULATOR_PORT: String(PORT + 22000),
   GITHUB_EMULATOR_PORT: String(PORT + 23000),
   S3_EMULATOR_PORT: String(PORT + 26000),
+  // The mail catcher: SMTP, and its inbox page and JSON API (E2E tests read mail at MAIL_INBOX_URL).
+  MAIL_EMULATOR_SMTP_PORT: String(PORT + 24000),
+  MAIL_EMULATOR_WEB_PORT: String(PORT + 25000),
   SKIP_BUILD: 'true',
   SEED_DEMO_DATA: 'true',
   AUTH_ACCESS_TOKEN_TTL: process.env.AUTH_ACCESS_TOKEN_TTL ?? '20',
   RATE_LIMIT_MULTIPLIER: '50',
 }
+
+/** The mail catcher's JSON API for e2e tests: `${MAIL_INBOX_URL}/api/messages?to=…` (emulators/mail/server.ts). */
+export const MAIL_INBOX_URL = `http://127.0.0.1:${PORT + 25000}`
 
 export default defineConfig({
   testDir: 'tests/e2e',

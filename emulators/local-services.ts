@@ -7,7 +7,7 @@ import { assertPortFree } from '../db/ports.ts'
 import { emailUserId } from '../db/seed.ts'
 
 /**
- * Starts the local stand-ins for hosted services (Supabase Auth, Stripe, GitHub) when
+ * Starts the local stand-ins for hosted services (Supabase Auth, Stripe, GitHub, mail) when
  * their production variables are absent, and returns the variables that point
  * the app's configuration at them. Refuses in production: there, configure the real ones.
  */
@@ -93,6 +93,26 @@ export async function startLocalServices(options: {
     defaults.ADMIN_EMAILS = 'admin@forkmarket.dev'
     options.log(`no SUPABASE_URL: using the local Supabase Auth emulator at ${auth.url}`)
     stops.push(() => auth.close())
+  }
+
+  // Mail: the local catcher (emulators/mail/) takes every mail; its inbox page shows them. No mail
+  // leaves the machine unless SMTP_URL is set.
+  if (!env.SMTP_URL) {
+    if (production) {
+      options.log('no SMTP_URL: e-mail is off (set SMTP_URL and MAIL_FROM to send mail)')
+    } else {
+      await assertPortFree(env.MAIL_EMULATOR_SMTP_PORT, 'mail emulator (SMTP)', 'MAIL_EMULATOR_SMTP_PORT')
+      await assertPortFree(env.MAIL_EMULATOR_WEB_PORT, 'mail emulator (inbox)', 'MAIL_EMULATOR_WEB_PORT')
+      const { startMailEmulator } = await import('./mail/server.ts')
+      const mail = await startMailEmulator({
+        smtpPort: env.MAIL_EMULATOR_SMTP_PORT,
+        webPort: env.MAIL_EMULATOR_WEB_PORT,
+        dataFile: path.join(options.dataDir, 'mail-emulator.json'),
+      })
+      supplied.SMTP_URL = mail.smtpUrl
+      options.log(`no SMTP_URL: mail goes to the local mail catcher (${mail.smtpUrl}). Mail inbox: http://localhost:${mail.webPort}`)
+      stops.push(() => mail.close())
+    }
   }
 
   if (!env.STRIPE_SECRET_KEY) {

@@ -61,6 +61,14 @@ const shape = {
   STRIPE_API_BASE: httpUrl.optional(),
   STRIPE_JS_URL: httpUrl.optional(),
 
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  MAIL_FROM: z
+    .string()
+    .regex(/^(?:[^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/, 'must be an address, or a name and <address>')
+    .default('Forkmarket <notifications@forkmarket.localhost>'),
+  MAIL_EMULATOR_SMTP_PORT: port.default(12125),
+  MAIL_EMULATOR_WEB_PORT: port.default(12126),
+
   STORAGE: z.enum(['s3', 'local'], { error: 'must be s3 or local' }).default('s3'),
   S3_BUCKET: text.optional(),
   S3_ENDPOINT: httpUrl.transform((url) => url.replace(/\/$/, '')).optional(),
@@ -123,6 +131,7 @@ const SECRET: ReadonlySet<EnvName> = new Set([
   'S3_SECRET_ACCESS_KEY',
   'STRIPE_SECRET_KEY',
   'STRIPE_WEBHOOK_SECRET',
+  'SMTP_URL',
   'GITHUB_APP_PRIVATE_KEY',
   'GITHUB_APP_CLIENT_SECRET',
   'GITHUB_WEBHOOK_SECRET',
@@ -173,6 +182,9 @@ export function parseConfig(source: Record<string, string | undefined> = process
       if (input[name] === undefined && !problems.has(name))
         problems.set(name, `${name} must be set with ${githubSet[0]} (the GitHub App is configured all together)`)
     }
+  }
+  if (input.NODE_ENV === 'production' && input.SMTP_URL !== undefined && input.MAIL_FROM === undefined && !problems.has('MAIL_FROM')) {
+    problems.set('MAIL_FROM', 'MAIL_FROM must be set with SMTP_URL in production (an address of your domain)')
   }
   if ((input.S3_ACCESS_KEY_ID === undefined) !== (input.S3_SECRET_ACCESS_KEY === undefined)) {
     const missing = input.S3_ACCESS_KEY_ID === undefined ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY'
@@ -254,6 +266,7 @@ export interface EnvDoc {
     | 'Identity (Supabase Auth)'
     | 'Payments (Stripe)'
     | 'Delivery (GitHub App)'
+    | 'Mail'
     | 'Storage'
     | 'Logs and limits'
   /** The default, as the README states it. */
@@ -365,6 +378,21 @@ export const ENV_DOCS: { readonly [K in EnvName]: EnvDoc } = {
     meaning: "the emulator's stand-in for Stripe.js; leave unset with real keys",
     example: 'http://127.0.0.1:12111/v3/stripe.js',
   },
+  SMTP_URL: {
+    group: 'Mail',
+    default: 'local mail catcher (`npm start`: inbox at `http://localhost:MAIL_EMULATOR_WEB_PORT`); unset in production: no mail is sent',
+    meaning:
+      'the SMTP server mail is sent through, e.g. `smtps://user:pass@smtp.example.com:465` (any provider); no mail leaves the machine without it',
+    example: 'smtps://user:password@smtp.example.com:465',
+  },
+  MAIL_FROM: {
+    group: 'Mail',
+    default: '`Forkmarket <notifications@forkmarket.localhost>` (required with SMTP_URL in production)',
+    meaning: 'the From of every mail: an address of your domain that the SMTP provider may send for',
+    example: 'Forkmarket <notifications@forkmarket.example>',
+  },
+  MAIL_EMULATOR_SMTP_PORT: { group: 'Mail', default: '`12125`', meaning: 'SMTP port of the local mail catcher' },
+  MAIL_EMULATOR_WEB_PORT: { group: 'Mail', default: '`12126`', meaning: "port of the local mail catcher's inbox page and JSON API" },
   GITHUB_APP_ID: {
     group: 'Delivery (GitHub App)',
     default: 'local GitHub emulator',
