@@ -1,5 +1,11 @@
 import '../support/stripe.ts'
 import { beforeAll, describe, expect, it } from 'vitest'
+import {
+  approvePayoutBatch,
+  exportPayoutBatch,
+  markPayoutBatchSent,
+  preparePayoutBatch,
+} from '../../app/server/domain/payout-batches.server.ts'
 import { createReview } from '../../app/server/domain/reviews.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'
 import { callRoute } from '../support/call-route.ts'
@@ -18,6 +24,27 @@ import {
   type World,
 } from './hardening-fixtures.ts'
 import { useTemporaryUploads } from './listings-support.ts'
+
+/**
+ * A payout batch of the owner's completed sale in the given state (issue 19), prepared by a
+ * second admin so the world's admin may approve it (four eyes).
+ */
+async function batchIn(w: World, state: 'draft' | 'exported' | 'sent'): Promise<string> {
+  // GET cells share one world: the batch made for the first role serves the others.
+  const existing = await db.selectFrom('payoutBatches').select('id').executeTakeFirst()
+  if (existing) return existing.id
+  const second = await db
+    .insertInto('users')
+    .values({ username: 'second-admin', displayName: 'Second admin', email: 'second-admin@example.com', isAdmin: true })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  const batch = await preparePayoutBatch({ adminId: second.id })
+  if (state === 'draft') return batch.id
+  await approvePayoutBatch({ batchId: batch.id, adminId: w.users.admin.id })
+  await exportPayoutBatch({ batchId: batch.id, adminId: w.users.admin.id })
+  if (state === 'sent') await markPayoutBatchSent({ batchId: batch.id, adminId: w.users.admin.id, bankReference: 'BANK-1' })
+  return batch.id
+}
 
 async function usernameOf(id: string) {
   return (await db.selectFrom('users').select('username').where('id', '=', id).executeTakeFirstOrThrow()).username
@@ -541,6 +568,64 @@ const MATRIX: Record<string, Row[]> = {
       }),
       expect: adminOnly(200),
     },
+  ],
+  // Issue 19: payout batches (admin), statements and analytics (each seller their own).
+  'api/admin/payout-batches': [
+    { method: 'GET', request: get('/api/admin/payout-batches'), expect: adminOnly(200) },
+    { method: 'POST', request: () => ({ path: '/api/admin/payout-batches', body: { json: {} } }), expect: adminOnly(200) },
+  ],
+  'api/admin/payout-batches/:batchId': [
+    {
+      method: 'GET',
+      request: async (w) => {
+        const batchId = await batchIn(w, 'draft')
+        return { path: `/api/admin/payout-batches/${batchId}`, params: { batchId } }
+      },
+      expect: adminOnly(200),
+    },
+    methodNotAllowed('POST', '/api/admin/payout-batches/x'),
+  ],
+  'api/admin/payout-batches/:batchId/files/:format': [
+    {
+      method: 'GET',
+      request: async (w) => {
+        const batchId = await batchIn(w, 'exported')
+        return { path: `/api/admin/payout-batches/${batchId}/files/bank.csv`, params: { batchId, format: 'bank.csv' } }
+      },
+      expect: adminOnly(200),
+    },
+    methodNotAllowed('POST', '/api/admin/payout-batches/x/files/bank.csv'),
+  ],
+  'api/admin/payout-batches/:batchId/:action': [
+    methodNotAllowed('GET', '/api/admin/payout-batches/x/approve'),
+    {
+      method: 'POST',
+      request: async (w) => {
+        const batchId = await batchIn(w, 'draft')
+        return { path: `/api/admin/payout-batches/${batchId}/approve`, params: { batchId, action: 'approve' }, body: { json: {} } }
+      },
+      expect: adminOnly(200),
+    },
+  ],
+  'api/seller/payouts': [
+    { method: 'GET', request: get('/api/seller/payouts'), expect: signedIn(200) },
+    methodNotAllowed('POST', '/api/seller/payouts'),
+  ],
+  'api/seller/payouts/:batchId/statement.csv': [
+    {
+      method: 'GET',
+      request: async (w) => {
+        const batchId = await batchIn(w, 'sent')
+        return { path: `/api/seller/payouts/${batchId}/statement.csv`, params: { batchId } }
+      },
+      expect: cells(401, 404, 404, 200, 404),
+      note: "a seller's own statement only; the admin reads batches under /api/admin",
+    },
+    methodNotAllowed('POST', '/api/seller/payouts/x/statement.csv'),
+  ],
+  'api/seller/analytics': [
+    { method: 'GET', request: get('/api/seller/analytics'), expect: signedIn(200) },
+    methodNotAllowed('POST', '/api/seller/analytics'),
   ],
   'api/admin/payouts.csv': [
     { method: 'GET', request: get('/api/admin/payouts.csv'), expect: adminOnly(200) },
