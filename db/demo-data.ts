@@ -54,6 +54,40 @@ export const DEMO_BUYERS = [
   { email: 'jules@forkmarket.dev', username: 'jules', displayName: 'Jules Martin' },
 ]
 
+/**
+ * Reviews of the demo's completed sales (issue 18): `listing` is the index in DEMO_LISTINGS of a
+ * completed sale by `buyer` (an e-mail of DEMO_BUYERS), written a day after completion.
+ */
+export interface DemoReview {
+  listing: number
+  buyer: string
+  stars: number
+  body: string
+  reply?: string
+}
+
+export const DEMO_REVIEWS: DemoReview[] = [
+  {
+    listing: 0,
+    buyer: 'buyer@forkmarket.dev',
+    stars: 5,
+    body: 'Had billing and auth running in an afternoon. The README walks through every environment variable.',
+    reply: 'Thank you! The next release adds team invitations.',
+  },
+  {
+    listing: 1,
+    buyer: 'buyer@forkmarket.dev',
+    stars: 4,
+    body: 'Clean components and good dark mode. I had to update two dependencies before it built.',
+  },
+  {
+    listing: 5,
+    buyer: 'jules@forkmarket.dev',
+    stars: 5,
+    body: 'Exactly as described, and the seller answered my setup question within the hour.',
+  },
+]
+
 export interface DemoListing {
   seller: number
   title: string

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import { splitFee } from '../app/lib/money.ts'
+import { ratingSummary } from '../app/lib/ratings.ts'
 import { slugify } from '../app/lib/slug.ts'
 import { imageUrlFor } from '../app/server/domain/images.server.ts'
 import { logEvent } from '../app/server/infra/log.server.ts'
 import { encryptSecret } from '../app/server/infra/secret-box.server.ts'
-import { DEMO_ADMIN, DEMO_BUYERS, DEMO_LISTINGS, DEMO_SELLERS, demoLongDescription } from './demo-data.ts'
+import { DEMO_ADMIN, DEMO_BUYERS, DEMO_LISTINGS, DEMO_REVIEWS, DEMO_SELLERS, demoLongDescription } from './demo-data.ts'
 import { seedDemoGithub, type DemoGithub } from './demo-github.ts'
 import {
   planDemoImages,
@@ -223,6 +224,7 @@ export async function seedDemoData(db: Kysely<DB>, now: Date, images: DemoListin
       },
     ])
     .execute()
+  await seedDemoReviews(db, listings)
   if (github) {
     // Delivery through GitHub (issue 16): connected organizations and a purchase in each delivery state.
     await seedDemoGithub(db, now, github, {
@@ -232,6 +234,45 @@ export async function seedDemoData(db: Kysely<DB>, now: Date, images: DemoListin
     })
   }
   await sql`ANALYZE`.execute(db)
+}
+
+/** Issue 18: reviews of completed demo sales, and the listings' stored ratings (app/lib/ratings.ts). */
+async function seedDemoReviews(db: Kysely<DB>, listings: { id: string }[]) {
+  for (const review of DEMO_REVIEWS) {
+    const listing = listings[review.listing]!
+    const sale = await db
+      .selectFrom('transactions')
+      .select(['id', 'sellerId', 'completedAt'])
+      .where('listingId', '=', listing.id)
+      .where('buyerId', '=', emailUserId(review.buyer))
+      .where('status', '=', 'completed')
+      .executeTakeFirstOrThrow()
+    const writtenAt = new Date(sale.completedAt!.getTime() + 24 * HOUR)
+    await db
+      .insertInto('reviews')
+      .values({
+        transactionId: sale.id,
+        listingId: listing.id,
+        buyerId: emailUserId(review.buyer),
+        sellerId: sale.sellerId,
+        stars: review.stars,
+        body: review.body,
+        sellerReply: review.reply ?? null,
+        sellerRepliedAt: review.reply ? new Date(writtenAt.getTime() + 3 * HOUR) : null,
+        createdAt: writtenAt,
+        updatedAt: writtenAt,
+      })
+      .execute()
+  }
+  for (const listingId of new Set(DEMO_REVIEWS.map((r) => listings[r.listing]!.id))) {
+    const totals = DEMO_REVIEWS.filter((r) => listings[r.listing]!.id === listingId)
+    const summary = ratingSummary({ count: totals.length, sum: totals.reduce((sum, r) => sum + r.stars, 0) })
+    await db
+      .updateTable('listings')
+      .set({ ratingCount: summary.count, ratingAverageTenths: summary.averageTenths, ratingScore: summary.score })
+      .where('id', '=', listingId)
+      .execute()
+  }
 }
 
 function pickFee(priceCents: number) {
