@@ -140,11 +140,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       END IF;
       RAISE EXCEPTION 'The lines of a % payout batch are frozen', batch_status USING ERRCODE = 'check_violation';
     END $$`.execute(db)
-  for (const table of ['payout_batch_payees', 'payout_batch_lines']) {
-    await sql`CREATE TRIGGER ${sql.raw(`${table}_guard`)} BEFORE INSERT OR UPDATE OR DELETE ON ${sql.table(table)} FOR EACH ROW EXECUTE FUNCTION payout_batch_parts_guard()`.execute(
-      db,
-    )
-  }
+  await sql`CREATE TRIGGER payout_batch_payees_guard BEFORE INSERT OR UPDATE OR DELETE ON payout_batch_payees FOR EACH ROW EXECUTE FUNCTION payout_batch_parts_guard()`.execute(
+    db,
+  )
+  await sql`CREATE TRIGGER payout_batch_lines_guard BEFORE INSERT OR UPDATE OR DELETE ON payout_batch_lines FOR EACH ROW EXECUTE FUNCTION payout_batch_parts_guard()`.execute(
+    db,
+  )
 
   await sql`ALTER TABLE bank_details
     ADD COLUMN requires_second_approval boolean NOT NULL DEFAULT false,
