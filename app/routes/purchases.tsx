@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { ShoppingBag } from 'lucide-react'
+import { ShoppingBag, Star } from 'lucide-react'
 import { data, Link } from 'react-router'
 import { PurchaseStep, STEP_PARAM, type PurchaseIntent } from '~/components/purchases/purchase-actions'
 import { canActOn, PurchasesTable, type PurchaseActionResult } from '~/components/purchases/purchases-table'
@@ -9,6 +9,7 @@ import { PurchaseActionSchema } from '~/lib/purchase-schema'
 import { isAppError } from '~/server/domain/errors.server'
 import { confirmReceipt, disputeSale, listPurchases } from '~/server/domain/escrow.server'
 import { GITHUB_AUTHORIZE_PATH, githubPath } from '~/server/domain/github-delivery.server'
+import { reviewPrompts } from '~/server/domain/reviews.server'
 import { requireUser } from '~/server/http/auth.server'
 import { readFormBody } from '~/server/http/form-data.server'
 import { redirectWithToast } from '~/server/http/responses.server'
@@ -19,7 +20,7 @@ export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.form, rateLimit:
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context)
-  const purchases = await listPurchases(user.id)
+  const [purchases, toReview] = await Promise.all([listPurchases(user.id), reviewPrompts(user.id)])
   const now = new Date()
   // The step page of an action (`?report=<id>`): how it is reached without JavaScript.
   const params = new URL(request.url).searchParams
@@ -29,7 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     if (purchase && canActOn(purchase, now)) step = { intent, transactionId: purchase.id }
   }
   // Issue 16: an invitation waiting for the buyer's GitHub account links to the App's authorization.
-  return { purchases, now, step, connectGithubUrl: githubPath(GITHUB_AUTHORIZE_PATH, '/purchases') }
+  return { purchases, toReview, now, step, connectGithubUrl: githubPath(GITHUB_AUTHORIZE_PATH, '/purchases') }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -72,6 +73,28 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
+/** Issue 18: completed purchases the buyer can still review (the form is on the listing page). */
+function ReviewPrompts({ prompts }: { prompts: { saleId: string; listingTitle: string; listingSlug: string }[] }) {
+  if (prompts.length === 0) return null
+  return (
+    <section aria-labelledby="review-prompts-title" className="grid gap-2 rounded-lg border p-4">
+      <h2 id="review-prompts-title" className="flex items-center gap-2 font-medium">
+        <Star aria-hidden="true" className="size-4" />
+        Review your purchases
+      </h2>
+      <ul className="grid gap-1 text-sm">
+        {prompts.map((prompt) => (
+          <li key={prompt.saleId}>
+            <Link to={`/listing/${prompt.listingSlug}#reviews`} className="font-medium underline underline-offset-4">
+              Write a review of {prompt.listingTitle}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
+
 export default function Purchases({ loaderData, actionData }: Route.ComponentProps) {
   const { purchases, now, step } = loaderData
   const stepPurchase = step ? purchases.find((p) => p.id === step.transactionId) : undefined
@@ -109,12 +132,15 @@ export default function Purchases({ loaderData, actionData }: Route.ComponentPro
             </Button>
           </div>
         ) : (
-          <PurchasesTable
-            purchases={purchases}
-            now={new Date(now)}
-            actionResult={actionData ?? null}
-            connectGithubUrl={loaderData.connectGithubUrl}
-          />
+          <div className="grid gap-6">
+            <ReviewPrompts prompts={loaderData.toReview} />
+            <PurchasesTable
+              purchases={purchases}
+              now={new Date(now)}
+              actionResult={actionData ?? null}
+              connectGithubUrl={loaderData.connectGithubUrl}
+            />
+          </div>
         )}
       </div>
     </div>

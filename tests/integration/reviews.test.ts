@@ -5,6 +5,7 @@ import { USERNAME_RESERVED_MESSAGE, USERNAME_TAKEN_MESSAGE } from '../../app/lib
 import * as listingReviewsApiRoute from '../../app/routes/api/listing-reviews.ts'
 import * as listingRoute from '../../app/routes/listing.tsx'
 import * as profileRoute from '../../app/routes/profile.tsx'
+import * as purchasesRoute from '../../app/routes/purchases.tsx'
 import * as sellerPageRoute from '../../app/routes/seller-page.tsx'
 import { fire } from '../../app/server/domain/escrow.server.ts'
 import {
@@ -54,6 +55,10 @@ describe('who may review', () => {
     const other = await signUp('other@example.com')
     const completed = await sale(p)
 
+    // My Purchases links to the listing's review form while the sale can be reviewed.
+    const purchases = async () => (await (await callRoute(purchasesRoute, screenRequest('/purchases', p.buyer.token))).json()).toReview
+    expect(await purchases()).toEqual([{ saleId: completed.id, listingTitle: p.listing.title, listingSlug: p.listing.slug }])
+
     // The buyer sees the form on the listing page; nobody else does.
     const page = await (
       await callRoute(listingRoute, screenRequest(`/listing/${p.listing.slug}`, p.buyer.token), { slug: p.listing.slug })
@@ -76,6 +81,7 @@ describe('who may review', () => {
     const again = await postReview(p.listing.slug, p.buyer.token, { saleId: completed.id, stars: '5', body: 'Changed my mind' })
     expect(again.status).toBe(409)
     expect(JSON.stringify(await again.json())).toContain(REVIEW_ALREADY)
+    expect(await purchases()).toEqual([])
     await expect(createReview({ saleId: completed.id, buyerId: p.buyer.id, review: { stars: 5, body: 'Race' } })).rejects.toMatchObject({
       status: 409,
     })

@@ -309,33 +309,31 @@ export async function reviewableSale(listingId: string, buyerId: string, now = n
   return sale ? { saleId: sale.id } : null
 }
 
-export interface PurchaseReviewState {
-  /** The buyer may review this sale now. */
-  canReview: boolean
-  review: { id: string; stars: number; hidden: boolean } | null
+export interface ReviewPrompt {
+  saleId: string
+  listingTitle: string
+  listingSlug: string
 }
 
-/** For My Purchases: per sale, whether it can be reviewed and the review written. */
-export async function purchaseReviewStates(
-  sales: readonly { id: string; status: string; completedAt: Date | null; refundedAt: Date | null; refundRequestedAt: Date | null }[],
-  now = new Date(),
-): Promise<Map<string, PurchaseReviewState>> {
-  const ids = sales.map((s) => s.id).filter(isUuid)
-  const reviews = ids.length
-    ? await db.selectFrom('reviews').select(['id', 'transactionId', 'stars', 'hiddenAt']).where('transactionId', 'in', ids).execute()
-    : []
-  const byTransaction = new Map(reviews.map((r) => [r.transactionId, r]))
-  return new Map(
-    sales.map((sale) => {
-      const review = byTransaction.get(sale.id)
-      return [
-        sale.id,
-        {
-          canReview: !review && reviewRefusal(sale, now) === null,
-          review: review ? { id: review.id, stars: review.stars, hidden: review.hiddenAt !== null } : null,
-        },
-      ]
-    }),
+/** For My Purchases: the buyer's completed sales they can still review (newest completion first). */
+export async function reviewPrompts(buyerId: string, now = new Date()): Promise<ReviewPrompt[]> {
+  if (!isUuid(buyerId)) return []
+  const sales = await db
+    .selectFrom('transactions as t')
+    .innerJoin('listings as l', 'l.id', 't.listingId')
+    .leftJoin('reviews as r', 'r.transactionId', 't.id')
+    .select(['t.id', 't.status', 't.completedAt', 't.refundedAt', 't.refundRequestedAt', 'l.title', 'l.slug', 'l.archivedAt', 'l.visible'])
+    .where('t.buyerId', '=', buyerId)
+    .where('t.status', '=', 'completed')
+    .where('r.id', 'is', null)
+    .orderBy('t.completedAt', 'desc')
+    .limit(50)
+    .execute()
+  return (
+    sales
+      // The form is on the listing page: only listings the buyer can open.
+      .filter((sale) => sale.archivedAt === null && sale.visible && reviewRefusal(sale, now) === null)
+      .map((sale) => ({ saleId: sale.id, listingTitle: sale.title, listingSlug: sale.slug }))
   )
 }
 
