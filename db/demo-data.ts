@@ -11,6 +11,8 @@ export interface DemoSeller {
 }
 
 export const DEMO_ADMIN = { email: 'admin@forkmarket.dev', username: 'admin', displayName: 'Forkmarket Admin' }
+/** Issue 19: payouts need two admins (one prepares, the other approves). */
+export const DEMO_ADMIN_2 = { email: 'finance@forkmarket.dev', username: 'finance', displayName: 'Forkmarket Finance' }
 
 export const DEMO_SELLERS: DemoSeller[] = [
   {

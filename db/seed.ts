@@ -6,7 +6,7 @@ import { slugify } from '../app/lib/slug.ts'
 import { imageUrlFor } from '../app/server/domain/images.server.ts'
 import { logEvent } from '../app/server/infra/log.server.ts'
 import { encryptSecret } from '../app/server/infra/secret-box.server.ts'
-import { DEMO_ADMIN, DEMO_BUYERS, DEMO_LISTINGS, DEMO_REVIEWS, DEMO_SELLERS, demoLongDescription } from './demo-data.ts'
+import { DEMO_ADMIN, DEMO_ADMIN_2, DEMO_BUYERS, DEMO_LISTINGS, DEMO_REVIEWS, DEMO_SELLERS, demoLongDescription } from './demo-data.ts'
 import { seedDemoGithub, type DemoGithub } from './demo-github.ts'
 import {
   planDemoImages,
@@ -16,6 +16,7 @@ import {
   type DemoImagePlan,
   type DemoListingImages,
 } from './demo-images.ts'
+import { seedDemoPayouts } from './demo-payouts.ts'
 import type { DB } from './schema.ts'
 
 /**
@@ -98,6 +99,7 @@ export async function seedDemoData(db: Kysely<DB>, now: Date, images: DemoListin
   const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * HOUR)
   const users = [
     { ...DEMO_ADMIN, isAdmin: true, bio: 'Runs payouts and bank approvals.' },
+    { ...DEMO_ADMIN_2, isAdmin: true, bio: 'Approves payout batches and changed bank details (the second pair of eyes).' },
     ...DEMO_SELLERS.map((s) => ({ email: s.email, username: s.username, displayName: s.displayName, bio: s.bio, isAdmin: false })),
     ...DEMO_BUYERS.map((b) => ({ ...b, isAdmin: false, bio: null })),
   ]
@@ -225,6 +227,18 @@ export async function seedDemoData(db: Kysely<DB>, now: Date, images: DemoListin
     ])
     .execute()
   await seedDemoReviews(db, listings)
+  // Issue 19: the payout of the first sale as a reconciled batch (four eyes), and 30 days of listing views.
+  const paidSale = await db
+    .selectFrom('transactions')
+    .select('id')
+    .where('paymentReference', '=', 'BACS-2026-1042')
+    .executeTakeFirstOrThrow()
+  await seedDemoPayouts(db, now, {
+    preparedBy: emailUserId(DEMO_ADMIN.email),
+    approvedBy: emailUserId(DEMO_ADMIN_2.email),
+    paidSaleId: paidSale.id,
+    listingIds: listings.filter((l) => l.sellerId !== sellerIds[4]).map((l) => l.id),
+  })
   if (github) {
     // Delivery through GitHub (issue 16): connected organizations and a purchase in each delivery state.
     await seedDemoGithub(db, now, github, {
