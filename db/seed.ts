@@ -17,6 +17,7 @@ import {
   type DemoListingImages,
 } from './demo-images.ts'
 import { seedDemoPayouts } from './demo-payouts.ts'
+import { seedDemoMessages } from './demo-messages.ts'
 import type { DB } from './schema.ts'
 
 /**
@@ -227,6 +228,8 @@ export async function seedDemoData(db: Kysely<DB>, now: Date, images: DemoListin
     ])
     .execute()
   await seedDemoReviews(db, listings)
+  // Issue 18: messages on the demo's sales, and the disputed sale's recorded history (its timeline).
+  await seedDemoMessages(db, { listings, buyers: { buyer: buyerId, jules: secondBuyerId } })
   // Issue 19: the payout of the first sale as a reconciled batch (four eyes), and 30 days of listing views.
   const paidSale = await db
     .selectFrom('transactions')
