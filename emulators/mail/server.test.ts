@@ -132,32 +132,56 @@ describe('SMTP: what a relay would accept', () => {
     expect(emulator.messages()).toHaveLength(1)
   })
 
+  it('speaks ESMTP: SIZE, optional AUTH, no STARTTLS; refuses address literals with 553', async () => {
+    const emulator = await start({ maxMessageBytes: 4096 })
+    const session = smtpSession(emulator)
+    try {
+      expect(await session.reply()).toMatch(/^220 /)
+      const ehlo = await session.reply('EHLO client.example')
+      expect(ehlo).toContain('250-AUTH LOGIN PLAIN')
+      expect(ehlo).toContain('250 SIZE 4096')
+      expect(ehlo).not.toContain('STARTTLS')
+      expect(await session.reply('MAIL FROM:<notifications@forkmarket.localhost> SIZE=5000')).toMatch(/^552 /)
+      expect(await session.reply('MAIL FROM:<notifications@forkmarket.localhost>')).toMatch(/^250 /)
+      expect(await session.reply('RCPT TO:<buyer@[127.0.0.1]>')).toMatch(/^553 5\.1\.3 Recipient address rejected/)
+      expect(await session.reply('RCPT TO:<buyer@example.com>')).toMatch(/^250 /)
+    } finally {
+      session.close()
+    }
+  })
+
   it('an outage that starts during an open session refuses its next command with 421', async () => {
     const emulator = await start()
-    const socket = connect(emulator.smtpPort, '127.0.0.1')
-    const replies: string[] = []
-    let waiting: (() => void) | undefined
-    socket.setEncoding('utf8').on('data', (chunk: string) => {
-      replies.push(chunk)
-      waiting?.()
-    })
-    const reply = async (command?: string) => {
-      const seen = replies.length
-      if (command) socket.write(`${command}\r\n`)
-      while (replies.length === seen) await new Promise<void>((resolve) => (waiting = resolve))
-      return replies.at(-1) ?? ''
-    }
+    const session = smtpSession(emulator)
     try {
-      expect(await reply()).toMatch(/^220 /)
-      expect(await reply('EHLO client.example')).toContain('250')
+      expect(await session.reply()).toMatch(/^220 /)
+      expect(await session.reply('EHLO client.example')).toContain('250')
       emulator.setOutage(true)
-      expect(await reply('MAIL FROM:<notifications@forkmarket.localhost>')).toMatch(/^421 4\.3\.2 /)
+      expect(await session.reply('MAIL FROM:<notifications@forkmarket.localhost>')).toMatch(/^421 4\.3\.2 /)
     } finally {
-      socket.destroy()
+      session.close()
     }
     expect(emulator.messages()).toHaveLength(0)
   })
 })
+
+/** A raw SMTP session: `reply(command)` sends one line and resolves with the server's answer. */
+function smtpSession(emulator: MailEmulator) {
+  const socket = connect(emulator.smtpPort, '127.0.0.1')
+  const replies: string[] = []
+  let waiting: (() => void) | undefined
+  socket.setEncoding('utf8').on('data', (chunk: string) => {
+    replies.push(chunk)
+    waiting?.()
+  })
+  const reply = async (command?: string) => {
+    const seen = replies.length
+    if (command) socket.write(`${command}\r\n`)
+    while (replies.length === seen) await new Promise<void>((resolve) => (waiting = resolve))
+    return replies.at(-1) ?? ''
+  }
+  return { reply, close: () => socket.destroy() }
+}
 
 describe('JSON API', () => {
   it('deletes messages, all or by recipient', async () => {

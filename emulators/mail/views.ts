@@ -27,10 +27,12 @@ const STYLE = `
   input[type="email"], input[type="search"] { font: inherit; padding: 0.4rem 0.5rem; border: 1px solid var(--muted); border-radius: 0.375rem; background: var(--card); color: var(--text); min-width: 16rem; max-width: 100%; }
   button, .button { font: inherit; font-weight: 600; padding: 0.4rem 0.9rem; border-radius: 0.375rem; border: 1px solid var(--accent); background: var(--accent); color: var(--on-accent); cursor: pointer; text-decoration: none; display: inline-block; }
   button.secondary { background: transparent; color: var(--text); border-color: var(--muted); }
+  ::placeholder { color: var(--muted); opacity: 1; }
   :focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
   table { width: 100%; border-collapse: collapse; }
   th, td { text-align: left; padding: 0.5rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
   th { font-size: 0.875rem; color: var(--muted); }
+  caption { text-align: left; padding-bottom: 0.5rem; }
   .warn { background: var(--warn-bg); color: var(--warn); border-radius: 0.375rem; padding: 0.5rem 0.75rem; }
   pre { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 0.875rem; margin: 0; }
   iframe { width: 100%; height: 36rem; border: 1px solid var(--line); border-radius: 0.375rem; background: #fff; resize: vertical; }
@@ -39,7 +41,8 @@ const STYLE = `
   dl.meta dd { margin: 0; overflow-wrap: anywhere; }
   @media (max-width: 40rem) {
     thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
-    table, tbody, tr, td { display: block; }
+    table, caption, tbody, tr, th, td { display: block; }
+    th { border: 0; padding: 0.125rem 0; }
     tr { border-bottom: 1px solid var(--line); padding: 0.5rem 0; }
     td { border: 0; padding: 0.125rem 0; }
     td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; color: var(--muted); }
@@ -90,7 +93,7 @@ export function renderInbox(input: { messages: CaughtMessage[]; to: string; outa
     .join('\n')
   const table = messages.length
     ? `<table>
-<caption class="muted" style="text-align:left">${escapeHtml(count)}, newest first</caption>
+<caption class="muted">${escapeHtml(count)}, newest first</caption>
 <thead><tr><th scope="col">To</th><th scope="col">Subject</th><th scope="col">Received</th></tr></thead>
 <tbody>
 ${rows}

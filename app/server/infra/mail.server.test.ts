@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startMailEmulator, type MailEmulator } from '../../../emulators/mail/server.ts'
-import { loadConfig } from './env.server.ts'
+import { ConfigError, loadConfig, parseConfig } from './env.server.ts'
 import { mailConfigured, MailNotConfiguredError, MailSendError, sendMail } from './mail.server.ts'
 
 // The app's transport (real Nodemailer) against the mail catcher (real smtp-server).
@@ -83,5 +83,32 @@ describe('sendMail', () => {
     useConfig({ SMTP_URL: undefined })
     expect(mailConfigured()).toBe(false)
     await expect(sendMail(mail)).rejects.toBeInstanceOf(MailNotConfiguredError)
+  })
+})
+
+describe('mail configuration', () => {
+  const problems = (env: Record<string, string>) => {
+    try {
+      parseConfig(env)
+      return []
+    } catch (error) {
+      return error instanceof ConfigError ? error.problems : [String(error)]
+    }
+  }
+
+  it('takes smtp:// and smtps:// URLs and a From with or without a name', () => {
+    expect(problems({ SMTP_URL: 'smtps://user:p%40ss@smtp.example.com:465', MAIL_FROM: 'Forkmarket <hi@forkmarket.example>' })).toEqual([])
+    expect(problems({ SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'hi@forkmarket.example' })).toEqual([])
+    expect(problems({ SMTP_URL: 'http://smtp.example.com' })).toEqual(['SMTP_URL must be an smtp:// or smtps:// URL'])
+    expect(problems({ MAIL_FROM: 'Forkmarket' })).toEqual(['MAIL_FROM must be an address, or a name and <address> (got "Forkmarket")'])
+    expect(parseConfig({}).MAIL_FROM).toBe('Forkmarket <notifications@forkmarket.localhost>')
+  })
+
+  it('requires MAIL_FROM with SMTP_URL in production, and never shows the SMTP password', () => {
+    const production = { NODE_ENV: 'production', SMTP_URL: 'smtps://user:secret-password@smtp.example.com:465' }
+    expect(problems(production)).toContain('MAIL_FROM must be set with SMTP_URL in production (an address of your domain)')
+    expect(problems({ ...production, MAIL_FROM: 'hi@forkmarket.example' })).not.toContainEqual(expect.stringContaining('MAIL_FROM'))
+    expect(problems({ NODE_ENV: 'production' })).not.toContainEqual(expect.stringContaining('MAIL_FROM'))
+    expect(problems({ SMTP_URL: 'ftp://user:secret-password@x' }).join('\n')).not.toContain('secret-password')
   })
 })
