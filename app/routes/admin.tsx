@@ -127,7 +127,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         })
       }
       case 'prepare-batch': {
-        const batch = await preparePayoutBatch({ adminId: admin.id })
+        const batch = await preparePayoutBatch({ adminId: admin.id, sellerIds: input.sellerId })
         return redirectWithToast('/admin?tab=payouts', {
           title: 'Payout batch prepared',
           description: `${formatCents(batch.totalCents)} to pay: another admin must approve it.`,

@@ -274,14 +274,30 @@ describe('payout batches', () => {
     expect(lines).toEqual([{ transactionId: kept.id }])
   })
 
-  it('the Payouts tab without JavaScript: prepare, the preparer sees Approve disabled, another admin approves', async () => {
-    const { alice, bob, gbSeller, sale } = await world()
+  it('the Payouts tab without JavaScript: prepare for the ticked sellers, the preparer cannot approve, another admin approves', async () => {
+    const { alice, bob, gbSeller, deSeller, sale } = await world()
     await sale(gbSeller, 'completed', 4000)
-    const prepared = await callRoute(adminScreen, formRequest('/admin?tab=payouts', { intent: 'prepare-batch' }, alice.token))
+    const none = await callRoute(adminScreen, formRequest('/admin?tab=payouts', { intent: 'prepare-batch' }, alice.token))
+    expect(none.status).toBe(400)
+    expect(await none.json()).toMatchObject({
+      formId: 'prepare-batch-',
+      result: { error: { sellerId: ['Choose at least one seller to pay'] } },
+    })
+    // The ticked sellers only: the DE seller's due sale stays out of this batch.
+    const other = await sale(deSeller, 'completed', 2500)
+    const prepared = await callRoute(
+      adminScreen,
+      formRequest('/admin?tab=payouts', { intent: 'prepare-batch', sellerId: gbSeller.id }, alice.token),
+    )
     expect(prepared.status).toBe(302)
     expect(prepared.headers.get('Location')).toBe('/admin?tab=payouts')
     const page = await (await callRoute(adminScreen, screenRequest('/admin?tab=payouts', alice.token))).json()
-    expect(page).toMatchObject({ tab: 'payouts', adminId: alice.id, payoutsDue: [], batches: [{ status: 'draft', totalCents: 3400 }] })
+    expect(page).toMatchObject({
+      tab: 'payouts',
+      adminId: alice.id,
+      payoutsDue: [{ sellerId: deSeller.id, sales: 1, amountCents: other.sellerShareCents, blocker: null }],
+      batches: [{ status: 'draft', totalCents: 3400 }],
+    })
     expect(page.batches[0].payees[0]).toMatchObject({ sellerEmail: 'gb-seller@example.com', account: 'Sort code 040004 · •••• 5926' })
     const batchId = page.batches[0].id
     const own = await callRoute(adminScreen, formRequest('/admin?tab=payouts', { intent: 'approve-batch', batchId }, alice.token))

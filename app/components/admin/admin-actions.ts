@@ -40,7 +40,11 @@ export const RefundSchema = z.object({
 })
 
 // Payout batches (issue 19): prepare, then another admin approves; export, sent, reconciled; or cancel.
-export const PrepareBatchSchema = z.object({ intent: z.literal('prepare-batch') })
+export const PrepareBatchSchema = z.object({
+  intent: z.literal('prepare-batch'),
+  // The sellers ticked on the Payouts tab (each due seller with approved details is ticked by default).
+  sellerId: z.array(z.string(), { error: 'Choose at least one seller to pay' }).min(1, 'Choose at least one seller to pay'),
+})
 const batchAction = <I extends string>(intent: I) => z.object({ intent: z.literal(intent), batchId: z.string() })
 export const ApproveBatchSchema = batchAction('approve-batch')
 export const ExportBatchSchema = batchAction('export-batch')

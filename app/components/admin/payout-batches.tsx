@@ -255,18 +255,27 @@ function BatchCard({ batch, adminId }: { batch: BatchRow; adminId: string }) {
 
 function PrepareForm({ due }: { due: DueBySeller[] }) {
   const error = useFormError('prepare-batch', '')
+  const message = error.form ?? error.fields.sellerId?.[0]
   const ready = due.filter((d) => d.blocker === null)
+  if (ready.length === 0) return null
   return (
-    <Form method="post" className="grid gap-2">
+    <Form method="post" className="grid gap-3" aria-describedby={message ? 'prepare-error' : undefined}>
       <input type="hidden" name="intent" value="prepare-batch" />
+      <fieldset className="grid gap-2">
+        <legend className="mb-1 text-sm font-medium">Sellers to pay</legend>
+        {ready.map((d) => (
+          <label key={d.sellerId} className="flex items-center gap-2 text-sm [overflow-wrap:anywhere]">
+            <input type="checkbox" name="sellerId" value={d.sellerId} defaultChecked className="size-4 accent-primary" />
+            {d.sellerEmail}: {formatCents(d.amountCents)} ({d.sales} {d.sales === 1 ? 'sale' : 'sales'})
+          </label>
+        ))}
+      </fieldset>
       <div>
-        <Button type="submit" disabled={ready.length === 0}>
-          Prepare payout batch ({formatCents(ready.reduce((sum, d) => sum + d.amountCents, 0))})
-        </Button>
+        <Button type="submit">Prepare payout batch</Button>
       </div>
-      {error.form ? (
-        <p role="alert" className="text-sm text-destructive">
-          {error.form}
+      {message ? (
+        <p id="prepare-error" role="alert" className="text-sm text-destructive">
+          {message}
         </p>
       ) : null}
     </Form>

@@ -128,8 +128,15 @@ async function insertBatch(
  * bank details are approved, except sales already in a live batch. Refunded
  * sales are never due, so never enter.
  */
-export async function preparePayoutBatch(input: { adminId: string; now?: Date }): Promise<PayoutBatch> {
+export async function preparePayoutBatch(input: {
+  adminId: string
+  /** Only these sellers (the admin's choice on the Payouts tab); all when absent. */
+  sellerIds?: string[]
+  now?: Date
+}): Promise<PayoutBatch> {
   const now = input.now ?? new Date()
+  const sellerIds = input.sellerIds?.filter(isUuid)
+  if (input.sellerIds && sellerIds?.length === 0) throw new AppError(400, 'Choose at least one seller to pay')
   try {
     const batch = await db.transaction().execute(async (trx) => {
       const sales = await trx
@@ -145,6 +152,7 @@ export async function preparePayoutBatch(input: { adminId: string; now?: Date })
         .where(payoutDue)
         .where(notInLiveBatch)
         .where('bankDetails.status', '=', 'approved')
+        .$if(sellerIds !== undefined, (q) => q.where('transactions.sellerId', 'in', sellerIds!))
         .orderBy('transactions.completedAt', 'asc')
         .orderBy('transactions.id', 'asc')
         .execute()
