@@ -2,6 +2,7 @@ import { BadgeCheck, Building2, CalendarDays, PackageCheck } from 'lucide-react'
 import { data, isRouteErrorResponse, Link } from 'react-router'
 import { ListingCard, toListingCardData } from '~/components/listing-card'
 import { RatingSummary } from '~/components/reviews/rating-stars'
+import { ReviewCard } from '~/components/reviews/review-list'
 import { Avatar, AvatarFallback, AvatarImage } from '~/components/ui/avatar'
 import { formatDate } from '~/lib/format'
 import { imageVariant } from '~/lib/images'
@@ -76,6 +77,27 @@ export default function SellerPage({ loaderData }: Route.ComponentProps) {
           </ul>
         )}
       </section>
+
+      {seller.recentReviews.length > 0 ? (
+        <section aria-labelledby="seller-reviews-title" className="grid gap-4">
+          <h2 id="seller-reviews-title" className="text-xl font-semibold tracking-tight">
+            Recent reviews
+          </h2>
+          <ul className="grid gap-4 lg:grid-cols-2" aria-label="Recent reviews">
+            {seller.recentReviews.map((review) => (
+              <li key={review.id} className="grid gap-1">
+                <p className="text-sm text-muted-foreground">
+                  On{' '}
+                  <Link to={`/listing/${review.listing.slug}#reviews`} className="font-medium text-foreground underline underline-offset-4">
+                    {review.listing.title}
+                  </Link>
+                </p>
+                <ReviewCard review={review} canReply={false} canHide={false} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </div>
   )
 }

@@ -291,6 +291,7 @@ describe('seller pages and the public profile', () => {
       githubOrganizations: ['launchkit-labs'],
     })
     expect(seller.listings.map((l: { title: string }) => l.title)).toEqual([p.listing.title])
+    expect(seller.recentReviews).toMatchObject([{ stars: 4, body: 'Good', listing: { slug: p.listing.slug }, verifiedPurchase: true }])
     expect((await callRoute(sellerPageRoute, screenRequest('/sellers/nobody-here'), { username: 'nobody-here' })).status).toBe(404)
     // A buyer who never listed anything has no seller page.
     const buyerName = (await db.selectFrom('users').select('username').where('id', '=', p.buyer.id).executeTakeFirstOrThrow()).username

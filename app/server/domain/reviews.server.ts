@@ -337,6 +337,26 @@ export async function reviewPrompts(buyerId: string, now = new Date()): Promise<
   )
 }
 
+/** The seller page's latest visible reviews across the seller's listings, with the listing reviewed. */
+export async function sellerRecentReviews(
+  sellerId: string,
+  limit = 5,
+): Promise<(ReviewView & { listing: { title: string; slug: string } })[]> {
+  if (!isUuid(sellerId)) return []
+  const rows = await reviewQuery(db)
+    .innerJoin('listings as l', 'l.id', 'r.listingId')
+    .select(['l.title as listingTitle', 'l.slug as listingSlug'])
+    .where('r.sellerId', '=', sellerId)
+    .where('r.hiddenAt', 'is', null)
+    .where('l.visible', '=', true)
+    .where('l.archivedAt', 'is', null)
+    .orderBy('r.createdAt', 'desc')
+    .orderBy('r.id', 'desc')
+    .limit(limit)
+    .execute()
+  return rows.map((row) => ({ ...toView(row, false), listing: { title: row.listingTitle, slug: row.listingSlug } }))
+}
+
 /** A seller's average over the visible reviews of all their listings. */
 export async function sellerRatingTotals(sellerId: string): Promise<RatingTotals> {
   if (!isUuid(sellerId)) return { count: 0, sum: 0 }

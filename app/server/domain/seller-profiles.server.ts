@@ -14,7 +14,7 @@ import { db } from '../infra/db.server.ts'
 import { logEvent } from '../infra/log.server.ts'
 import { AppError } from './errors.server.ts'
 import { deleteStoredImages, ImageRejectedError, prepareImage, storePreparedImages } from './images.server.ts'
-import { sellerRatingTotals } from './reviews.server.ts'
+import { sellerRatingTotals, sellerRecentReviews, type ReviewView } from './reviews.server.ts'
 
 export interface EditableProfile {
   username: string
@@ -131,6 +131,8 @@ export interface SellerPage {
   /** Organizations where the seller installed the GitHub App (verified by GitHub at install). */
   githubOrganizations: string[]
   listings: SellerPageListing[]
+  /** The latest visible reviews of the seller's listings. */
+  recentReviews: (ReviewView & { listing: { title: string; slug: string } })[]
 }
 
 export const SELLER_PAGE_LISTINGS = 48
@@ -145,7 +147,7 @@ export async function getSellerPage(username: string): Promise<SellerPage | null
     .where('username', '=', name)
     .executeTakeFirst()
   if (!user) return null
-  const [listings, hasListed, sales, totals, organizations] = await Promise.all([
+  const [listings, hasListed, sales, totals, organizations, recentReviews] = await Promise.all([
     db
       .selectFrom('listings')
       .select([
@@ -185,6 +187,7 @@ export async function getSellerPage(username: string): Promise<SellerPage | null
       .where('suspendedAt', 'is', null)
       .orderBy('accountLogin')
       .execute(),
+    sellerRecentReviews(user.id),
   ])
   if (!hasListed) return null
   const summary = ratingSummary(totals)
@@ -197,6 +200,7 @@ export async function getSellerPage(username: string): Promise<SellerPage | null
     completedSales: sales.count,
     rating: { average: summary.count > 0 ? summary.averageTenths / 10 : null, count: summary.count },
     githubOrganizations: organizations.map((o) => o.accountLogin),
+    recentReviews,
     listings: listings.map(({ ratingCount, ratingAverageTenths, ...listing }) => ({
       ...listing,
       rating: { average: ratingCount > 0 ? ratingAverageTenths / 10 : null, count: ratingCount },
