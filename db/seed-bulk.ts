@@ -16,6 +16,7 @@
 import { pathToFileURL } from 'node:url'
 import { sql, type Kysely } from 'kysely'
 import { DELIVERY_TIMEFRAMES, DEPENDENCIES, EMAIL_SUPPORT_DURATIONS } from '../app/lib/options.ts'
+import { ratingSummary, type RatingSummary } from '../app/lib/ratings.ts'
 import { parseConfig } from '../app/server/infra/env.server.ts'
 import { createDb } from './connection.ts'
 import { migrateToLatest } from './migrate.ts'
@@ -375,6 +376,17 @@ export interface BulkListing {
   archived: boolean
   /** ISO timestamp with microseconds. */
   createdAt: string
+  /** Issue 18: the stored rating (app/lib/ratings.ts) of synthetic reviews; about a third of listings have some. */
+  rating: RatingSummary
+}
+
+/** Synthetic review totals from the listing's index (not the shared random stream: the other columns stay as they were). */
+export function bulkRating(index: number): RatingSummary {
+  const h = Math.imul(index + 1, 2654435761) >>> 0
+  if (h % 3 !== 0) return ratingSummary({ count: 0, sum: 0 })
+  const count = 1 + ((h >>> 4) % 80)
+  const mean = 2.5 + ((h >>> 12) % 26) / 10
+  return ratingSummary({ count, sum: Math.min(5 * count, Math.max(count, Math.round(mean * count))) })
 }
 
 /** One synthetic listing; `index` makes the slug unique within a run tagged `runTag`. */
@@ -435,6 +447,7 @@ export function generateBulkListing(random: Random, index: number, runTag: strin
     visible: !random.chance(0.05),
     archived: random.chance(0.01),
     createdAt,
+    rating: bulkRating(index),
   }
 }
 
@@ -499,7 +512,7 @@ async function insertBatch(db: Kysely<DB>, batch: BulkListing[], sellerIds: stri
       languages, frameworks, dependencies, tags,
       setup_call_available, setup_call_details, email_support_available, email_support_duration,
       delivery_timeframe, bespoke_development_available, bespoke_development_rate_cents,
-      visible, archived_at, created_at, updated_at
+      visible, archived_at, created_at, updated_at, rating_count, rating_average_tenths, rating_score
     )
     SELECT
       seller_id, title, slug, short_description, long_description, type, price_cents, licence,
@@ -508,7 +521,8 @@ async function insertBatch(db: Kysely<DB>, batch: BulkListing[], sellerIds: stri
       setup_call, CASE WHEN setup_call THEN 'A 30-minute video call to get you running.' END,
       email_support_duration IS NOT NULL, email_support_duration,
       delivery_timeframe, bespoke_rate IS NOT NULL, bespoke_rate,
-      visible, CASE WHEN archived THEN created_at + interval '30 days' END, created_at, created_at
+      visible, CASE WHEN archived THEN created_at + interval '30 days' END, created_at, created_at,
+      rating_count, rating_average_tenths, rating_score
     FROM unnest(
       ${column((l) => sellerIds[l.sellerIndex]!)}::uuid[], ${column((l) => l.title)}::text[],
       ${column((l) => l.slug)}::text[], ${column((l) => l.shortDescription)}::text[],
@@ -519,11 +533,12 @@ async function insertBatch(db: Kysely<DB>, batch: BulkListing[], sellerIds: stri
       ${column((l) => l.setupCallAvailable)}::boolean[], ${column((l) => l.emailSupportDuration)}::text[],
       ${column((l) => l.deliveryTimeframe)}::text[], ${column((l) => l.bespokeDevelopmentRateCents)}::integer[],
       ${column((l) => l.visible)}::boolean[], ${column((l) => l.archived)}::boolean[],
-      ${column((l) => l.createdAt)}::timestamptz[]
+      ${column((l) => l.createdAt)}::timestamptz[], ${column((l) => l.rating.count)}::integer[],
+      ${column((l) => l.rating.averageTenths)}::integer[], ${column((l) => l.rating.score)}::integer[]
     ) AS x(
       seller_id, title, slug, short_description, long_description, type, price_cents, licence,
       languages, frameworks, dependencies, tags, setup_call, email_support_duration,
-      delivery_timeframe, bespoke_rate, visible, archived, created_at
+      delivery_timeframe, bespoke_rate, visible, archived, created_at, rating_count, rating_average_tenths, rating_score
     )`.execute(db)
 }
 

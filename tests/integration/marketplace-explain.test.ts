@@ -79,6 +79,13 @@ const QUERIES = [
   'search=dashboard&languages=TypeScript&maxPrice=100',
   'search=api&type=template&dependencies=PostgreSQL&sortBy=price-high',
   'search=quokka&languages=Rust&hasEmailSupport=true',
+  // Issue 18: top-rated and the minimum rating.
+  'sortBy=top-rated',
+  'minRating=4',
+  'minRating=4&sortBy=top-rated',
+  'minRating=3&sortBy=price-low',
+  'search=dashboard&sortBy=top-rated',
+  'languages=Go&minRating=4&sortBy=top-rated',
 ]
 
 describe(`query plans at ${LISTINGS.toLocaleString('en')} listings`, () => {
