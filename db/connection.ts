@@ -37,8 +37,10 @@ export function createPool(connectionString: string, options: PoolOptions = {}):
 }
 
 export function createDb(connectionString: string, options: PoolOptions = {}): Kysely<DB> {
-  return new Kysely<DB>({
-    dialect: new PostgresDialect({ pool: createPool(connectionString, options) }),
-    plugins: [new CamelCasePlugin()],
-  })
+  return kyselyOn(createPool(connectionString, options))
+}
+
+/** Kysely over an existing pool (the app shares its pool with the rate limiter's store). */
+export function kyselyOn(pool: pg.Pool): Kysely<DB> {
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] })
 }

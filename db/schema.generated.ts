@@ -233,6 +233,12 @@ export interface ProcessedEvents {
   type: string;
 }
 
+export interface RateLimits {
+  expire: number | null;
+  key: string;
+  points: Generated<number>;
+}
+
 export interface Reviews {
   body: string;
   buyerId: string;
@@ -328,6 +334,7 @@ export interface DB {
   payoutBatchLines: PayoutBatchLines;
   payoutBatchPayees: PayoutBatchPayees;
   processedEvents: ProcessedEvents;
+  rateLimits: RateLimits;
   reviews: Reviews;
   revokedSessions: RevokedSessions;
   saleMessages: SaleMessages;

@@ -9,6 +9,7 @@ import * as githubDelivery from './0007_github_delivery.ts'
 import * as reviews from './0009_reviews.ts'
 import * as saleMessages from './0010_sale_messages.ts'
 import * as payoutBatches from './0012_payout_batches.ts'
+import * as rateLimits from './0013_rate_limits.ts'
 import * as listingViews from './0014_listing_views.ts'
 
 // Every migration, in order. Listed explicitly (not read from the folder) so
@@ -24,5 +25,6 @@ export const migrations: Record<string, Migration> = {
   '0009_reviews': reviews,
   '0010_sale_messages': saleMessages,
   '0012_payout_batches': payoutBatches,
+  '0013_rate_limits': rateLimits,
   '0014_listing_views': listingViews,
 }

@@ -28,9 +28,9 @@ beforeEach(async () => {
   for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) vi.spyOn(console, method).mockImplementation(capture)
 })
 
-afterEach(() => {
+afterEach(async () => {
   setEnv({ LOG_SILENT: 'true', RATE_LIMIT_MULTIPLIER: '1000' })
-  resetRateLimits()
+  await resetRateLimits()
   vi.restoreAllMocks()
 })
 
@@ -142,7 +142,7 @@ describe('security events are logged, secrets are not', () => {
     ).toBe(200)
     // 429 on sign-in.
     setEnv({ RATE_LIMIT_MULTIPLIER: '0.1' })
-    resetRateLimits()
+    await resetRateLimits()
     const login = await mod.login()
     const statuses: number[] = []
     for (let i = 0; i < 3; i += 1) {

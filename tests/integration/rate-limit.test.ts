@@ -18,14 +18,14 @@ function signInFrom(ip: string) {
 }
 
 describe('rate limits', () => {
-  afterEach(() => {
+  afterEach(async () => {
     setEnv({ RATE_LIMIT_MULTIPLIER: '1000' })
-    resetRateLimits()
+    await resetRateLimits()
   })
 
   it('answers 429 with Retry-After once a client exceeds the sign-in limit, per client', async () => {
     setEnv({ RATE_LIMIT_MULTIPLIER: '1' })
-    resetRateLimits()
+    await resetRateLimits()
     for (let i = 0; i < 10; i++) expect((await callRoute(login, signInFrom('203.0.113.7'))).status).toBe(302)
     const limited = await callRoute(login, signInFrom('203.0.113.7'))
     expect(limited.status).toBe(429)
@@ -35,7 +35,7 @@ describe('rate limits', () => {
 
   it("a page's 429 carries Retry-After too (the error page keeps it), and says why", async () => {
     setEnv({ RATE_LIMIT_MULTIPLIER: '0.1' }) // the sign-in limit becomes 1 a minute
-    resetRateLimits()
+    await resetRateLimits()
     expect((await callRoute(login, signInFrom('203.0.113.8'))).status).toBe(302)
     const page = await callRoute(login, signInFrom('203.0.113.8'))
     expect(page.status).toBe(429)
@@ -46,7 +46,7 @@ describe('rate limits', () => {
   it('limits bank-details saves, and Deliver, Confirm Receipt and Report a problem, on the API and the screens alike', async () => {
     const w = await buildWorld()
     setEnv({ RATE_LIMIT_MULTIPLIER: '0.1' }) // bank details: 1 a minute; sale actions: 3 a minute
-    resetRateLimits()
+    await resetRateLimits()
     const from = (request: Request, ip: string) => {
       request.headers.set(CLIENT_IP_HEADER, ip)
       return request

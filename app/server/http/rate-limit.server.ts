@@ -1,6 +1,9 @@
+import { sql } from 'kysely'
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, RLWrapperTimeouts } from 'rate-limiter-flexible'
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from 'react-router'
+import { db, pool } from '../infra/db.server.ts'
 import { config } from '../infra/env.server.ts'
-import { logSecurityEvent } from '../infra/log.server.ts'
+import { logEvent, logSecurityEvent } from '../infra/log.server.ts'
 import { CLIENT_IP_HEADER } from './client-ip.server.ts'
 import { clientError } from './responses.server.ts'
 
@@ -39,41 +42,79 @@ export const RATE_LIMITS = {
 } as const satisfies Record<string, RateLimit>
 
 /**
- * Fixed-window counters per (limit, client address), in process memory. With
- * several app instances each enforces its own share; put a shared limiter at
- * the load balancer if a global cap is needed (README, Scaling).
+ * Fixed-window counters per (limit, client address), in PostgreSQL: every app
+ * instance counts into the same rows (the `rate_limits` table, migration 0013),
+ * so a client gets the limit across all instances, not the limit per instance.
+ * rate-limiter-flexible's RateLimiterPostgres runs one upsert per counted
+ * request on the app's pool. While the database is unreachable (an error, or
+ * no answer within STORE_TIMEOUT_MS) each instance counts in its own memory
+ * instead (the insurance limiter), with the same limits: limits still hold per
+ * instance, and a request is never refused or delayed because the counter
+ * store is down. docs/decisions/022.
  */
-const windows = new Map<string, { startedAt: number; count: number }>()
+const STORE_TIMEOUT_MS = 1_000
+const TABLE = 'rate_limits'
 
-export function resetRateLimits() {
-  windows.clear()
-}
-
-/** Returns seconds to wait when the request is over its limit, else null. */
-export function consume(limit: RateLimit, client: string, now = Date.now()): number | null {
-  const key = `${limit.name}:${client}`
-  const current = windows.get(key)
-  if (!current || now - current.startedAt >= limit.windowMs) {
-    windows.set(key, { startedAt: now, count: 1 })
-    if (windows.size > 50_000) pruneExpired(now)
-    return null
+/** The in-memory limiter used while the store fails; it says so in the log (at most once a minute). */
+class InsuranceLimiter extends RateLimiterMemory {
+  private static lastLogged = 0
+  override consume(key: string | number, points?: number, options?: { [key: string]: any }) {
+    const now = Date.now()
+    if (now - InsuranceLimiter.lastLogged > MINUTE) {
+      InsuranceLimiter.lastLogged = now
+      logEvent('warn', 'rate_limit_store_unavailable', { fallback: 'memory (per instance)' })
+    }
+    return super.consume(key, points, options)
   }
-  current.count += 1
-  if (current.count <= Math.ceil(limit.limit * config().RATE_LIMIT_MULTIPLIER)) return null
-  return Math.max(1, Math.ceil((current.startedAt + limit.windowMs - now) / 1000))
 }
 
-function pruneExpired(now: number) {
-  for (const [key, value] of windows) if (now - value.startedAt >= MINUTE) windows.delete(key)
+const limiters = new Map<string, RLWrapperTimeouts>()
+
+function limiterFor(limit: RateLimit): RLWrapperTimeouts {
+  const points = Math.ceil(limit.limit * config().RATE_LIMIT_MULTIPLIER)
+  const id = `${limit.name}:${points}:${limit.windowMs}`
+  let limiter = limiters.get(id)
+  if (!limiter) {
+    const options = { keyPrefix: limit.name, points, duration: limit.windowMs / 1000 }
+    const store = new RateLimiterPostgres({
+      ...options,
+      storeClient: pool,
+      storeType: 'pool',
+      tableName: TABLE,
+      // The migration made the table; the first limiter of the process also deletes rows expired an hour ago, every 5 minutes.
+      tableCreated: true,
+      clearExpiredByTimeout: limiters.size === 0,
+    })
+    limiter = new RLWrapperTimeouts({ limiter: store, timeoutMs: STORE_TIMEOUT_MS, insuranceLimiter: new InsuranceLimiter(options) })
+    limiters.set(id, limiter)
+  }
+  return limiter
+}
+
+/** Forgets every count (tests): the shared rows and this process's insurance counters. */
+export async function resetRateLimits() {
+  limiters.clear()
+  await sql`DELETE FROM rate_limits`.execute(db)
+}
+
+/** Counts a request; returns seconds to wait when it is over its limit, else null. */
+export async function consume(limit: RateLimit, client: string): Promise<number | null> {
+  try {
+    await limiterFor(limit).consume(client)
+    return null
+  } catch (refused) {
+    if (!(refused instanceof RateLimiterRes)) throw refused
+    return Math.max(1, Math.ceil(refused.msBeforeNext / 1000))
+  }
 }
 
 /** Seconds the client must wait, once this request was refused (read by retryAfterMiddleware). */
 const retryAfterContext = createContext<number | null>(null)
 
 /** Counts the request against `limit` (a route's declared one); over it: 429 with Retry-After. */
-export function enforceRateLimit(request: Request, context: Readonly<RouterContextProvider>, limit: RateLimit) {
+export async function enforceRateLimit(request: Request, context: Readonly<RouterContextProvider>, limit: RateLimit) {
   if ((limit.counts ?? 'writes') === 'writes' && (request.method === 'GET' || request.method === 'HEAD')) return
-  const retryAfter = consume(limit, request.headers.get(CLIENT_IP_HEADER) ?? 'unknown')
+  const retryAfter = await consume(limit, request.headers.get(CLIENT_IP_HEADER) ?? 'unknown')
   if (retryAfter === null) return
   context.set(retryAfterContext, retryAfter)
   logSecurityEvent('rate_limited', request, { rule: limit.name, retryAfter })

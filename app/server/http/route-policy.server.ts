@@ -83,7 +83,7 @@ export function routePolicy(policy: RoutePolicy): PolicyMiddleware {
   const middleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
     context.set(routePolicyContext, declared)
     if (declared.bodyLimit !== undefined) refuseDeclaredOversize(request, declared.bodyLimit)
-    if (declared.rateLimit) enforceRateLimit(request, context, declared.rateLimit)
+    if (declared.rateLimit) await enforceRateLimit(request, context, declared.rateLimit)
     const response = await next()
     if (declared.compress === false) {
       const cacheControl = response.headers.get('Cache-Control')

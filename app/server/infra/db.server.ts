@@ -1,6 +1,8 @@
-import { createDb } from '../../../db/connection.ts'
+import { createPool, kyselyOn } from '../../../db/connection.ts'
 import { config } from './env.server.ts'
 
 // One pool per process; created on first import, after the launcher (or the
-// test setup) has loaded the configuration.
-export const db = createDb(config().DATABASE_URL, { max: config().DB_POOL_MAX })
+// test setup) has loaded the configuration. The rate limiter's Postgres store
+// queries the same pool (http/rate-limit.server.ts).
+export const pool = createPool(config().DATABASE_URL, { max: config().DB_POOL_MAX })
+export const db = kyselyOn(pool)
