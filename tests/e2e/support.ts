@@ -84,6 +84,8 @@ export function uniqueEmail(prefix: string) {
 /** Demo accounts from db/demo-data.ts (the e2e server loads the demo data). */
 export const DEMO = {
   admin: 'admin@forkmarket.dev',
+  /** Issue 19: the second admin (payout batches and changed bank details need two). */
+  secondAdmin: 'finance@forkmarket.dev',
   sellerWithBank: 'ada@forkmarket.dev',
   sellerWithoutBank: 'noah@forkmarket.dev',
   buyer: 'buyer@forkmarket.dev',

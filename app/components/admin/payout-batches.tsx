@@ -289,7 +289,7 @@ export function PayoutBatches({ batches, due, adminId }: { batches: BatchRow[]; 
       <Card>
         <CardHeader>
           <CardTitle asChild>
-            <h2>Payouts due</h2>
+            <h2>Due to sellers</h2>
           </CardTitle>
           <CardDescription>
             Sellers’ share of completed sales not yet paid and not in a batch. A batch pays the sellers with approved bank details; a

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { create } from 'xmlbuilder2'
 import { config, isProduction } from '../infra/env.server.ts'
-import { csvCell } from './payouts.server.ts'
+import { csvCell } from './csv.server.ts'
 
 /**
  * The files a payout batch is paid with (issue 19, docs/decisions/021):
