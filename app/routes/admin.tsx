@@ -160,7 +160,14 @@ export async function action({ request, context }: Route.ActionArgs) {
         return redirectWithToast(back, { title: 'Payout batch cancelled', description: 'Its sales can go into a new batch.' })
       }
       case 'approve-bank': {
-        await approveBankDetails({ userId: input.userId, adminId: admin.id, version: input.version })
+        const details = await approveBankDetails({ userId: input.userId, adminId: admin.id, version: input.version })
+        // Issue 19: changed details need a second admin's approval after this first one.
+        if (details.status === 'pending') {
+          return redirectWithToast(back, {
+            title: 'First approval recorded',
+            description: 'A different admin must give the second approval.',
+          })
+        }
         return redirectWithToast(back, { title: 'Bank details approved', description: 'The seller can now be paid out.' })
       }
       case 'reject-bank': {

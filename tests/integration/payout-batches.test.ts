@@ -3,6 +3,7 @@ import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { validateXML } from 'xmllint-wasm'
 import * as adminScreen from '../../app/routes/admin.tsx'
+import * as approveApi from '../../app/routes/api/admin-bank-approve.ts'
 import * as batchActionApi from '../../app/routes/api/admin-payout-batch-action.ts'
 import * as batchFileApi from '../../app/routes/api/admin-payout-batch-file.ts'
 import * as batchesApi from '../../app/routes/api/admin-payout-batches.ts'
@@ -386,9 +387,16 @@ describe('bank details: four eyes on a change of approved details', () => {
       'You cannot approve your own bank details',
     )
 
-    const once = await approveBankDetails({ userId: seller.id, adminId: alice.id, version })
-    expect(once).toMatchObject({ status: 'pending', needsTwoApprovals: true })
-    expect(once.firstApprovedAt).toBeInstanceOf(Date)
+    const response = await callRoute(
+      approveApi,
+      apiRequest(`/api/admin/bank-details/${seller.id}/approve`, { method: 'POST', token: alice.token, json: { version } }),
+      { userId: seller.id },
+    )
+    expect(response.status).toBe(200)
+    const once = await response.json()
+    expect(once.message).toBe('First approval recorded: a different admin must approve')
+    expect(once.bankDetails).toMatchObject({ status: 'pending', needsTwoApprovals: true })
+    expect(once.bankDetails.firstApprovedAt).toEqual(expect.any(String))
     await expect(approveBankDetails({ userId: seller.id, adminId: alice.id, version })).rejects.toThrow(
       'A different admin must give the second approval of changed bank details',
     )

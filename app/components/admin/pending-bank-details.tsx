@@ -7,7 +7,13 @@ import { BankDetailsView, type BankDetailsViewData } from './bank-details-view'
 export interface PendingBankEntry {
   id: string
   email: string
-  bankDetails: BankDetailsViewData & { requestedAt: string | Date; version: number }
+  bankDetails: BankDetailsViewData & {
+    requestedAt: string | Date
+    version: number
+    /** Issue 19: a change of details approved before needs two different admins. */
+    needsTwoApprovals?: boolean
+    firstApprovedAt?: string | Date | null
+  }
 }
 
 /** Bank details waiting for a decision, oldest request first, each with Approve and Reject. */
@@ -25,6 +31,13 @@ export function PendingBankDetails({ entries }: { entries: PendingBankEntry[] })
                 <h3>{entry.email}</h3>
               </CardTitle>
               <CardDescription>Submitted {formatDate(entry.bankDetails.requestedAt)}</CardDescription>
+              {entry.bankDetails.needsTwoApprovals ? (
+                <p className="text-sm">
+                  {entry.bankDetails.firstApprovedAt
+                    ? `Changed details: first approved ${formatDate(entry.bankDetails.firstApprovedAt)}; a different admin gives the second approval.`
+                    : 'Changed details: two different admins must approve them.'}
+                </p>
+              ) : null}
             </CardHeader>
             <CardContent className="grid gap-4">
               <BankDetailsView details={entry.bankDetails} />

@@ -10,10 +10,13 @@ const api = apiRoute({
   POST: {
     access: 'admin',
     body: z.object({ version: BankDetailsVersionSchema }),
-    handler: async ({ user, params, body }) => ({
-      message: 'Bank details approved',
-      bankDetails: await approveBankDetails({ userId: params.userId!, adminId: user.id, version: body.version }),
-    }),
+    handler: async ({ user, params, body }) => {
+      const bankDetails = await approveBankDetails({ userId: params.userId!, adminId: user.id, version: body.version })
+      // Issue 19: changed details stay pending after a first approval until a different admin approves.
+      const message =
+        bankDetails.status === 'approved' ? 'Bank details approved' : 'First approval recorded: a different admin must approve'
+      return { message, bankDetails }
+    },
   },
 })
 export const middleware = api.middleware
