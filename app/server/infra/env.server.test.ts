@@ -73,17 +73,21 @@ describe('configuration', () => {
   it.each([
     ['a malformed DATABASE_URL', { DATABASE_URL: 'mysql://db/forkmarket' }, 'DATABASE_URL must be a postgres:// or postgresql:// URL'],
     ['a missing production secret', { ...PRODUCTION, SESSION_SECRET: '' }, 'SESSION_SECRET must be set in production'],
-  ])('npm start refuses %s with one line, before starting anything', (_, env, problem) => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'server.ts'], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-      encoding: 'utf8',
-      timeout: 30_000,
-    })
-    expect(run.status).toBe(1)
-    expect(run.stdout).toBe('')
-    expect(run.stderr.trim().split('\n')).toEqual([`[forkmarket] invalid configuration: ${problem}`])
-  })
+  ])(
+    'npm start refuses %s with one line, before starting anything',
+    (_, env, problem) => {
+      const run = spawnSync(process.execPath, ['--import', 'tsx', 'server.ts'], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+        encoding: 'utf8',
+        timeout: 30_000,
+      })
+      expect(run.status).toBe(1)
+      expect(run.stdout).toBe('')
+      expect(run.stderr.trim().split('\n')).toEqual([`[forkmarket] invalid configuration: ${problem}`])
+    },
+    30_000,
+  )
 
   it('is the only reader of process.env in the app, its launcher and the database scripts', () => {
     const files = [
