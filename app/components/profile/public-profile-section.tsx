@@ -35,7 +35,9 @@ export function PublicProfileSection({ profile, lastResult }: { profile: PublicP
     lastResult,
     constraint,
     defaultValue: { username: profile.username, displayName: profile.displayName, bio: profile.bio },
-    shouldValidate: 'onBlur',
+    // Not on blur: an error appearing or going away under the pointer would move the button mid-click.
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: SellerProfileSchema }),
   })
   return (

@@ -28,7 +28,9 @@ export function ReviewForm({ saleId, lastResult }: { saleId: string; lastResult?
     id: `review-${saleId}`,
     lastResult,
     constraint: reviewConstraint,
-    shouldValidate: 'onBlur',
+    // Not on blur: an error appearing or going away under the pointer would move the button mid-click.
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ReviewSchema }),
   })
   const starsError = `${fields.stars.id}-error`
@@ -86,7 +88,9 @@ export function ReplyForm({ reviewId, lastResult }: { reviewId: string; lastResu
     id: `reply-${reviewId}`,
     lastResult,
     constraint: replyConstraint,
-    shouldValidate: 'onBlur',
+    // Not on blur: an error appearing or going away under the pointer would move the button mid-click.
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ReplySchema }),
   })
   return (
@@ -112,7 +116,9 @@ export function HideReviewForm({ reviewId, lastResult }: { reviewId: string; las
     id: `hide-${reviewId}`,
     lastResult,
     constraint: hideConstraint,
-    shouldValidate: 'onBlur',
+    // Not on blur: an error appearing or going away under the pointer would move the button mid-click.
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: HideReviewSchema }),
   })
   return (
