@@ -79,3 +79,38 @@ test('axe finds no violations on reviews, seller pages and the public profile', 
   }
   expect(violations, violations.join('\n')).toEqual([])
 })
+
+// Forms work without JavaScript: the demo buyer's completed GitHub purchase (db/demo-github.ts) is
+// reviewed with a plain form post, and the seller replies the same way.
+test('without JavaScript a buyer posts a review and the seller replies', async ({ page, browser }) => {
+  test.setTimeout(120_000)
+  const listing = { slug: 'documentation-site-starter', title: 'Documentation Site Starter' }
+  await signIn(page, { email: DEMO.buyer, fullName: 'Demo Buyer' })
+  const buyer = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState() })
+  const plain = await buyer.newPage()
+  await plain.goto('/purchases')
+  await plain.getByRole('link', { name: `Write a review of ${listing.title}` }).click()
+  const form = plain.getByRole('form', { name: 'Review your purchase' })
+  await form.getByRole('radio', { name: '4 stars: very good' }).check()
+  await form.getByLabel('Your review').fill('x'.repeat(2001))
+  await form.getByRole('button', { name: 'Post review' }).click()
+  await expect(plain.getByText('Reviews must be at most 2,000 characters')).toBeVisible()
+  await plain.getByLabel('Your review').fill('Good docs template; search works offline.')
+  await plain.getByRole('button', { name: 'Post review' }).click()
+  const review = plain.getByRole('article', { name: 'Review by Demo Buyer' })
+  await expect(review).toContainText('Good docs template; search works offline.')
+  await buyer.close()
+
+  // Lin (the seller) replies, also without JavaScript.
+  await page.context().clearCookies()
+  await signIn(page, { email: 'lin@forkmarket.dev', fullName: 'Lin Studio' })
+  const seller = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState() })
+  const sellerPage = await seller.newPage()
+  await sellerPage.goto(`/listing/${listing.slug}#reviews`)
+  const card = sellerPage.getByRole('article', { name: 'Review by Demo Buyer' })
+  await card.getByLabel('Reply publicly').fill('Thanks! Offline search was the hard part.')
+  await card.getByRole('button', { name: 'Post reply' }).click()
+  await expect(sellerPage.getByRole('article', { name: 'Review by Demo Buyer' })).toContainText('Reply from the seller')
+  await expect(sellerPage.getByRole('article', { name: 'Review by Demo Buyer' })).not.toContainText('Reply publicly')
+  await seller.close()
+})
