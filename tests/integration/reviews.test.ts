@@ -4,6 +4,7 @@ import { REVIEW_LINK_MESSAGE, REVIEW_TOO_LONG_MESSAGE } from '../../app/lib/revi
 import { USERNAME_RESERVED_MESSAGE, USERNAME_TAKEN_MESSAGE } from '../../app/lib/seller-profile-schema.ts'
 import * as listingReviewsApiRoute from '../../app/routes/api/listing-reviews.ts'
 import * as listingRoute from '../../app/routes/listing.tsx'
+import * as profileAvatarRoute from '../../app/routes/profile-avatar.ts'
 import * as profileRoute from '../../app/routes/profile.tsx'
 import * as purchasesRoute from '../../app/routes/purchases.tsx'
 import * as sellerPageRoute from '../../app/routes/seller-page.tsx'
@@ -23,6 +24,7 @@ import { db } from '../../app/server/infra/db.server.ts'
 import type { TransactionStatus } from '../../db/schema.ts'
 import { apiRequest, callRoute } from '../support/call-route.ts'
 import { createListing, createSale, formRequest, screenRequest, signUp } from './admin-fixtures.ts'
+import { file, formPost, makeImage, storedFiles, useTemporaryUploads } from './listings-support.ts'
 
 const DAY = 24 * 60 * 60 * 1000
 
@@ -325,5 +327,39 @@ describe('seller pages and the public profile', () => {
       displayName: 'Ada L.',
       avatarUrl: null,
     })
+  })
+
+  it('uploads an avatar through the image checks (re-encoded, the old one deleted) and removes it', async () => {
+    const bucket = useTemporaryUploads()
+    const ada = await signUp('ada-avatar@example.com')
+    const upload = async (part: File) => {
+      const form = new FormData()
+      form.append('avatar', part)
+      return callRoute(profileAvatarRoute, formPost('/profile/avatar', form, ada.token))
+    }
+    const avatarUrl = async () =>
+      (await db.selectFrom('users').select('avatarUrl').where('id', '=', ada.id).executeTakeFirstOrThrow()).avatarUrl
+
+    // Not an image: refused with the reason (a toast on /profile), nothing stored.
+    const refused = await upload(file('<svg onload="alert(1)"></svg>', 'me.svg', 'image/svg+xml'))
+    expect(refused.status).toBe(302)
+    const toast = /fm_toast=([^.;]+)\./.exec(refused.headers.get('Set-Cookie') ?? '')?.[1] ?? ''
+    expect(Buffer.from(toast, 'base64').toString('utf8')).toContain('only JPG, PNG or WebP images are accepted')
+    expect(storedFiles(bucket)).toEqual([])
+    expect(await avatarUrl()).toBeNull()
+
+    expect((await upload(file(await makeImage('png'), 'me.png'))).status).toBe(302)
+    const first = await avatarUrl()
+    expect(first).toMatch(/^\/uploads\/[a-f0-9]{32}\/full\.webp$/)
+    expect(await upload(file(await makeImage('jpeg'), 'me.jpg', 'image/jpeg'))).toMatchObject({ status: 302 })
+    const second = await avatarUrl()
+    expect(second).not.toBe(first)
+    // The first avatar's renditions are gone; only the new one is stored.
+    expect(storedFiles(bucket).sort()).toEqual([`${second!.split('/')[2]}/card.webp`, `${second!.split('/')[2]}/full.webp`])
+
+    const removed = await callRoute(profileAvatarRoute, formRequest('/profile/avatar', { intent: 'remove' }, ada.token))
+    expect(removed.status).toBe(302)
+    expect(await avatarUrl()).toBeNull()
+    expect(storedFiles(bucket)).toEqual([])
   })
 })
