@@ -106,7 +106,7 @@ describe('two app instances on one database and one object store', () => {
     const [one, two] = instances as [Instance, Instance]
     const seller = await signUp(`scale-out-${crypto.randomUUID()}@example.com`)
     const body = new FormData()
-    body.append('images', new File([await makeImage('png')], 'screen.png', { type: 'image/png' }))
+    body.append('images', new File([new Uint8Array(await makeImage('png'))], 'screen.png', { type: 'image/png' }))
     const uploaded = await fetch(`${one.url}/api/listings/upload-images`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${seller.token}`, Origin: one.url },

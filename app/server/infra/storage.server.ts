@@ -3,14 +3,7 @@ import { createReadStream } from 'node:fs'
 import { mkdir, rm, rmdir, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { Readable } from 'node:stream'
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3'
+import type { S3Client } from '@aws-sdk/client-s3'
 import { config, ConfigError } from './env.server.ts'
 
 /**
@@ -130,33 +123,36 @@ export interface S3StorageOptions {
   forcePathStyle?: boolean
 }
 
-const status = (error: unknown) => (error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined)
+const status = (error: unknown) => (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode
+
+type Sdk = typeof import('@aws-sdk/client-s3')
+/** The SDK is loaded on first use: importing it takes most of a second, which start-up checks and STORAGE=local never need. */
+let sdk: Promise<Sdk> | undefined
+const loadSdk = () => (sdk ??= import('@aws-sdk/client-s3'))
 
 /** An S3-compatible bucket through the AWS SDK. */
 export function s3Storage(options: S3StorageOptions): ImageStorage {
-  const client = new S3Client({
-    region: options.region,
-    endpoint: options.endpoint,
-    forcePathStyle: options.forcePathStyle ?? false,
-    credentials: options.credentials,
-    // Checksums only where S3 requires them: several S3-compatible stores refuse the SDK's newer defaults.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    maxAttempts: 3,
-    // An unreachable store fails the request in seconds instead of holding it.
-    requestHandler: { connectionTimeout: 3_000, requestTimeout: 15_000 },
-  })
+  let client: S3Client | undefined
+  const connect = async () => {
+    const s3 = await loadSdk()
+    client ??= createClient(s3, options)
+    return { s3, client }
+  }
   const Bucket = options.bucket
   return {
     kind: 's3',
     async put(key, body, contentType) {
       assertKey(key)
-      await client.send(new PutObjectCommand({ Bucket, Key: key, Body: body, ContentType: contentType, CacheControl: IMAGE_CACHE_CONTROL }))
+      const { s3, client } = await connect()
+      await client.send(
+        new s3.PutObjectCommand({ Bucket, Key: key, Body: body, ContentType: contentType, CacheControl: IMAGE_CACHE_CONTROL }),
+      )
     },
     async get(key, { ifNoneMatch } = {}) {
       assertKey(key)
       try {
-        const object = await client.send(new GetObjectCommand({ Bucket, Key: key, IfNoneMatch: ifNoneMatch }))
+        const { s3, client } = await connect()
+        const object = await client.send(new s3.GetObjectCommand({ Bucket, Key: key, IfNoneMatch: ifNoneMatch }))
         if (!object.Body) return null
         return {
           body: object.Body.transformToWebStream() as ReadableStream<Uint8Array>,
@@ -167,14 +163,15 @@ export function s3Storage(options: S3StorageOptions): ImageStorage {
         }
       } catch (error) {
         if (status(error) === 304) return { notModified: true, etag: ifNoneMatch }
-        if (error instanceof S3ServiceException && (error.name === 'NoSuchKey' || status(error) === 404)) return null
+        if ((error as Error | null)?.name === 'NoSuchKey' || status(error) === 404) return null
         throw error
       }
     },
     async exists(key) {
       assertKey(key)
       try {
-        await client.send(new HeadObjectCommand({ Bucket, Key: key }))
+        const { s3, client } = await connect()
+        await client.send(new s3.HeadObjectCommand({ Bucket, Key: key }))
         return true
       } catch (error) {
         if (status(error) === 404) return false
@@ -184,9 +181,25 @@ export function s3Storage(options: S3StorageOptions): ImageStorage {
     async delete(keys) {
       keys.forEach(assertKey)
       // One request per key: DeleteObjects needs a Content-MD5 that not every S3-compatible store takes.
-      for (const key of keys) await client.send(new DeleteObjectCommand({ Bucket, Key: key }))
+      const { s3, client } = await connect()
+      for (const key of keys) await client.send(new s3.DeleteObjectCommand({ Bucket, Key: key }))
     },
   }
+}
+
+function createClient(s3: Sdk, options: S3StorageOptions): S3Client {
+  return new s3.S3Client({
+    region: options.region,
+    endpoint: options.endpoint,
+    forcePathStyle: options.forcePathStyle ?? false,
+    credentials: options.credentials,
+    // Checksums only where S3 requires them: some S3-compatible stores reject the SDK's newer default CRC32s.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: 3,
+    // An unreachable store fails the request in seconds instead of holding it.
+    requestHandler: { connectionTimeout: 3_000, requestTimeout: 15_000 },
+  })
 }
 
 let configured: ImageStorage | undefined
