@@ -19,8 +19,8 @@ const REVIEWED: Record<string, Record<string, string>> = {
     "const createdAtKey = sql<string>`to_char(${sql.ref('l.createdAt')} AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')`":
       'a constant column',
     "const operator = direction === 'desc' ? sql.raw('<') : sql.raw('>')": 'one of two constant operators',
-    "page = page.where(rowsAfter([sql.ref(`l.${column}`), sql.ref('l.id')], scanDirection, [cast, sql`${cursor.key[1]}::uuid`]))":
-      'column from the fixed SORT_KEYS map; cursor values are bound parameters',
+    "rowsAfter([...columns.map((column) => sql.ref(`l.${column}`)), sql.ref('l.id')], scanDirection, [":
+      'columns from the fixed SORT_KEYS map; cursor values are bound parameters (castKey)',
     "sql<number>`ts_rank_cd(${sql.ref('l.searchVector')}, ${tsquery(search)})`.as('rank'),": 'a constant column; the search is bound',
     "rowsAfter([sql.ref('l.rank'), sql.ref('l.createdAt'), sql.ref('l.id')], scanDirection, [": 'constant columns',
     "rowsAfter([sql.ref('l.createdAt'), sql.ref('l.id')], scanDirection, [": 'constant columns',
