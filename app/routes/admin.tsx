@@ -40,6 +40,7 @@ import {
   payoutsDueBySeller,
   preparePayoutBatch,
   reconcilePayoutBatch,
+  salesInOpenBatches,
 } from '~/server/domain/payout-batches.server'
 import { requireAdmin } from '~/server/http/auth.server'
 import { readFormBody } from '~/server/http/form-data.server'
@@ -94,6 +95,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     payoutsDue,
     adminId: admin.id,
     payoutBankDetails: transactions ? await bankDetailsForPayouts(transactions) : {},
+    // Issue 19: due sales already in a payout batch that is not sent yet (no second Mark as Paid).
+    inPayoutBatch: transactions ? await salesInOpenBatches(transactions.map((t) => t.id)) : {},
   }
 }
 
@@ -287,7 +290,11 @@ export default function Admin({ loaderData }: Route.ComponentProps) {
               </div>
             </CardHeader>
             <CardContent>
-              <AdminTransactionsTable transactions={loaderData.transactions} payoutBankDetails={loaderData.payoutBankDetails} />
+              <AdminTransactionsTable
+                transactions={loaderData.transactions}
+                payoutBankDetails={loaderData.payoutBankDetails}
+                inPayoutBatch={loaderData.inPayoutBatch}
+              />
             </CardContent>
           </Card>
         </div>

@@ -344,6 +344,7 @@ test('bank details: GB, US and IBAN country; rejected, resubmitted, approved; a 
   // Issue 19: a one-line payout batch; nothing is paid until a second admin approves it.
   await expect(admin.page.getByText('Payout waiting for approval', { exact: true })).toBeVisible()
   await expect(sale.getByText('Pending Payout')).toBeVisible()
+  await expect(sale.getByRole('link', { name: 'Awaiting approval' })).toBeVisible()
   await admin.page.goto('/admin?tab=payouts')
   const single = admin.page.getByRole('listitem').filter({ hasText: 'BACS-E2E-0001' })
   await expect(single.getByRole('button', { name: 'Approve' })).toBeDisabled()

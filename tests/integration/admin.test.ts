@@ -496,6 +496,9 @@ describe('/admin screen', () => {
     // Issue 19: a one-line payout batch that a second admin approves from the Payouts tab.
     const batch = await db.selectFrom('payoutBatches').selectAll().executeTakeFirstOrThrow()
     expect(batch).toMatchObject({ kind: 'single', status: 'draft', bankReference: 'REF-1', preparedBy: admin.id })
+    // The table says the sale waits in a payout (no second Mark as Paid).
+    const table = await (await callRoute(adminScreen, screenRequest('/admin?tab=transactions', admin.token))).json()
+    expect(table.inPayoutBatch).toEqual({ [done.id]: 'draft' })
     const ownApproval = await post({ intent: 'approve-batch', batchId: batch.id })
     expect(ownApproval.status).toBe(403)
     expect(await ownApproval.json()).toMatchObject({

@@ -16,7 +16,10 @@ export function AdminTabs({ current, pendingBankCount }: { current: AdminTab; pe
     'audit-log': 'Audit log',
   }
   return (
-    <nav aria-label="Admin sections" className="inline-flex h-9 w-fit items-center rounded-lg bg-muted p-[3px] text-muted-foreground">
+    <nav
+      aria-label="Admin sections"
+      className="inline-flex h-9 w-fit max-w-full items-center overflow-x-auto rounded-lg bg-muted p-[3px] text-muted-foreground"
+    >
       {ADMIN_TABS.map((tab) => (
         <Link
           key={tab}

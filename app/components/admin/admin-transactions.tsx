@@ -91,8 +91,16 @@ function RefundAction({ t }: { t: AdminTransactionRow }) {
   )
 }
 
-function RowActions({ t, bank }: { t: AdminTransactionRow; bank: BankDetailsViewData | undefined }) {
+function RowActions({ t, bank, batchStatus }: { t: AdminTransactionRow; bank: BankDetailsViewData | undefined; batchStatus?: string }) {
   if (t.refundRequestedAt && t.status !== 'refunded') return <Badge variant="warning">Refund requested</Badge>
+  // Issue 19: already in a payout batch that is not sent yet — its next step is on the Payouts tab.
+  if (isPayoutDue(t) && batchStatus) {
+    return (
+      <a href="?tab=payouts" className="inline-block max-w-36 text-sm text-primary underline-offset-4 hover:underline">
+        {batchStatus === 'draft' ? 'Awaiting approval' : `Payout ${batchStatus}`}
+      </a>
+    )
+  }
   if (isPayoutDue(t)) return <MarkPaidAction t={t} bank={bank} />
   if (t.status === 'paid' || t.status === 'held') return <RefundAction t={t} />
   if (t.status === 'disputed') {
@@ -108,9 +116,12 @@ function RowActions({ t, bank }: { t: AdminTransactionRow; bank: BankDetailsView
 export function AdminTransactionsTable({
   transactions,
   payoutBankDetails,
+  inPayoutBatch = {},
 }: {
   transactions: AdminTransactionRow[]
   payoutBankDetails: Record<string, BankDetailsViewData>
+  /** Sales in a payout batch not yet sent, by id: the batch's state (issue 19). */
+  inPayoutBatch?: Record<string, string>
 }) {
   if (transactions.length === 0) return <p className="py-6 text-center text-sm text-muted-foreground">No transactions</p>
   return (
@@ -162,7 +173,7 @@ export function AdminTransactionsTable({
               <PayoutStatus paidAt={t.paidAt} paymentReference={t.paymentReference} pending={isPayoutDue(t)} />
             </TableCell>
             <TableCell>
-              <RowActions t={t} bank={payoutBankDetails[t.sellerId]} />
+              <RowActions t={t} bank={payoutBankDetails[t.sellerId]} batchStatus={inPayoutBatch[t.id]} />
             </TableCell>
           </TableRow>
         ))}

@@ -722,6 +722,20 @@ export async function getPayoutBatch(batchId: string): Promise<PayoutBatchView> 
   return batch
 }
 
+/** Of these sales, those in a batch not yet sent (by id: the batch's state), for the admin's table. */
+export async function salesInOpenBatches(transactionIds: string[]): Promise<Record<string, PayoutBatchStatus>> {
+  if (transactionIds.length === 0) return {}
+  const rows = await db
+    .selectFrom('payoutBatchLines')
+    .innerJoin('payoutBatches', 'payoutBatches.id', 'payoutBatchLines.batchId')
+    .select(['payoutBatchLines.transactionId', 'payoutBatches.status'])
+    .where('payoutBatchLines.transactionId', 'in', transactionIds)
+    .where('payoutBatchLines.cancelled', '=', false)
+    .where('payoutBatches.status', 'in', ['draft', 'approved', 'exported'])
+    .execute()
+  return Object.fromEntries(rows.map((r) => [r.transactionId, r.status]))
+}
+
 export interface DueBySeller {
   sellerId: string
   sellerEmail: string
