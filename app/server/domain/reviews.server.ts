@@ -63,12 +63,6 @@ export async function refreshListingRating(trx: Executor, listingId: string): Pr
     .execute()
 }
 
-/** What happens after a review is written (the notifications issue registers the seller's notice here). */
-async function afterReviewCreated(trx: Executor, review: Review): Promise<void> {
-  void trx
-  void review
-}
-
 export async function createReview(input: { saleId: string; buyerId: string; review: ReviewInput; now?: Date }): Promise<Review> {
   const now = input.now ?? new Date()
   if (!isUuid(input.saleId)) throw new AppError(404, 'Purchase not found')
@@ -95,7 +89,8 @@ export async function createReview(input: { saleId: string; buyerId: string; rev
       .executeTakeFirst()
     if (!review) throw new AppError(409, REVIEW_ALREADY)
     await refreshListingRating(trx, sale.listingId)
-    await afterReviewCreated(trx, review)
+    // Issue 17's notify(trx, { kind: 'new_review', userId: sale.sellerId, dedupeKey: `new_review:${review.id}`, … })
+    // belongs here, in this transaction, once notifications.server.ts and a 'new_review' kind exist.
     return review
   })
 }
