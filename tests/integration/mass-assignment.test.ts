@@ -248,6 +248,14 @@ describe('mass assignment has no effect', () => {
       form: { ...asForm(HOSTILE(w)), intent: 'mark-paid', transactionId: w.saleCompleted.id, paymentReference: 'REF-F' },
     })
     expect(marked.status).toBe(302)
+    // Issue 19: a one-line payout batch of the sale's own share, recorded when a second admin approves.
+    const batch = await db.selectFrom('payoutBatches').selectAll().executeTakeFirstOrThrow()
+    expect(batch).toMatchObject({ kind: 'single', totalCents: 9900 - 1485, preparedBy: w.users.admin.id, bankReference: 'REF-F' })
+    await db.updateTable('users').set({ isAdmin: true }).where('id', '=', w.users.other.id).execute()
+    const approved = await call('admin', 'POST', '/admin', w.users.other.token, {
+      form: { ...asForm(HOSTILE(w)), intent: 'approve-batch', batchId: batch.id },
+    })
+    expect(approved.status).toBe(302)
     const paid = await sale(w.saleCompleted.id)
     expect(paid.paidAt!.getFullYear()).toBeGreaterThan(2001)
     expect(paid.amountCents).toBe(9900)
