@@ -20,6 +20,7 @@ import { isOneOf, LICENCE_LABELS, LICENCES, LISTING_TYPE_LABELS, LISTING_TYPES }
 import { z } from '~/lib/zod'
 import { listingDeliveryMethod, listingRepository } from '~/server/domain/github-delivery.server'
 import { canViewListing, checkListingOwner, deleteListing, getListingBySlug, getListingPageBySlug } from '~/server/domain/listings.server'
+import { countListingViewLater, countsAsView } from '~/server/domain/seller-analytics.server'
 import { getOptionalUser, requireUser } from '~/server/http/auth.server'
 import { readFormBody } from '~/server/http/form-data.server'
 import { redirectWithToast } from '~/server/http/responses.server'
@@ -39,6 +40,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!page || !canViewListing(page.listing, viewer?.id)) throw data('Listing not found', { status: 404 })
   const { listing, purchasable } = page
   const isOwner = viewer?.id === listing.sellerId
+  // Issue 19: an anonymous daily view counter (no IP, no user id); bots and the seller are not counted.
+  // One upsert started here and not awaited: the page never waits for it.
+  if (countsAsView(request, viewer?.id, listing.sellerId)) countListingViewLater(listing.id)
   const [repository, reviews] = await Promise.all([
     listingRepository(listing.id),
     listingReviewsData(listing.id, viewer, new URL(request.url).searchParams.get('reviews')),
