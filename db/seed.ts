@@ -16,8 +16,8 @@ import {
   type DemoImagePlan,
   type DemoListingImages,
 } from './demo-images.ts'
-import { seedDemoPayouts } from './demo-payouts.ts'
 import { seedDemoMessages } from './demo-messages.ts'
+import { seedDemoPayouts } from './demo-payouts.ts'
 import type { DB } from './schema.ts'
 
 /**
