@@ -4,7 +4,9 @@ import { migrations } from '../migrations/index.ts'
 const provider: MigrationProvider = { getMigrations: async () => migrations }
 
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest()
+  // Unordered: several changes are built at once, so a database may have applied 0012 before 0009
+  // reaches it. Each migration only adds its own tables and columns, and none depends on a later number.
+  const { error, results } = await new Migrator({ db, provider, allowUnorderedMigrations: true }).migrateToLatest()
   const failed = results?.find((r) => r.status === 'Error')
   if (error || failed) {
     const reason = error instanceof Error ? error.message : String(error ?? failed?.migrationName)
