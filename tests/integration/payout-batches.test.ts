@@ -11,6 +11,7 @@ import * as statementApi from '../../app/routes/api/seller-payout-statement.ts'
 import * as sellerPayoutsApi from '../../app/routes/api/seller-payouts.ts'
 import { approveBankDetails, saveBankDetails } from '../../app/server/domain/bank-details.server.ts'
 import { sha256 } from '../../app/server/domain/bank-files.server.ts'
+import { fire } from '../../app/server/domain/escrow.server.ts'
 import { approvePayoutBatch, exportPayoutBatch, preparePayoutBatch } from '../../app/server/domain/payout-batches.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'
 import { encryptSecret } from '../../app/server/infra/secret-box.server.ts'
@@ -273,6 +274,19 @@ describe('payout batches', () => {
     const next = await preparePayoutBatch({ adminId: bob.id })
     const lines = await db.selectFrom('payoutBatchLines').select('transactionId').where('batchId', '=', next.id).execute()
     expect(lines).toEqual([{ transactionId: kept.id }])
+  })
+
+  it('a refund at the provider while an exported batch pays the sale: refunded, and a money exception tells the admins', async () => {
+    const { alice, bob, gbSeller, sale } = await world()
+    const paying = await sale(gbSeller, 'completed', 4000)
+    const batch = await preparePayoutBatch({ adminId: alice.id })
+    expect((await action(bob.token, batch.id, 'approve')).status).toBe(200)
+    expect((await action(bob.token, batch.id, 'export')).status).toBe(200)
+    await fire({ saleId: paying.id, event: 'refunded', by: { id: null, role: 'provider' }, refundId: 're_in_batch' })
+    const exceptions = await db.selectFrom('moneyExceptions').selectAll().where('transactionId', '=', paying.id).execute()
+    expect(exceptions).toHaveLength(1)
+    expect(exceptions[0]).toMatchObject({ kind: 'refund_after_payout', amountCents: 4000, providerRef: 're_in_batch' })
+    expect(exceptions[0]!.details).toContain(`payout batch ${batch.id} (exported)`)
   })
 
   it('the Payouts tab without JavaScript: prepare for the ticked sellers, the preparer cannot approve, another admin approves', async () => {

@@ -265,7 +265,26 @@ const ON_ENTER: Partial<Record<TransactionStatus, (trx: Executor, sale: Transact
     }),
   // Refunded before completion: the buyer's GitHub access is revoked (a job: GitHub is called after
   // the commit). After completion access is never revoked.
-  refunded: async (trx, sale) => {
+  refunded: async (trx, sale, data) => {
+    // Refunded at the provider while an approved or exported payout batch pays the seller for it:
+    // the transfer may be on its way (the batch cannot be marked sent), so an admin must act.
+    const batch = await trx
+      .selectFrom('payoutBatchLines')
+      .innerJoin('payoutBatches', 'payoutBatches.id', 'payoutBatchLines.batchId')
+      .select(['payoutBatches.id', 'payoutBatches.status'])
+      .where('payoutBatchLines.transactionId', '=', sale.id)
+      .where('payoutBatchLines.cancelled', '=', false)
+      .where('payoutBatches.status', 'in', ['approved', 'exported'])
+      .executeTakeFirst()
+    if (batch)
+      await recordMoneyException(trx, {
+        kind: 'refund_after_payout',
+        transactionId: sale.id,
+        amountCents: sale.amountCents,
+        currency: sale.currency,
+        details: `Refunded while payout batch ${batch.id} (${batch.status}) pays the seller for it: ${batch.status === 'approved' ? 'cancel the batch before exporting it' : 'the bank transfer may already be on its way'}`,
+        providerRef: data.refundId ?? sale.stripeRefundId ?? sale.stripePaymentIntentId,
+      })
     if (sale.completedAt) return
     const delivery = await trx
       .selectFrom('githubDeliveries')
