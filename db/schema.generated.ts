@@ -172,6 +172,44 @@ export interface MoneyExceptions {
   transactionId: string;
 }
 
+export interface NotificationOutbox {
+  attempts: Generated<number>;
+  batchKey: string | null;
+  createdAt: Generated<Timestamp>;
+  dedupeKey: string;
+  id: Generated<string>;
+  kind: string;
+  lastAttemptAt: Timestamp | null;
+  lastError: string | null;
+  messageId: string | null;
+  payload: Generated<Json>;
+  sendAfter: Generated<Timestamp>;
+  sentAt: Timestamp | null;
+  skippedAt: Timestamp | null;
+  skipReason: string | null;
+  userId: string;
+}
+
+export interface NotificationPreferences {
+  digests: Generated<boolean>;
+  reminders: Generated<boolean>;
+  timeZone: string | null;
+  updatedAt: Generated<Timestamp>;
+  userId: string;
+}
+
+export interface Notifications {
+  body: string;
+  createdAt: Generated<Timestamp>;
+  dedupeKey: string;
+  id: Generated<string>;
+  kind: string;
+  link: string | null;
+  readAt: Timestamp | null;
+  title: string;
+  userId: string;
+}
+
 export interface PayoutBatches {
   approvedAt: Timestamp | null;
   approvedBy: string | null;
@@ -330,6 +368,9 @@ export interface DB {
   listings: Listings;
   listingViewsDaily: ListingViewsDaily;
   moneyExceptions: MoneyExceptions;
+  notificationOutbox: NotificationOutbox;
+  notificationPreferences: NotificationPreferences;
+  notifications: Notifications;
   payoutBatches: PayoutBatches;
   payoutBatchLines: PayoutBatchLines;
   payoutBatchPayees: PayoutBatchPayees;

@@ -6,6 +6,7 @@ import * as bankDetailsVersion from './0004_bank_details_version.ts'
 import * as revokedSessions from './0005_revoked_sessions.ts'
 import * as sellerShare from './0006_seller_share.ts'
 import * as githubDelivery from './0007_github_delivery.ts'
+import * as notifications from './0008_notifications.ts'
 import * as reviews from './0009_reviews.ts'
 import * as saleMessages from './0010_sale_messages.ts'
 import * as payoutBatches from './0012_payout_batches.ts'
@@ -22,6 +23,7 @@ export const migrations: Record<string, Migration> = {
   '0005_revoked_sessions': revokedSessions,
   '0006_seller_share': sellerShare,
   '0007_github_delivery': githubDelivery,
+  '0008_notifications': notifications,
   '0009_reviews': reviews,
   '0010_sale_messages': saleMessages,
   '0012_payout_batches': payoutBatches,
