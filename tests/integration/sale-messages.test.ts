@@ -4,6 +4,7 @@ import { renderToString } from 'react-dom/server'
 import { createRoutesStub } from 'react-router'
 import { describe, expect, it } from 'vitest'
 import { SaleThread } from '../../app/components/messages/sale-thread.tsx'
+import { saleMessageContent } from '../../app/lib/sale-message-notice.ts'
 import * as disputeScreen from '../../app/routes/admin-dispute.tsx'
 import * as messagesApi from '../../app/routes/api/sale-messages.ts'
 import * as threadScreen from '../../app/routes/sale-messages.tsx'
@@ -179,6 +180,84 @@ describe('messages: plain text, at most 5,000 characters, paced', () => {
     expect(statuses.at(-1)).toBe(429)
     // The other party is not slowed by the first one's pace.
     expect((await postApi(w.sale.id, { body: 'reply' }, w.seller.token)).status).toBe(201)
+  })
+})
+
+describe('the other party is notified, in the app and by e-mail, batched', () => {
+  const at = (minutes: number) => new Date(Date.UTC(2026, 10, 23, 12, 0) + minutes * 60_000)
+  const outboxOf = (userId: string) =>
+    db.selectFrom('notificationOutbox').selectAll().where('userId', '=', userId).orderBy('createdAt').execute()
+
+  it('three messages within minutes are one e-mail (each its own in-app row); after it is sent, the next opens a new one', async () => {
+    const w = await world()
+    const buyer = (await getUserById(w.buyer.id))!
+    for (const [minute, body] of [
+      [0, 'Hi, quick question'],
+      [1, 'Does it run on Node 22?'],
+      [3, 'And is https://example.com/docs current?'],
+    ] as const) {
+      await postMessage({ saleId: w.sale.id, author: buyer, body, now: at(minute) })
+    }
+    let outbox = await outboxOf(w.seller.id)
+    expect(outbox).toHaveLength(1)
+    expect(outbox[0]).toMatchObject({ kind: 'sale_message', batchKey: `sale_message:${w.sale.id}:${w.seller.id}`, sentAt: null })
+    const payload = outbox[0]!.payload as { count: number; items: { excerpt: string }[]; latest: { excerpt: string; path: string } }
+    expect(payload.count).toBe(3)
+    expect(payload.items.map((i) => i.excerpt)).toEqual([
+      'Hi, quick question',
+      'Does it run on Node 22?',
+      'And is https://example.com/docs current?',
+    ])
+    expect(payload.latest.path).toBe(`/sales/${w.sale.id}/messages`)
+    // The mail's text (the content the outbox renders for the kind): one mail for the three.
+    const mail = saleMessageContent(outbox[0]!.payload as Record<string, unknown>)!
+    expect(mail.subject).toBe(`3 new messages about ${w.listing.title}`)
+    expect(mail.paragraphs.slice(0, 3)).toEqual([
+      `@${buyer.username}: “Hi, quick question”`,
+      `@${buyer.username}: “Does it run on Node 22?”`,
+      `@${buyer.username}: “And is https://example.com/docs current?”`,
+    ])
+    expect(mail.action).toEqual({ label: 'Open the conversation', path: `/sales/${w.sale.id}/messages` })
+    // Sent five minutes after the last message (the window moves with each one).
+    expect(outbox[0]!.sendAfter.toISOString()).toBe(at(3 + 5).toISOString())
+    const inApp = await db.selectFrom('notifications').selectAll().where('userId', '=', w.seller.id).orderBy('createdAt').execute()
+    expect(inApp.map((n) => n.link)).toEqual(Array(3).fill(`/sales/${w.sale.id}/messages`))
+    expect(inApp[1]!.body).toContain('Does it run on Node 22?')
+    // The author is never told of their own messages.
+    expect(await outboxOf(w.buyer.id)).toHaveLength(0)
+
+    // The seller answers: the buyer gets their own mail.
+    await postMessage({ saleId: w.sale.id, author: (await getUserById(w.seller.id))!, body: 'Yes, Node 22 works', now: at(4) })
+    expect(await outboxOf(w.buyer.id)).toHaveLength(1)
+
+    // Once the seller's mail went out, a new message starts a new one.
+    await db
+      .updateTable('notificationOutbox')
+      .set({ sentAt: at(9), messageId: '<sent-in-test@forkmarket.test>' })
+      .where('userId', '=', w.seller.id)
+      .execute()
+    await postMessage({ saleId: w.sale.id, author: buyer, body: 'Thanks!', now: at(20) })
+    outbox = await outboxOf(w.seller.id)
+    expect(outbox).toHaveLength(2)
+    expect((outbox[1]!.payload as { count: number }).count).toBe(1)
+  })
+
+  it('a busy thread still mails: the batch is sent at most 15 minutes after its first message', async () => {
+    const w = await world()
+    const buyer = (await getUserById(w.buyer.id))!
+    for (const minute of [0, 4, 8, 12, 16]) await postMessage({ saleId: w.sale.id, author: buyer, body: `m${minute}`, now: at(minute) })
+    const outbox = await outboxOf(w.seller.id)
+    expect(outbox).toHaveLength(1)
+    expect((outbox[0]!.payload as { count: number }).count).toBe(5)
+    expect(outbox[0]!.sendAfter.toISOString()).toBe(at(15).toISOString())
+  })
+
+  it('a refused message notifies nobody', async () => {
+    const w = await world()
+    expect((await postApi(w.sale.id, { body: 'x'.repeat(5001) }, w.buyer.token)).status).toBe(400)
+    expect((await postApi(w.sale.id, { body: 'hello' }, w.other.token)).status).toBe(404)
+    expect(await db.selectFrom('notificationOutbox').selectAll().execute()).toEqual([])
+    expect(await db.selectFrom('notifications').selectAll().execute()).toEqual([])
   })
 })
 

@@ -1,12 +1,15 @@
 import type { Transaction as DbTransaction, Kysely } from 'kysely'
 import { SALE_STATUSES } from '~/lib/escrow'
 import { isUuid } from '~/lib/ids'
+import type { SaleMessageNotice } from '~/lib/sale-message-notice'
 import { MESSAGE_MAX_LENGTH, MESSAGE_REQUIRED, MESSAGE_TOO_LONG, normaliseMessage } from '~/lib/sale-message-schema'
 import type { DB, TransactionStatus } from '../../../db/schema.ts'
 import type { RateLimit } from '../http/rate-limit.server.ts'
 import { db } from '../infra/db.server.ts'
+import { ensureJobSchema } from '../infra/jobs.server.ts'
 import { recordAudit } from './audit.server.ts'
 import { AppError } from './errors.server.ts'
+import { notify } from './notifications.server.ts'
 import type { PublicUser } from './users.server.ts'
 
 /**
@@ -202,6 +205,8 @@ export async function postMessage(input: { saleId: string; author: PublicUser; b
   if (!body) throw new AppError(400, MESSAGE_REQUIRED, { extra: { field: 'body' } })
   if (body.length > MESSAGE_MAX_LENGTH) throw new AppError(400, MESSAGE_TOO_LONG, { extra: { field: 'body' } })
   const now = input.now ?? new Date()
+  // notify() queues the mail's job inside the transaction: the queue's schema must exist first.
+  await ensureJobSchema()
   return db.transaction().execute(async (trx) => {
     const { sale, role } = await threadAccess(input.saleId, input.author, trx)
     if (role === 'admin') throw new AppError(403, 'Only the buyer and the seller can write on this sale')
@@ -229,16 +234,47 @@ export function threadPath(saleId: string): string {
   return `/sales/${saleId}/messages`
 }
 
+/** Several messages on one thread within this window become one e-mail (the outbox's batch). */
+export const MESSAGE_BATCH_WINDOW_MS = 5 * 60_000
+/** A busy conversation still mails at least this often. */
+export const MESSAGE_BATCH_MAX_DELAY_MS = 15 * 60_000
+export const SALE_MESSAGE_KIND = 'sale_message'
+
 /**
- * The other party hears of a new message in the app and by e-mail, through the
- * notifications outbox. Several messages on one thread within minutes become
- * one notification (the same unsent dedupe key merges).
+ * The other party hears of a new message in the app (one row per message) and
+ * by e-mail through the notifications outbox: several messages on one thread
+ * within MESSAGE_BATCH_WINDOW_MS are merged into one unsent mail (the same
+ * batch key), sent at most MESSAGE_BATCH_MAX_DELAY_MS after the first.
  */
 async function notifyNewMessage(
-  _trx: Executor,
-  _input: { sale: ThreadSale; authorRole: 'buyer' | 'seller'; message: PostedMessage },
+  trx: Executor,
+  input: { sale: ThreadSale; authorRole: 'buyer' | 'seller'; message: PostedMessage },
 ): Promise<void> {
-  // Wired to notify() in notifications.server.ts once it exists (see decision 019).
+  const { sale, authorRole, message } = input
+  const author = authorRole === 'buyer' ? sale.buyer : sale.seller
+  const recipient = authorRole === 'buyer' ? sale.seller : sale.buyer
+  const excerpt = message.body.length > 200 ? `${message.body.slice(0, 199)}…` : message.body
+  const data: SaleMessageNotice = {
+    saleId: sale.id,
+    listingTitle: sale.listing.title,
+    authorName: `@${author.username}`,
+    authorRole,
+    excerpt,
+    path: threadPath(sale.id),
+  }
+  await notify(trx, {
+    kind: SALE_MESSAGE_KIND,
+    userId: recipient.id,
+    dedupeKey: `${SALE_MESSAGE_KIND}:${message.id}:${recipient.id}`,
+    data: { ...data },
+    batch: {
+      key: `${SALE_MESSAGE_KIND}:${sale.id}:${recipient.id}`,
+      windowMs: MESSAGE_BATCH_WINDOW_MS,
+      maxDelayMs: MESSAGE_BATCH_MAX_DELAY_MS,
+    },
+    inApp: { title: `New message about ${sale.listing.title}`, body: `${data.authorName}: ${excerpt}`, link: data.path },
+    now: message.createdAt,
+  })
 }
 
 /** A message as the JSON API answers it. */
