@@ -69,7 +69,8 @@ export async function startBackgroundJobs(): Promise<{ stop(): Promise<void> }> 
   const { ESCROW_JOBS } = await import('~/server/domain/escrow.server')
   const { SESSION_JOBS } = await import('~/server/http/session-tokens.server')
   const { GITHUB_JOBS } = await import('~/server/domain/github-delivery.server')
-  return startJobWorker([...ESCROW_JOBS, ...SESSION_JOBS, ...GITHUB_JOBS])
+  const { NOTIFICATION_JOBS } = await import('~/server/domain/notification-sender.server')
+  return startJobWorker([...ESCROW_JOBS, ...SESSION_JOBS, ...GITHUB_JOBS, ...NOTIFICATION_JOBS])
 }
 
 /** Called by server.ts last on shutdown, after in-flight requests and jobs have finished. */

@@ -1,6 +1,7 @@
 import { DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
 import { formatCents, PLATFORM_FEE_PERCENT } from '~/lib/money'
 import { CONFIRM_REMINDER_HOURS_BEFORE, formatInTimeZone, type NotificationKind } from '~/lib/notifications'
+import { saleMessageContent } from '~/lib/sale-message-notice'
 
 /**
  * What each notification says (issue 17), one function per kind, used for the
@@ -310,5 +311,8 @@ const BUILDERS: Record<NotificationKind, Builder> = {
 export function notificationContent(kind: string, data: Record<string, unknown>, ctx: ContentContext): NotificationContent | null {
   const build = BUILDERS[kind as NotificationKind] as
     ((data: Record<string, unknown>, ctx: ContentContext) => NotificationContent) | undefined
-  return build ? build(data, ctx) : null
+  if (build) return build(data, ctx)
+  // New messages on a sale (issue 18): one message, or a batch the outbox merged.
+  if (kind === 'sale_message') return saleMessageContent(data)
+  return null
 }
