@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import * as purchaseApi from '../../app/routes/api/listing-purchase.ts'
+import { approveBankDetails, rejectBankDetails } from '../../app/server/domain/bank-details.server.ts'
 import { confirmReceipt, deliverSale, disputeSale, fire } from '../../app/server/domain/escrow.server.ts'
 import { NOTIFICATION_JOBS, sendOne } from '../../app/server/domain/notification-sender.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'
 import { startJobWorker } from '../../app/server/infra/jobs.server.ts'
 import { apiRequest, callRoute } from '../support/call-route.ts'
 import { inbox, mailEmulator, withSmtpDown } from '../support/mail.ts'
-import { payIntent, saleStatus, sellerWithListing, signUp } from '../support/payment-fixtures.ts'
+import { giveBankDetails, payIntent, saleStatus, sellerWithListing, signUp } from '../support/payment-fixtures.ts'
 import { stripeEmulator, webhooksDelivered } from '../support/stripe.ts'
 
 async function paidSale() {
@@ -149,6 +150,26 @@ describe('notifications: each escrow step writes its outbox rows, each mail is s
         ['sale_refunded', seller.id],
       ]),
     )
+  })
+
+  it('bank details approved or rejected: the seller is told, with the reason, once per version', async () => {
+    const admin = await signUp('admin', { admin: true })
+    const approved = await signUp('seller-ok')
+    const rejected = await signUp('seller-no')
+    await giveBankDetails(approved.id, 'pending')
+    await giveBankDetails(rejected.id, 'pending')
+    await approveBankDetails({ userId: approved.id, adminId: admin.id, version: 1 })
+    await rejectBankDetails({ userId: rejected.id, adminId: admin.id, version: 1, reason: 'The name does not match the account' })
+    const rows = await db.selectFrom('notificationOutbox').selectAll().where('userId', 'in', [approved.id, rejected.id]).execute()
+    expect(rows.map((r) => [r.kind, r.userId]).sort()).toEqual(
+      [
+        ['bank_details_approved', approved.id],
+        ['bank_details_rejected', rejected.id],
+      ].sort(),
+    )
+    for (const row of rows) expect(await sendOne(row.id)).toBe('sent')
+    expect(inbox({ to: rejected.email })[0]!.text).toContain('The name does not match the account')
+    expect(inbox({ to: approved.email })[0]!.subject).toBe('Your bank details are approved')
   })
 
   it('the job worker sends what is due', async () => {

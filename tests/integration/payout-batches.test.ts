@@ -199,6 +199,10 @@ describe('payout batches', () => {
     expect(noReference.status).toBe(400)
     const sent = await action(alice.token, batch.id, 'sent', { bankReference: 'BANK-RUN-2026-11-23' })
     expect(sent.status).toBe(200)
+    // Each paid seller is told once (issue 17): amount, reference and the sales it covers.
+    const payoutNotices = await db.selectFrom('notificationOutbox').selectAll().where('kind', '=', 'payout_recorded').execute()
+    expect(payoutNotices.map((n) => n.userId).sort()).toEqual([deSeller.id, gbSeller.id].sort())
+    expect(payoutNotices[0]!.payload).toMatchObject({ batchId: batch.id, bankReference: 'BANK-RUN-2026-11-23' })
     const paid = await db
       .selectFrom('transactions')
       .select(['id', 'paidAt', 'paymentReference'])

@@ -4,10 +4,12 @@ import { isUuid } from '~/lib/ids'
 import type { Country } from '~/lib/options'
 import type { BankDetailsRow, BankDetailsStatus, DB } from '../../../db/schema.ts'
 import { db } from '../infra/db.server.ts'
+import { ensureJobSchema } from '../infra/jobs.server.ts'
 import { logEvent } from '../infra/log.server.ts'
 import { decryptSecret, encryptSecret } from '../infra/secret-box.server.ts'
 import { recordAudit } from './audit.server.ts'
 import { AppError } from './errors.server.ts'
+import { notify } from './notifications.server.ts'
 
 /**
  * Seller bank details (spec §3, §4): absent → pending → approved | rejected;
@@ -277,6 +279,7 @@ export async function approveBankDetails(input: {
   const now = input.now ?? new Date()
   if (!isUuid(input.userId)) throw new AppError(404, 'This user has no bank details on file')
   if (input.userId === input.adminId) throw new AppError(403, OWN_BANK_DETAILS)
+  await ensureJobSchema() // notify() queues the mail's job in the transaction
   const updated = await db.transaction().execute(async (trx) => {
     const current = await trx
       .selectFrom('bankDetails')
@@ -311,6 +314,10 @@ export async function approveBankDetails(input: {
       toState: first ? 'pending' : 'approved',
       metadata: { version: input.version, ...(current.requiresSecondApproval ? { firstApprovedBy: row.firstApprovedBy } : {}) },
     })
+    if (!first) {
+      const kind = 'bank_details_approved'
+      await notify(trx, { kind, userId: input.userId, dedupeKey: `${kind}:${input.userId}:v${input.version}`, data: {}, now })
+    }
     return row
   })
   if (!updated) throw await refusal(input.userId, input.version, 'approve')
@@ -334,6 +341,7 @@ export async function rejectBankDetails(input: {
   const reason = input.reason.trim()
   if (!reason) throw new AppError(400, 'Please provide a rejection reason')
   if (!isUuid(input.userId)) throw new AppError(404, 'This user has no bank details on file')
+  await ensureJobSchema() // notify() queues the mail's job in the transaction
   const updated = await db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('bankDetails')
@@ -364,6 +372,8 @@ export async function rejectBankDetails(input: {
         reason,
         metadata: { version: input.version },
       })
+      const kind = 'bank_details_rejected'
+      await notify(trx, { kind, userId: input.userId, dedupeKey: `${kind}:${input.userId}:v${input.version}`, data: { reason }, now })
     }
     return row
   })

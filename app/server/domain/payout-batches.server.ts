@@ -4,6 +4,7 @@ import { payoutBlocker } from '~/lib/payouts'
 import type { PayoutBatches, PayoutBatchPayees } from '../../../db/schema.generated.ts'
 import type { DB } from '../../../db/schema.ts'
 import { db } from '../infra/db.server.ts'
+import { ensureJobSchema } from '../infra/jobs.server.ts'
 import { logEvent } from '../infra/log.server.ts'
 import { decryptSecret } from '../infra/secret-box.server.ts'
 import { recordAudit } from './audit.server.ts'
@@ -195,6 +196,7 @@ export async function markPaid(input: {
   if (reference.length > 140) throw new AppError(400, 'Payment reference must be at most 140 characters')
   if (!isUuid(input.transactionId)) throw new AppError(404, 'Sale not found')
   try {
+    await ensureJobSchema() // notify() queues the payout mail's job in the transaction
     const { batch, sellerId } = await db.transaction().execute(async (trx) => {
       const sale = await trx
         .selectFrom('transactions')
@@ -331,6 +333,7 @@ async function buildFiles(executor: Executor, batch: PayoutBatch): Promise<BankF
 /** draft → approved (or, for a single payout, draft → sent): by an admin who did not prepare it. */
 export async function approvePayoutBatch(input: { batchId: string; adminId: string; now?: Date }): Promise<PayoutBatch> {
   const now = input.now ?? new Date()
+  await ensureJobSchema() // notify() queues the payout mail's job in the transaction
   const batch = await db.transaction().execute(async (trx) => {
     const batch = await lockBatch(trx, input.batchId)
     if (batch.status !== 'draft') throw wrongState(batch, ['draft'], 'approved')
@@ -494,6 +497,7 @@ export async function markPayoutBatchSent(input: {
   const reference = input.bankReference.trim()
   if (!reference) throw new AppError(400, 'Payment reference is required')
   if (reference.length > 140) throw new AppError(400, 'Payment reference must be at most 140 characters')
+  await ensureJobSchema() // notify() queues the payout mail's job in the transaction
   return db.transaction().execute(async (trx) => {
     const batch = await lockBatch(trx, input.batchId)
     if (batch.status !== 'exported') throw wrongState(batch, ['exported'], 'marked as sent')

@@ -4,6 +4,7 @@ import { db } from '../infra/db.server.ts'
 import { getFullBankDetailsFor, type FullBankDetails } from './bank-details.server.ts'
 import { csvCell } from './csv.server.ts'
 import { AppError } from './errors.server.ts'
+import { notify } from './notifications.server.ts'
 
 /**
  * LEDGER HOOK (issue 19): `recordSellerPaid(trx, payment)` below is the ONE
@@ -161,4 +162,25 @@ export async function recordSellerPaid(trx: Executor, payment: SellerPayment): P
   if (updated.length !== payment.transactionIds.length) {
     throw new AppError(409, 'A sale of this batch is no longer due (refunded or already paid): cancel it and prepare a new batch')
   }
+  const sales = await trx
+    .selectFrom('transactions')
+    .innerJoin('listings', 'listings.id', 'transactions.listingId')
+    .select(['transactions.id', 'listings.title', 'transactions.sellerShareCents'])
+    .where('transactions.id', 'in', payment.transactionIds)
+    .orderBy('transactions.id')
+    .execute()
+  const kind = 'payout_recorded'
+  await notify(trx, {
+    kind,
+    userId: payment.sellerId,
+    dedupeKey: `${kind}:${payment.batchId}:${payment.sellerId}`,
+    data: {
+      batchId: payment.batchId,
+      amountCents: payment.amountCents,
+      bankReference: payment.bankReference,
+      paidAt: payment.paidAt.toISOString(),
+      sales: sales.map((sale) => ({ saleId: sale.id, listingTitle: sale.title, sellerShareCents: sale.sellerShareCents })),
+    },
+    now: payment.paidAt,
+  })
 }
