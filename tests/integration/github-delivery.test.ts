@@ -144,6 +144,9 @@ describe('payment → invitation', () => {
     expect(await runInvitation(saleId)).toEqual({ result: 'skipped' })
     expect(repoState(w.repo.fullName).invitations).toHaveLength(1)
     expect((await auditActions(saleId)).filter((action) => action.startsWith('github_invitation_sent'))).toHaveLength(1)
+    // The buyer is told once (issue 17), however often the job ran.
+    const told = await db.selectFrom('notificationOutbox').select(['kind', 'userId']).where('kind', '=', 'github_invitation_sent').execute()
+    expect(told).toEqual([{ kind: 'github_invitation_sent', userId: w.buyer.id }])
 
     // GitHub redelivers the `member` webhook: the delivery is confirmed once.
     gh.acceptInvitation({ repository: w.repo.fullName, login: w.buyerAccount.login })
@@ -288,6 +291,12 @@ describe('expiry and the 14-day deadline', () => {
     expect(purchase!.github).toMatchObject({ resent: true })
     expect(purchase!.github!.message).toMatch(/first invitation expired/)
     expect(await auditActions(saleId)).toContain('github_invitation_resent:delivering→delivering')
+    const invitationNotices = await db
+      .selectFrom('notificationOutbox')
+      .select('payload')
+      .where('kind', '=', 'github_invitation_sent')
+      .execute()
+    expect(invitationNotices.map((n) => (n.payload as { github: { resent: boolean } }).github.resent).sort()).toEqual([false, true])
 
     // Day 13: the buyer declined the second one: nothing new (never a third invitation); the sale still waits.
     gh.declineInvitation({ repository: w.repo.fullName, login: w.buyerAccount.login })

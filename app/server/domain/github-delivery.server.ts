@@ -75,6 +75,7 @@ import { recordAudit } from './audit.server.ts'
 import { cancelStaleCheckouts } from './checkout.server.ts'
 import { AppError } from './errors.server.ts'
 import { applyEvent, GITHUB_REVOKE_TASK, prepareEscrow, type Actor } from './escrow.server.ts'
+import { notifyGithubInvitation } from './notification-sender.server.ts'
 
 export { githubEvidence, purchaseGithubViews, type GithubEvidence, type PurchaseGithub } from './github-views.server.ts'
 
@@ -296,6 +297,7 @@ async function recordInvitation(
     reason: input.reason,
     metadata: { invitationId: input.invitation.id, login: input.login, ...input.metadata },
   })
+  await notifyGithubInvitation(trx, transactionId, { id: input.invitation.id, resent: input.action === 'github_invitation_resent' })
 }
 
 /** A later sighting of an account's login (webhooks, lookups): logins change, the id does not. */

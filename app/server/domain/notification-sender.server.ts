@@ -136,8 +136,8 @@ export const NOTIFICATION_JOBS: readonly JobDefinition[] = [
 
 // --- What each escrow event tells whom ------------------------------------------------
 
-async function saleNotice(trx: Executor, change: SaleChange): Promise<SaleNotice> {
-  const { sale } = change
+async function saleNotice(trx: Executor, saleId: string): Promise<SaleNotice> {
+  const sale = await trx.selectFrom('transactions').selectAll().where('id', '=', saleId).executeTakeFirstOrThrow()
   const row = await trx
     .selectFrom('transactions')
     .innerJoin('listings', 'listings.id', 'transactions.listingId')
@@ -173,13 +173,25 @@ async function saleNotice(trx: Executor, change: SaleChange): Promise<SaleNotice
 
 const REMINDER_BEFORE_MS = 24 * 60 * 60_000
 
+/** The buyer is told GitHub sent (or sent again) their invitation to the repository. */
+export async function notifyGithubInvitation(trx: Executor, saleId: string, invitation: { id: number; resent: boolean }): Promise<void> {
+  const data = await saleNotice(trx, saleId)
+  const kind = 'github_invitation_sent'
+  await notify(trx, {
+    kind,
+    userId: (await trx.selectFrom('transactions').select('buyerId').where('id', '=', saleId).executeTakeFirstOrThrow()).buyerId,
+    dedupeKey: `${kind}:${saleId}:${invitation.id}`,
+    data: { ...data, github: data.github ? { ...data.github, resent: invitation.resent } : null },
+  })
+}
+
 export const notifySaleChange: SaleEffect = async (trx, change) => {
   const { event, from, to, sale } = change
   if (from === to) return
   const tell = async (kind: string, userId: string, data: SaleNotice, options: { sendAfter?: Date; inApp?: null } = {}) => {
     await notify(trx, { kind, userId, dedupeKey: `${kind}:${sale.id}:${userId}`, data: { ...data }, now: change.data.now, ...options })
   }
-  const notice = () => saleNotice(trx, change)
+  const notice = () => saleNotice(trx, sale.id)
 
   if (event === 'payment_succeeded' && to === 'paid') {
     const data = await notice()
