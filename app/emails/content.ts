@@ -70,6 +70,13 @@ export interface BankDigestNotice {
   oldestRequestedAt: string
 }
 
+export interface ReviewNotice {
+  listingTitle: string
+  listingSlug: string
+  stars: number
+  excerpt: string
+}
+
 export interface StuckNotice extends SaleNotice {
   limitLabel: string
 }
@@ -236,6 +243,13 @@ const BUILDERS: Record<NotificationKind, Builder> = {
       { label: 'Reference', value: payout.bankReference },
     ],
     action: { label: 'Open your dashboard', path: DASHBOARD },
+  }),
+  new_review: (review: ReviewNotice) => ({
+    subject: `New ${review.stars}-star review of ${review.listingTitle}`,
+    heading: 'A buyer reviewed your listing',
+    summary: `A verified buyer gave ${review.listingTitle} ${review.stars} of 5 stars.`,
+    paragraphs: [`“${review.excerpt}”`, 'You can post one public reply under the review.'],
+    action: { label: 'Read and reply', path: `/listing/${review.listingSlug}#reviews` },
   }),
   bank_details_approved: () => ({
     subject: 'Your bank details are approved',

@@ -21,6 +21,7 @@ export const NOTIFICATION_KINDS = [
   'funds_released',
   'sale_refunded',
   'payout_recorded',
+  'new_review',
   'bank_details_approved',
   'bank_details_rejected',
   // Both parties

@@ -96,6 +96,10 @@ describe('who may review', () => {
     const after = await (await callRoute(listingRoute, screenRequest(`/listing/${p.listing.slug}`), { slug: p.listing.slug })).json()
     expect(after.reviews.rating).toEqual({ average: 4, count: 1 })
     expect(after.reviews.page.reviews).toMatchObject([{ stars: 4, body: 'Clean code, good docs.', verifiedPurchase: true, hidden: null }])
+
+    // The seller is told once (issue 17), with a link to reply.
+    const told = await db.selectFrom('notifications').select(['kind', 'userId', 'link']).where('kind', '=', 'new_review').execute()
+    expect(told).toEqual([{ kind: 'new_review', userId: p.seller.id, link: `/listing/${p.listing.slug}#reviews` }])
   })
 
   it('refuses sales that are not completed, refunded ones and reviews after a year', async () => {

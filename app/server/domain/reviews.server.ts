@@ -18,8 +18,10 @@ import { ratingSummary, type RatingTotals } from '~/lib/ratings'
 import { REVIEW_WINDOW_DAYS, type ReviewInput } from '~/lib/review-schema'
 import type { DB, Review } from '../../../db/schema.ts'
 import { db } from '../infra/db.server.ts'
+import { ensureJobSchema } from '../infra/jobs.server.ts'
 import { recordAudit } from './audit.server.ts'
 import { AppError } from './errors.server.ts'
+import { notify } from './notifications.server.ts'
 import type { SaleEffect } from './sale-effects.server.ts'
 
 type Executor = Kysely<DB> | DbTransaction<DB>
@@ -66,6 +68,7 @@ export async function refreshListingRating(trx: Executor, listingId: string): Pr
 export async function createReview(input: { saleId: string; buyerId: string; review: ReviewInput; now?: Date }): Promise<Review> {
   const now = input.now ?? new Date()
   if (!isUuid(input.saleId)) throw new AppError(404, 'Purchase not found')
+  await ensureJobSchema() // notify() queues the seller's mail in the transaction
   return db.transaction().execute(async (trx) => {
     const sale = await trx.selectFrom('transactions').selectAll().where('id', '=', input.saleId).forUpdate().executeTakeFirst()
     // Someone else's sale is not found (never say it exists).
@@ -89,8 +92,15 @@ export async function createReview(input: { saleId: string; buyerId: string; rev
       .executeTakeFirst()
     if (!review) throw new AppError(409, REVIEW_ALREADY)
     await refreshListingRating(trx, sale.listingId)
-    // Issue 17's notify(trx, { kind: 'new_review', userId: sale.sellerId, dedupeKey: `new_review:${review.id}`, … })
-    // belongs here, in this transaction, once notifications.server.ts and a 'new_review' kind exist.
+    const listing = await trx.selectFrom('listings').select(['title', 'slug']).where('id', '=', sale.listingId).executeTakeFirstOrThrow()
+    const excerpt = review.body.length > 200 ? `${review.body.slice(0, 199)}…` : review.body
+    await notify(trx, {
+      kind: 'new_review',
+      userId: sale.sellerId,
+      dedupeKey: `new_review:${review.id}:${sale.sellerId}`,
+      data: { listingTitle: listing.title, listingSlug: listing.slug, stars: review.stars, excerpt },
+      now,
+    })
     return review
   })
 }
