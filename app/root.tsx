@@ -4,6 +4,7 @@ import { AppShell } from '~/components/app-shell/app-shell'
 import { ThemeStorageMirror } from '~/components/app-shell/theme-toggle'
 import { Toaster } from '~/components/ui/toaster'
 import { useNonce } from '~/lib/nonce'
+import { unreadCount } from '~/server/domain/notification-inbox.server'
 import { authMiddleware, getOptionalUser } from '~/server/http/auth.server'
 import { readSidebarOpen, readToast, themeSessionResolver } from '~/server/http/cookies.server'
 import { csrfMiddleware } from '~/server/http/csrf.server'
@@ -40,12 +41,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   ])
   const headers = new Headers()
   if (setCookie) headers.append('Set-Cookie', setCookie)
+  // The header's bell (issue 17): one indexed count, only for a signed-in user.
+  const unreadNotifications = user ? await unreadCount(user.id) : 0
   return data(
     {
       theme: getTheme() ?? Theme.LIGHT,
       sidebarOpen: readSidebarOpen(request),
       toast,
-      user: user ? { email: user.email, isAdmin: user.isAdmin } : null,
+      user: user ? { email: user.email, isAdmin: user.isAdmin, unreadNotifications } : null,
     },
     { headers },
   )

@@ -23,6 +23,7 @@ export default [
   route('admin', 'routes/admin.tsx'),
   route('admin/disputes/:id', 'routes/admin-dispute.tsx'),
   route('sales/:id/messages', 'routes/sale-messages.tsx'),
+  route('notifications', 'routes/notifications.tsx'),
   route('purchase-success', 'routes/purchase-success.tsx'),
   route('terms', 'routes/legal/terms.tsx'),
   route('privacy', 'routes/legal/privacy.tsx'),

@@ -267,6 +267,20 @@ const MATRIX: Record<string, Row[]> = {
     },
   ],
   'my-purchases': [{ method: 'GET', request: get('/my-purchases'), expect: all('301 /purchases') }],
+  notifications: [
+    { method: 'GET', request: get('/notifications'), expect: signedIn(200, LOGIN) },
+    {
+      method: 'POST',
+      request: () => ({ path: '/notifications', body: { form: { intent: 'mark-all-read' } } }),
+      expect: signedIn('302 /notifications', LOGIN),
+    },
+    {
+      // Nobody's notification (each user may only mark their own): not found for everyone.
+      method: 'POST',
+      request: () => ({ path: '/notifications', body: { form: { intent: 'mark-read', id: '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b' } } }),
+      expect: signedIn(404, LOGIN),
+    },
+  ],
   profile: [
     { method: 'GET', request: get('/profile'), expect: signedIn(200, LOGIN) },
     { method: 'POST', request: () => ({ path: '/profile', body: { form: VALID_BANK_DETAILS } }), expect: signedIn('302 /profile', LOGIN) },

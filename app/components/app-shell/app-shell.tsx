@@ -5,7 +5,7 @@ import { SiteFooter } from './site-footer'
 import { SiteHeader } from './site-header'
 
 export type AppShellProps = {
-  user: { email: string; isAdmin: boolean } | null
+  user: { email: string; isAdmin: boolean; unreadNotifications?: number } | null
   /** The `sidebar_state` cookie read on the server (default true). */
   sidebarOpen: boolean
   children: React.ReactNode
