@@ -48,7 +48,7 @@ export default function NotificationsPage({ loaderData }: Route.ComponentProps) 
   const { notifications } = loaderData
   const unread = notifications.filter((n) => !n.readAt).length
   return (
-    <main className="mx-auto grid w-full max-w-3xl gap-6 px-4 py-8">
+    <div className="mx-auto grid w-full max-w-3xl gap-6 px-4 py-8">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="flex items-center gap-2 text-2xl font-semibold tracking-tight">
           <Bell aria-hidden="true" className="size-6" /> Notifications
@@ -98,6 +98,6 @@ export default function NotificationsPage({ loaderData }: Route.ComponentProps) 
           </li>
         ))}
       </ul>
-    </main>
+    </div>
   )
 }

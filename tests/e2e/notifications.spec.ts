@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import { MAIL_INBOX_URL } from '../../playwright.config'
 import { expect, listingId, payWithCard, test } from './payment-helpers'
 import { signIn, uniqueEmail } from './support'
@@ -31,6 +32,20 @@ test('buy with 4242… and read the receipt in the mail catcher: amount, fee, a 
   await page.goto(link)
   await expect(page).toHaveURL(/\/purchases$/)
   await expect(page.getByRole('row', { name: /Remix Marketplace Template/ })).toBeVisible()
+
+  // The bell shows the receipt; the page lists it and marks it read.
+  const bell = page.getByRole('link', { name: /^Notifications, \d+ unread$/ })
+  await expect(bell).toBeVisible()
+  await bell.click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Notifications' })).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Thank you for your purchase' })).toBeVisible()
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme })
+    const { violations } = await new AxeBuilder({ page }).analyze()
+    expect(violations.map((v) => v.id)).toEqual([])
+  }
+  await page.getByRole('button', { name: 'Mark all as read' }).click()
+  await expect(page.getByRole('link', { name: 'Notifications', exact: true })).toBeVisible()
 
   // A person reads the same mail in the inbox page.
   await page.goto(`${MAIL_INBOX_URL}/?to=${encodeURIComponent(email)}`)
