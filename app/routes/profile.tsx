@@ -4,10 +4,12 @@ import { data } from 'react-router'
 import { BankDetailsForm, submitLabelFor } from '~/components/profile/bank-details-form'
 import { BankStatusBanner } from '~/components/profile/bank-status-banner'
 import { GithubCard } from '~/components/profile/github-card'
+import { NOTIFICATION_SETTINGS_INTENT, NotificationPreferences } from '~/components/profile/notification-preferences'
 import { PUBLIC_PROFILE_INTENT, PublicProfileSection } from '~/components/profile/public-profile-section'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
 import { showToast } from '~/components/ui/toaster'
 import { BankDetailsSchema } from '~/lib/bank-details-schema'
+import { isTimeZone } from '~/lib/notifications'
 import { getMaskedBankDetails, saveBankDetails } from '~/server/domain/bank-details.server'
 import { AppError } from '~/server/domain/errors.server'
 import {
@@ -17,6 +19,7 @@ import {
   githubPath,
   sellerGithubStatus,
 } from '~/server/domain/github-delivery.server'
+import { getNotificationSettings, saveNotificationSettings } from '~/server/domain/notification-inbox.server'
 import { getEditableProfile } from '~/server/domain/seller-profiles.server'
 import { requireUser } from '~/server/http/auth.server'
 import { readFormBody } from '~/server/http/form-data.server'
@@ -33,14 +36,16 @@ const SAVE_FAILED = 'Failed to save bank details'
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context)
-  const [bankDetails, githubAccount, githubStatus, publicProfile] = await Promise.all([
+  const [bankDetails, githubAccount, githubStatus, publicProfile, notificationSettings] = await Promise.all([
     getMaskedBankDetails(user.id),
     getGithubAccount(user.id),
     sellerGithubStatus(user.id),
     getEditableProfile(user.id),
+    getNotificationSettings(user.id),
   ])
   return {
     email: user.email,
+    notificationSettings,
     publicProfile,
     bankDetails,
     github: {
@@ -60,6 +65,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (form.get('intent') === PUBLIC_PROFILE_INTENT) {
     const saved = await savePublicProfile(user.id, form)
     return saved.response ?? data(saved.body, { status: saved.status })
+  }
+  // Issue 17: the optional notifications and the mails' time zone.
+  if (form.get('intent') === NOTIFICATION_SETTINGS_INTENT) {
+    const timeZone = String(form.get('timeZone') ?? 'UTC')
+    if (!isTimeZone(timeZone) || timeZone.length > 64)
+      return data({ notificationError: 'Choose a time zone from the list' }, { status: 400 })
+    await saveNotificationSettings(user.id, {
+      reminders: form.get('reminders') === 'on',
+      digests: form.get('digests') === 'on',
+      timeZone: timeZone === 'UTC' ? null : timeZone,
+    })
+    return redirectWithToast('/profile', { title: 'Notification settings saved', type: 'success' })
   }
   const submission = parseWithZod(form, { schema: BankDetailsSchema })
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 })
@@ -127,6 +144,10 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         />
       ) : null}
       {loaderData.github.enabled ? <GithubCard {...loaderData.github} /> : null}
+      <NotificationPreferences
+        settings={loaderData.notificationSettings}
+        error={actionData && 'notificationError' in actionData ? actionData.notificationError : undefined}
+      />
     </div>
   )
 }

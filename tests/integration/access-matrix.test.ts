@@ -292,6 +292,11 @@ const MATRIX: Record<string, Row[]> = {
       }),
       expect: signedIn('302 /profile', LOGIN),
     },
+    {
+      method: 'POST',
+      request: () => ({ path: '/profile', body: { form: { intent: 'notification-settings', reminders: 'on', timeZone: 'UTC' } } }),
+      expect: signedIn('302 /profile', LOGIN),
+    },
   ],
   admin: [
     { method: 'GET', request: get('/admin'), expect: adminScreen(200) },

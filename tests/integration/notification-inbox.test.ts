@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as root from '../../app/root.tsx'
 import * as notificationsRoute from '../../app/routes/notifications.tsx'
+import * as profileRoute from '../../app/routes/profile.tsx'
 import { db } from '../../app/server/infra/db.server.ts'
 import { callRoute } from '../support/call-route.ts'
 import { formRequest, screenRequest, signUp } from './admin-fixtures.ts'
@@ -37,5 +38,30 @@ describe('the notifications page and the bell', () => {
     await callRoute(notificationsRoute, formRequest('/notifications', { intent: 'mark-all-read' }, ada.token))
     expect((await (await callRoute(root, screenRequest('/', ada.token))).json()).user.unreadNotifications).toBe(0)
     expect((await (await callRoute(root, screenRequest('/', bob.token))).json()).user.unreadNotifications).toBe(1)
+  })
+})
+
+describe('notification settings on /profile', () => {
+  it('turns reminders off and sets the time zone; an unknown zone is refused and nothing changes', async () => {
+    const ada = await signUp('ada@example.com')
+    const before = await (await callRoute(profileRoute, screenRequest('/profile', ada.token))).json()
+    expect(before.notificationSettings).toEqual({ reminders: true, digests: true, timeZone: null })
+
+    const saved = await callRoute(
+      profileRoute,
+      formRequest('/profile', { intent: 'notification-settings', digests: 'on', timeZone: 'Europe/Paris' }, ada.token),
+    )
+    expect(saved.status).toBe(302)
+    const after = await (await callRoute(profileRoute, screenRequest('/profile', ada.token))).json()
+    expect(after.notificationSettings).toEqual({ reminders: false, digests: true, timeZone: 'Europe/Paris' })
+
+    const refused = await callRoute(
+      profileRoute,
+      formRequest('/profile', { intent: 'notification-settings', reminders: 'on', timeZone: 'Mars/Olympus' }, ada.token),
+    )
+    expect(refused.status).toBe(400)
+    expect(await refused.json()).toEqual({ notificationError: 'Choose a time zone from the list' })
+    const unchanged = await (await callRoute(profileRoute, screenRequest('/profile', ada.token))).json()
+    expect(unchanged.notificationSettings).toEqual(after.notificationSettings)
   })
 })

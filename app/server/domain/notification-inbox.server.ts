@@ -63,3 +63,28 @@ export async function markAllRead(userId: string, now = new Date()): Promise<num
     .execute()
   return rows.length
 }
+
+export interface NotificationSettings {
+  reminders: boolean
+  digests: boolean
+  /** IANA zone the mails show times in; null: UTC. */
+  timeZone: string | null
+}
+
+/** The optional kinds a user turned off, and their time zone (defaults: everything on, UTC). */
+export async function getNotificationSettings(userId: string): Promise<NotificationSettings> {
+  const row = await db
+    .selectFrom('notificationPreferences')
+    .select(['reminders', 'digests', 'timeZone'])
+    .where('userId', '=', userId)
+    .executeTakeFirst()
+  return row ?? { reminders: true, digests: true, timeZone: null }
+}
+
+export async function saveNotificationSettings(userId: string, settings: NotificationSettings, now = new Date()): Promise<void> {
+  await db
+    .insertInto('notificationPreferences')
+    .values({ userId, ...settings, updatedAt: now })
+    .onConflict((oc) => oc.column('userId').doUpdateSet({ ...settings, updatedAt: now }))
+    .execute()
+}
