@@ -9,7 +9,7 @@ import type { JobDefinition } from '../infra/jobs.server.ts'
 import { logEvent } from '../infra/log.server.ts'
 import { MailNotConfiguredError, MailSendError, sendMail } from '../infra/mail.server.ts'
 import { notify, SEND_TASK, type Executor } from './notifications.server.ts'
-import type { SaleChange, SaleEffect } from './sale-effects.server.ts'
+import type { SaleEffect } from './sale-effects.server.ts'
 
 /**
  * Sends the notifications outbox (issue 17, docs/decisions/016-notifications-outbox.md).
