@@ -8,10 +8,10 @@ import { listNotifications, markAllRead, markRead } from '~/server/domain/notifi
 import { requireUser } from '~/server/http/auth.server'
 import { readFormBody } from '~/server/http/form-data.server'
 import { redirectWithToast } from '~/server/http/responses.server'
-import { BODY_LIMITS, routePolicy } from '~/server/http/route-policy.server'
+import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/http/route-policy.server'
 import type { Route } from './+types/notifications'
 
-export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.form })]
+export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.form, rateLimit: RATE_LIMITS.notificationRead })]
 
 export function meta() {
   return [{ title: 'Notifications | Forkmarket' }]

@@ -157,8 +157,9 @@ describe('schema constraints', () => {
       .where('visible', '=', false)
       .executeTakeFirstOrThrow()
     expect(hidden.n).toBeGreaterThan(0)
-    const admins = await db.selectFrom('users').select('email').where('isAdmin', '=', true).execute()
-    expect(admins).toHaveLength(1)
+    const admins = await db.selectFrom('users').select('email').where('isAdmin', '=', true).orderBy('email').execute()
+    // The demo admin and the finance admin who approves payout batches (four eyes, issue 19).
+    expect(admins.map((a) => a.email)).toEqual(['admin@forkmarket.dev', 'finance@forkmarket.dev'])
     const states = await db.selectFrom('transactions').select('status').distinct().execute()
     expect(states.length).toBeGreaterThanOrEqual(4)
   })

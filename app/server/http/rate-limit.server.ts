@@ -35,6 +35,7 @@ export const RATE_LIMITS = {
   saleAction: { name: 'sale-action', limit: 30, windowMs: MINUTE },
   bankDetails: { name: 'bank-details', limit: 10, windowMs: MINUTE },
   admin: { name: 'admin', limit: 60, windowMs: MINUTE },
+  notificationRead: { name: 'notification-read', limit: 60, windowMs: MINUTE },
   userSync: { name: 'user-sync', limit: 30, windowMs: MINUTE },
   theme: { name: 'theme', limit: 30, windowMs: MINUTE },
   // Stripe sends bursts (and retries) from a few addresses; the signature is checked after this.
