@@ -31,7 +31,7 @@ test('buy a listing with 4242 4242 4242 4242 and see it in My Purchases as paid'
   await page.getByRole('link', { name: 'View My Purchases' }).click()
   await expect(page).toHaveURL(/\/purchases$/)
   const row = page.getByRole('row', { name: new RegExp(ADA_LISTING.title) })
-  await expect(row.getByRole('cell', { name: '@adabuilds' })).toBeVisible()
+  await expect(row.getByRole('cell', { name: '@adabuilds', exact: true })).toBeVisible()
   await expect(row.getByRole('cell', { name: ADA_LISTING.price })).toBeVisible()
   await expect(row.getByText('Paid', { exact: true })).toBeVisible()
   await expect(row.getByText('Pending', { exact: true })).toBeVisible()
