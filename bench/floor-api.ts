@@ -79,6 +79,8 @@ async function answer(plan: FloorPlan): Promise<string> {
       updatedAt: r.updatedAt,
       sellerId: r.sellerId,
       seller: { username: r.sellerUsername, displayName: r.sellerDisplayName, avatarUrl: r.sellerAvatarUrl },
+      // Issue 18: the stored rating, as the app shapes it.
+      rating: { average: (r.ratingCount as number) > 0 ? (r.ratingAverageTenths as number) / 10 : null, count: r.ratingCount },
       // The spec entity's nested objects (issue 14.17), as the app adds them.
       techStack: { languages: r.languages, frameworks: r.frameworks, dependencies: r.dependencies },
       support: {

@@ -252,6 +252,8 @@ async function startServers(databaseUrl: string, serviceEnv: Record<string, stri
         SESSION_SECRET: randomBytes(32).toString('base64url'),
         BANK_DETAILS_KEY: randomBytes(32).toString('base64url'),
         SEED_DEMO_DATA: 'false',
+        // One instance, measured alone: images as local files (production refuses a start without a bucket or this).
+        STORAGE: 'local',
       },
     },
   )
