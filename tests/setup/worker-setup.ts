@@ -41,6 +41,15 @@ const tables = [
 beforeEach(async () => {
   const client = new pg.Client({ connectionString: process.env.DATABASE_URL })
   await client.connect()
-  await client.query(`TRUNCATE ${tables.join(', ')} RESTART IDENTITY CASCADE`)
+  // A write the previous test left running (the listing page's view counter is not awaited, by design)
+  // can deadlock with the TRUNCATE: PostgreSQL aborts one side; try again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.query(`TRUNCATE ${tables.join(', ')} RESTART IDENTITY CASCADE`)
+      break
+    } catch (error) {
+      if ((error as { code?: string }).code !== '40P01' || attempt === 3) throw error
+    }
+  }
   await client.end()
 })
