@@ -1,4 +1,5 @@
 import type { TransactionStatus } from '../../db/schema.ts'
+import type { DeliveryTimeframe } from './options'
 
 /** Policy pages (spec §9): the buyer has 72 hours after delivery to report a problem; then the sale auto-confirms. */
 export const DISPUTE_WINDOW_HOURS = 72
@@ -80,4 +81,37 @@ export function isValidForkUrl(value: string): boolean {
   } catch {
     return false
   }
+}
+
+/**
+ * How long a seller has to deliver after payment: the longest end of the
+ * listing's delivery timeframe (spec §5's options); a listing without one gets
+ * a week. Past it the delivery is overdue: the receipt and the new-sale mail
+ * say "deliver by", and the admins are told (issue 17).
+ */
+export const DELIVERY_LIMIT_HOURS: Record<DeliveryTimeframe, number> = {
+  instant: 1,
+  '1-hour': 1,
+  '24-hours': 24,
+  '1-3-days': 72,
+  '3-5-days': 120,
+}
+export const DEFAULT_DELIVERY_LIMIT_HOURS = 7 * 24
+
+function deliveryLimitHours(timeframe: string | null | undefined): number {
+  return timeframe && timeframe in DELIVERY_LIMIT_HOURS
+    ? DELIVERY_LIMIT_HOURS[timeframe as DeliveryTimeframe]
+    : DEFAULT_DELIVERY_LIMIT_HOURS
+}
+
+/** The moment a paid sale's delivery falls due. */
+export function deliveryDueAt(paidAt: Date | string, timeframe: string | null | undefined): Date {
+  return new Date(new Date(paidAt).getTime() + deliveryLimitHours(timeframe) * 60 * 60 * 1000)
+}
+
+/** "due within 24 hours of payment", "due within 7 days of payment". */
+export function deliveryLimitLabel(timeframe: string | null | undefined): string {
+  const hours = deliveryLimitHours(timeframe)
+  const span = hours % 24 === 0 ? `${hours / 24} day${hours === 24 ? '' : 's'}` : `${hours} hour${hours === 1 ? '' : 's'}`
+  return `due within ${span} of payment`
 }

@@ -1,7 +1,7 @@
 import type { Task } from 'graphile-worker'
 import { notificationContent, type SaleNotice } from '~/emails/content'
 import { renderNotificationEmail } from '~/emails/notification-email'
-import { windowEndsAt } from '~/lib/escrow'
+import { deliveryDueAt, windowEndsAt } from '~/lib/escrow'
 import { preferenceFor } from '~/lib/notifications'
 import { db } from '../infra/db.server.ts'
 import { appUrl } from '../infra/env.server.ts'
@@ -136,7 +136,8 @@ export const NOTIFICATION_JOBS: readonly JobDefinition[] = [
 
 // --- What each escrow event tells whom ------------------------------------------------
 
-async function saleNotice(trx: Executor, saleId: string): Promise<SaleNotice> {
+/** What a sale's notifications say about it, read in the caller's transaction. */
+export async function saleNotice(trx: Executor, saleId: string): Promise<SaleNotice> {
   const sale = await trx.selectFrom('transactions').selectAll().where('id', '=', saleId).executeTakeFirstOrThrow()
   const row = await trx
     .selectFrom('transactions')
@@ -163,6 +164,11 @@ async function saleNotice(trx: Executor, saleId: string): Promise<SaleNotice> {
     buyerName: row.buyerName,
     sellerName: row.sellerName,
     paidAt: sale.paidAtProvider?.toISOString() ?? null,
+    // An instant or GitHub delivery needs no date: it happens on its own.
+    deliverBy:
+      sale.paidAtProvider && row.deliveryTimeframe !== 'instant' && !row.repoFullName
+        ? deliveryDueAt(sale.paidAtProvider, row.deliveryTimeframe).toISOString()
+        : null,
     deliveryLabel: row.deliveryTimeframe === 'instant' ? 'Instant' : null,
     deliveredAt: sale.deliveredAt?.toISOString() ?? null,
     windowEndsAt: sale.deliveredAt ? windowEndsAt(sale.deliveredAt).toISOString() : null,
