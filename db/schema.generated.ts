@@ -108,6 +108,27 @@ export interface GithubInstallations {
   userId: string;
 }
 
+export interface LedgerEntries {
+  description: string;
+  eventKey: string;
+  id: Generated<string>;
+  kind: "charge" | "release" | "refund" | "payout" | "correction";
+  payoutBatchId: string | null;
+  postedAt: Generated<Timestamp>;
+  sellerId: string | null;
+  transactionId: string | null;
+}
+
+export interface LedgerLines {
+  account: "provider_cash" | "buyer_funds" | "seller_payable" | "platform_fee" | "payouts_bank";
+  creditCents: Generated<number>;
+  debitCents: Generated<number>;
+  entryId: string;
+  id: Generated<number>;
+  sellerId: string | null;
+  transactionId: string | null;
+}
+
 export interface Listings {
   additionalNotes: string | null;
   archivedAt: Timestamp | null;
@@ -277,6 +298,17 @@ export interface RateLimits {
   points: Generated<number>;
 }
 
+export interface ReconciliationRuns {
+  exceptionCount: number;
+  exceptions: Json;
+  finishedAt: Timestamp;
+  id: Generated<string>;
+  requestedBy: string | null;
+  startedAt: Timestamp;
+  totals: Json;
+  trigger: "schedule" | "admin";
+}
+
 export interface Reviews {
   body: string;
   buyerId: string;
@@ -365,6 +397,8 @@ export interface DB {
   bankDetails: BankDetails;
   githubDeliveries: GithubDeliveries;
   githubInstallations: GithubInstallations;
+  ledgerEntries: LedgerEntries;
+  ledgerLines: LedgerLines;
   listings: Listings;
   listingViewsDaily: ListingViewsDaily;
   moneyExceptions: MoneyExceptions;
@@ -376,6 +410,7 @@ export interface DB {
   payoutBatchPayees: PayoutBatchPayees;
   processedEvents: ProcessedEvents;
   rateLimits: RateLimits;
+  reconciliationRuns: ReconciliationRuns;
   reviews: Reviews;
   revokedSessions: RevokedSessions;
   saleMessages: SaleMessages;

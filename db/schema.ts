@@ -78,7 +78,29 @@ export interface AppMetaTable extends Omit<Generated.AppMeta, 'value'> {
   value: ColumnType<unknown, string, string>
 }
 
-export interface DB extends Omit<Generated.DB, 'bankDetails' | 'listings' | 'transactions' | 'auditLog' | 'appMeta'> {
+/** The double-entry ledger (migration 0011, issue 19): append-only, balanced per entry (app/server/domain/ledger.server.ts). */
+export type LedgerEntriesTable = Generated.LedgerEntries
+export type LedgerLinesTable = Generated.LedgerLines
+/** One reconciliation's result (app/server/domain/reconciliation.server.ts): written once, never updated. */
+export interface ReconciliationRunsTable extends Omit<Generated.ReconciliationRuns, 'totals' | 'exceptions'> {
+  totals: ColumnType<Record<string, number>, string, never>
+  exceptions: ColumnType<ReconciliationExceptionRow[], string, never>
+}
+/** One difference a reconciliation found: the rule it breaks, the sale and/or seller, what was expected and found. */
+export interface ReconciliationExceptionRow {
+  rule: string
+  transactionId: string | null
+  sellerId: string | null
+  expectedCents: number | null
+  actualCents: number | null
+  details: string
+}
+
+export interface DB extends Omit<
+  Generated.DB,
+  'bankDetails' | 'listings' | 'transactions' | 'auditLog' | 'appMeta' | 'reconciliationRuns'
+> {
+  reconciliationRuns: ReconciliationRunsTable
   bankDetails: BankDetailsTable
   listings: ListingsTable
   transactions: TransactionsTable
@@ -92,6 +114,8 @@ export type BankDetailsStatus = Selectable<BankDetailsTable>['status']
 export type AuditActorRole = Selectable<AuditLogTable>['actorRole']
 export type MoneyExceptionKind = Selectable<MoneyExceptionsTable>['kind']
 export type GithubDeliveryState = Selectable<GithubDeliveriesTable>['state']
+export type LedgerAccount = Selectable<LedgerLinesTable>['account']
+export type LedgerEntryKind = Selectable<LedgerEntriesTable>['kind']
 export type GithubWaitingOn = NonNullable<Selectable<GithubDeliveriesTable>['waitingOn']>
 
 export type User = Selectable<UsersTable>

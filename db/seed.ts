@@ -4,6 +4,7 @@ import { splitFee } from '../app/lib/money.ts'
 import { ratingSummary } from '../app/lib/ratings.ts'
 import { slugify } from '../app/lib/slug.ts'
 import { imageUrlFor } from '../app/server/domain/images.server.ts'
+import { backfillLedger } from '../app/server/domain/ledger.server.ts'
 import { logEvent } from '../app/server/infra/log.server.ts'
 import { encryptSecret } from '../app/server/infra/secret-box.server.ts'
 import { DEMO_ADMIN, DEMO_ADMIN_2, DEMO_BUYERS, DEMO_LISTINGS, DEMO_REVIEWS, DEMO_SELLERS, demoLongDescription } from './demo-data.ts'
@@ -250,6 +251,8 @@ export async function seedDemoData(db: Kysely<DB>, now: Date, images: DemoListin
       listings,
     })
   }
+  // Issue 19: the demo's sales and payout in the ledger, through the functions the app posts with.
+  await backfillLedger(db)
   await sql`ANALYZE`.execute(db)
 }
 

@@ -9,6 +9,7 @@ import * as githubDelivery from './0007_github_delivery.ts'
 import * as notifications from './0008_notifications.ts'
 import * as reviews from './0009_reviews.ts'
 import * as saleMessages from './0010_sale_messages.ts'
+import * as ledger from './0011_ledger.ts'
 import * as payoutBatches from './0012_payout_batches.ts'
 import * as rateLimits from './0013_rate_limits.ts'
 import * as listingViews from './0014_listing_views.ts'
@@ -26,6 +27,7 @@ export const migrations: Record<string, Migration> = {
   '0008_notifications': notifications,
   '0009_reviews': reviews,
   '0010_sale_messages': saleMessages,
+  '0011_ledger': ledger,
   '0012_payout_batches': payoutBatches,
   '0013_rate_limits': rateLimits,
   '0014_listing_views': listingViews,

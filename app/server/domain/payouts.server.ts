@@ -4,6 +4,7 @@ import { db } from '../infra/db.server.ts'
 import { getFullBankDetailsFor, type FullBankDetails } from './bank-details.server.ts'
 import { csvCell } from './csv.server.ts'
 import { AppError } from './errors.server.ts'
+import { postSellerPayout } from './ledger.server.ts'
 import { notify } from './notifications.server.ts'
 
 /**
@@ -169,6 +170,13 @@ export async function recordSellerPaid(trx: Executor, payment: SellerPayment): P
     .where('transactions.id', 'in', payment.transactionIds)
     .orderBy('transactions.id')
     .execute()
+  await postSellerPayout(trx, {
+    batchId: payment.batchId,
+    sellerId: payment.sellerId,
+    bankReference: payment.bankReference,
+    paidAt: payment.paidAt,
+    sales: sales.map((sale) => ({ saleId: sale.id, sellerShareCents: sale.sellerShareCents })),
+  })
   const kind = 'payout_recorded'
   await notify(trx, {
     kind,

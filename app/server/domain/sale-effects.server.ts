@@ -1,6 +1,7 @@
 import type { Transaction as DbTransaction, Kysely } from 'kysely'
 import type { DB, Transaction, TransactionStatus } from '../../../db/schema.ts'
 import type { Actor, EscrowEvent, EventData } from './escrow.server.ts'
+import { postSaleLedger } from './ledger.server.ts'
 import { notifySaleChange } from './notification-sender.server.ts'
 import { removeReviewOnRefund } from './reviews.server.ts'
 
@@ -33,6 +34,8 @@ export type Executor = Kysely<DB> | DbTransaction<DB>
 export type SaleEffect = (trx: Executor, change: SaleChange) => Promise<void>
 
 const SALE_EFFECTS: readonly SaleEffect[] = [
+  // Issue 19: the money event's balanced ledger entry (charge, release, refund).
+  postSaleLedger,
   // Issue 18: a refunded sale loses its review.
   removeReviewOnRefund,
   // Issue 17: the buyer, the seller and the admins are told (outbox + in-app rows).
