@@ -1,0 +1,247 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { chmodSync, mkdirSync } from 'node:fs'
+import path from 'node:path'
+import { loadConfig, parseConfig } from '../../app/server/infra/env.server.ts'
+import { createDb } from '../../db/connection.ts'
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../db/embedded.ts'
+import { localSecret } from '../../db/local-secrets.ts'
+import { migrateToLatest } from '../../db/migrate.ts'
+import { assertPortFree, freePort } from '../../db/ports.ts'
+import { seedDemoDataOnce } from '../../db/seed.ts'
+import { startLocalServices, type LocalServices } from '../../emulators/local-services.ts'
+import { maxBodyBytes, startNginx, type RunningNginx } from './nginx.ts'
+
+/**
+ * The reference deployment on one machine (issue 20): one PostgreSQL (embedded on a TCP port, or
+ * DATABASE_URL), the local emulators once, N identical app instances (`server.ts`, each its own
+ * process, port and data directory) sharing the database, the S3 emulator and the secrets, and
+ * nginx in front of them as the load balancer and shared HTTP cache.
+ *
+ * `npm run cluster` (scripts/cluster.ts) is the command; the benchmark and the cluster tests call
+ * startCluster() directly.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, '../..')
+
+export interface ClusterOptions {
+  /** App instances behind nginx (default 2). */
+  instances?: number
+  /** nginx's port (default: PORT, else 3000). */
+  port?: number
+  /** nginx's interface (default: HOST, else 0.0.0.0). */
+  host?: string
+  /** Embedded database, emulator state, secrets, nginx's files, one directory per instance (default DATA_DIR). */
+  dataDir?: string
+  /** The environment the cluster and its instances read (default process.env); the cluster sets the rest. */
+  env?: Record<string, string | undefined>
+  /** Load the demo data on the first start (default: SEED_DEMO_DATA, else true with the embedded database). */
+  seedDemoData?: boolean
+  nginxBin?: string
+  /** nginx worker processes (default 1). */
+  nginxWorkers?: number | 'auto'
+  log?: (message: string) => void
+}
+
+export interface ClusterInstance {
+  index: number
+  port: number
+  url: string
+  child: ChildProcess
+  /** What the instance wrote to stdout and stderr (the last 200 chunks). */
+  output: () => string
+  /** Resolves when the process has exited (however it ended). */
+  exited: Promise<void>
+}
+
+export interface Cluster {
+  /** nginx: where clients go. */
+  url: string
+  port: number
+  instances: ClusterInstance[]
+  databaseUrl: string
+  /** The configuration every instance shares (database, secrets, emulators, TRUST_PROXY). */
+  sharedEnv: Record<string, string>
+  nginx: RunningNginx
+  /** Stops nginx, then the instances (SIGTERM: in-flight requests finish), the emulators, the database. */
+  stop: () => Promise<void>
+}
+
+const INSTANCE_START_TIMEOUT_MS = 180_000
+
+function withoutTestRunnerVariables(env: Record<string, string | undefined>): Record<string, string> {
+  const clean: Record<string, string> = {}
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || name.startsWith('VITEST') || name === 'TEST' || name === 'NODE_OPTIONS') continue
+    clean[name] = value
+  }
+  return clean
+}
+
+async function waitHealthy(url: string, child: ChildProcess | undefined, output: () => string, timeoutMs: number, what: string) {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (child && (child.exitCode !== null || child.signalCode !== null)) throw new Error(`${what} exited during start-up:\n${output()}`)
+    const healthy = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) }).then(
+      (response) => response.ok,
+      () => false,
+    )
+    if (healthy) return
+    await new Promise((resolve) => setTimeout(resolve, 300))
+  }
+  throw new Error(`${what} was not healthy within ${timeoutMs / 1000} s:\n${output()}`)
+}
+
+function startInstance(index: number, port: number, env: Record<string, string>, log: (message: string) => void): ClusterInstance {
+  // node itself (not npx), so the signals the cluster sends reach server.ts. Its own process group:
+  // a terminal's Ctrl-C reaches the cluster script only, which stops nginx before the instances.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  })
+  const chunks: string[] = []
+  const keep = (chunk: Buffer) => {
+    chunks.push(chunk.toString())
+    if (chunks.length > 200) chunks.shift()
+  }
+  child.stdout!.on('data', keep)
+  child.stderr!.on('data', (chunk: Buffer) => {
+    keep(chunk)
+    for (const line of chunk.toString().split('\n')) if (line.trim()) log(`instance ${index}: ${line}`)
+  })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  return { index, port, url: `http://127.0.0.1:${port}`, child, output: () => chunks.join(''), exited }
+}
+
+async function stopInstance(instance: ClusterInstance, timeoutMs = 30_000) {
+  const { child } = instance
+  if (child.exitCode !== null || child.signalCode !== null) return
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+  await instance.exited
+  clearTimeout(timer)
+}
+
+export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
+  const log = options.log ?? ((message: string) => console.log(`[cluster] ${message}`))
+  const baseEnv = withoutTestRunnerVariables(options.env ?? process.env)
+  // The operator's configuration, checked before anything starts. The emulators are this script's,
+  // whatever NODE_ENV the instances run with (the benchmark runs them in production mode).
+  const env = parseConfig({ ...baseEnv, NODE_ENV: baseEnv.NODE_ENV === 'production' ? 'development' : baseEnv.NODE_ENV })
+  const count = options.instances ?? 2
+  if (!Number.isInteger(count) || count < 1) throw new Error(`--instances must be a whole number above 0 (got ${count})`)
+  const port = options.port ?? env.PORT
+  const host = options.host ?? env.HOST
+  const dataDir = path.resolve(options.dataDir ?? env.DATA_DIR)
+  mkdirSync(dataDir, { recursive: true })
+  // PostgreSQL (run as the postgres user when we are root) and nginx's workers must reach their directories.
+  chmodSync(dataDir, 0o755)
+  await assertPortFree(port, 'nginx (the cluster)', 'PORT', host)
+
+  const cleanups: Array<() => Promise<void>> = []
+  const instances: ClusterInstance[] = []
+  let nginx: RunningNginx | undefined
+  let stopping: Promise<void> | undefined
+  const stop = () =>
+    (stopping ??= (async () => {
+      log('stopping: nginx, then the instances, the emulators, the database…')
+      await nginx?.stop()
+      await Promise.all(instances.map((instance) => stopInstance(instance)))
+      for (const cleanup of cleanups.reverse()) await cleanup()
+      log('stopped')
+    })())
+
+  try {
+    const supplied: Record<string, string> = {}
+    let embedded: EmbeddedDatabase | undefined
+    if (!env.DATABASE_URL) {
+      log(`no DATABASE_URL: starting embedded PostgreSQL on port ${env.EMBEDDED_PG_PORT} (data in ${path.join(dataDir, 'postgres')})`)
+      embedded = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), port: env.EMBEDDED_PG_PORT })
+      const database = embedded
+      cleanups.push(() => database.stop())
+      supplied.DATABASE_URL = embedded.connectionString()
+    }
+    if (!env.SESSION_SECRET) supplied.SESSION_SECRET = localSecret(dataDir, 'session-secret')
+    if (!env.BANK_DETAILS_KEY) supplied.BANK_DETAILS_KEY = localSecret(dataDir, 'bank-details-key')
+
+    // The emulators once, for every instance; their webhooks and redirects go through nginx.
+    const services: LocalServices = await startLocalServices({ config: env, dataDir, appPort: port, log })
+    cleanups.push(() => services.stop())
+    const merged = { ...services.defaults, ...baseEnv, ...supplied, ...services.supplied }
+    // This process's configuration too: the demo data's images are stored through the app's storage module.
+    const config = loadConfig({ ...merged, NODE_ENV: env.NODE_ENV })
+
+    const db = createDb(config.DATABASE_URL, { max: 2, applicationName: 'forkmarket-cluster' })
+    try {
+      const applied = await migrateToLatest(db)
+      if (applied.length) log(`applied migrations: ${applied.join(', ')}`)
+      if (options.seedDemoData ?? config.SEED_DEMO_DATA ?? Boolean(embedded)) {
+        if (await seedDemoDataOnce(db, new Date(), { github: services.demoGithub })) log('loaded the demo data (first start)')
+      }
+    } finally {
+      await db.destroy()
+    }
+
+    const sharedEnv: Record<string, string> = {
+      ...merged,
+      // The instances are reached through nginx only: one proxy hop, whose X-Forwarded-For is the client.
+      TRUST_PROXY: baseEnv.TRUST_PROXY ?? '1',
+      // Migrated and seeded above, once.
+      SEED_DEMO_DATA: 'false',
+    }
+    if (baseEnv.NODE_ENV === 'production' && services.supplied.SMTP_URL && !baseEnv.MAIL_FROM)
+      sharedEnv.MAIL_FROM = 'Forkmarket <notifications@forkmarket.localhost>'
+
+    // One after the other: the first builds the app when the build is stale (server.ts), the others
+    // reuse it; starting all at once would also compete for the two cores while the first compiles.
+    for (let index = 1; index <= count; index++) {
+      const instancePort = await freePort()
+      const instanceDir = path.join(dataDir, `instance-${index}`)
+      mkdirSync(instanceDir, { recursive: true })
+      const instanceEnv = {
+        ...sharedEnv,
+        PORT: String(instancePort),
+        HOST: '127.0.0.1',
+        DATA_DIR: instanceDir,
+        ...(index > 1 ? { SKIP_BUILD: 'true' } : {}),
+      }
+      const instance = startInstance(index, instancePort, instanceEnv, log)
+      instances.push(instance)
+      await waitHealthy(instance.url, instance.child, instance.output, INSTANCE_START_TIMEOUT_MS, `instance ${index}`)
+      log(`instance ${index} is up at ${instance.url} (pid ${instance.child.pid})`)
+      void instance.exited.then(() => {
+        if (!stopping)
+          log(
+            `instance ${index} exited (${instance.child.signalCode ?? `code ${instance.child.exitCode}`}); nginx sends its requests to the others`,
+          )
+      })
+    }
+
+    const nginxDir = path.join(dataDir, 'nginx')
+    mkdirSync(nginxDir, { recursive: true })
+    chmodSync(nginxDir, 0o755)
+    nginx = await startNginx({
+      dir: nginxDir,
+      host,
+      port,
+      upstreams: instances.map((instance) => instance.port),
+      workers: options.nginxWorkers ?? 1,
+      maxBodyBytes: await maxBodyBytes(),
+      user: process.getuid?.() === 0 ? 'root' : undefined,
+      bin: options.nginxBin,
+      log,
+    })
+    const running = nginx
+    running.child.once('exit', (code, signal) => {
+      if (!stopping) log(`nginx exited (${signal ?? `code ${code}`}): see ${path.join(nginxDir, 'error.log')}`)
+    })
+    const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`
+    await waitHealthy(url, running.child, () => '', 30_000, 'nginx')
+    log(`Forkmarket (${count} instances behind nginx) is running at http://localhost:${port}`)
+    return { url, port, instances, databaseUrl: config.DATABASE_URL, sharedEnv, nginx: running, stop }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
