@@ -64,6 +64,14 @@ export interface BankDecisionNotice {
   reason?: string | null
 }
 
+/** A reconciliation that found differences (issue 19): how many, which rules (e.g. "fee_rule: 1"). */
+export interface ReconciliationNotice {
+  runId: string
+  count: number
+  startedAt: string
+  rules: string
+}
+
 export interface BankDigestNotice {
   date: string
   count: number
@@ -318,6 +326,14 @@ const BUILDERS: Record<NotificationKind, Builder> = {
     paragraphs: ['Sellers cannot sell until their bank details are approved.'],
     action: { label: 'Review bank details', path: ADMIN },
     footnote: 'You receive this daily digest because digests are on in your notification settings on your profile.',
+  }),
+  admin_reconciliation_exceptions: (run: ReconciliationNotice, ctx) => ({
+    subject: `Reconciliation: ${run.count} ${run.count === 1 ? 'difference' : 'differences'} to look at`,
+    heading: 'The books do not reconcile',
+    summary: `The reconciliation of ${when(run.startedAt, ctx)} found ${run.count} ${run.count === 1 ? 'difference' : 'differences'} between the payment provider, the sales and the ledger.`,
+    paragraphs: ['Each difference names its sale or seller and the rule it breaks. Find the cause before the next payout batch.'],
+    rows: [{ label: 'Rules broken', value: run.rules }],
+    action: { label: 'Open the reconciliation', path: `${ADMIN}?tab=reconciliation` },
   }),
 }
 

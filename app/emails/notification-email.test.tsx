@@ -31,6 +31,12 @@ const DATA: Record<string, Record<string, unknown>> = {
   new_review: { listingTitle: 'Invoice Kit', listingSlug: 'invoice-kit', stars: 4, excerpt: 'Clean code' },
   admin_delivery_stuck: { ...SALE, limitLabel: 'due in 24 hours' },
   admin_bank_details_digest: { date: '2026-11-23', count: 2, oldestRequestedAt: '2026-11-20T10:00:00.000Z' },
+  admin_reconciliation_exceptions: {
+    runId: 'run-1',
+    count: 2,
+    startedAt: '2026-11-23T04:15:00.000Z',
+    rules: 'fee_rule: 1, seller_payable: 1',
+  },
 }
 
 describe('every notification renders as an e-mail', () => {

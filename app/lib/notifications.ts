@@ -31,6 +31,7 @@ export const NOTIFICATION_KINDS = [
   'admin_dispute_opened',
   'admin_delivery_stuck',
   'admin_bank_details_digest',
+  'admin_reconciliation_exceptions',
 ] as const
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number]
 
