@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto'
-import { PassThrough } from 'node:stream'
+import { PassThrough, Writable } from 'node:stream'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { ServerRouter, type EntryContext, type RouterContextProvider } from 'react-router'
 import { NonceProvider } from '~/lib/nonce'
+import { isCacheCandidate } from '~/server/http/http-cache.server'
 import { routePolicyContext } from '~/server/http/route-policy.server'
-import { securityHeaders } from '~/server/http/security-headers.server'
+import { inlineScriptHashes, securityHeaders } from '~/server/http/security-headers.server'
 
 export const streamTimeout = 5_000
 
@@ -17,10 +18,11 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
+  const policy = loadContext.get(routePolicyContext)
+  if (isCacheCandidate(request, policy)) return renderShareable(request, responseStatusCode, responseHeaders, routerContext, policy.csp)
   const nonce = randomBytes(16).toString('base64')
   // The CSP variant the page's route declares (route-policy.server.ts).
-  const { csp } = loadContext.get(routePolicyContext)
-  for (const [name, value] of Object.entries(securityHeaders(csp, nonce))) responseHeaders.set(name, value)
+  for (const [name, value] of Object.entries(securityHeaders(policy.csp, nonce))) responseHeaders.set(name, value)
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false
@@ -55,6 +57,55 @@ export default function handleRequest(
     )
     // Aborts a render that never finishes; cleared when the stream ends (final() above) so a
     // finished render is not kept in memory for the whole timeout.
+    const abortTimer = setTimeout(abort, streamTimeout + 1000)
+  })
+}
+
+/**
+ * A page a shared cache may hand to many visitors (http-cache.server.ts): no
+ * nonce — it would be the same for every reader — but the hash of each inline
+ * script in the CSP, computed from the finished page, so it is rendered whole
+ * (it is collected whole for compression anyway, decision 008). Every client
+ * gets the same bytes, crawler or browser, so one cached copy serves both.
+ */
+function renderShareable(
+  request: Request,
+  status: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+  csp: Parameters<typeof securityHeaders>[0],
+): Promise<Response> {
+  return new Promise<Response>((resolve, reject) => {
+    const chunks: Buffer[] = []
+    const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} />, {
+      onAllReady() {
+        pipe(
+          new Writable({
+            write(chunk: Buffer, _encoding, callback) {
+              chunks.push(chunk)
+              callback()
+            },
+            final(callback) {
+              clearTimeout(abortTimer)
+              const html = Buffer.concat(chunks).toString('utf8')
+              for (const [name, value] of Object.entries(securityHeaders(csp, { hashes: inlineScriptHashes(html) }))) {
+                responseHeaders.set(name, value)
+              }
+              responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+              resolve(new Response(html, { headers: responseHeaders, status }))
+              callback()
+            },
+          }),
+        )
+      },
+      onShellError(error: unknown) {
+        reject(error)
+      },
+      onError(error: unknown) {
+        status = 500
+        console.error(error)
+      },
+    })
     const abortTimer = setTimeout(abort, streamTimeout + 1000)
   })
 }

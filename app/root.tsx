@@ -9,10 +9,10 @@ import { authMiddleware, getOptionalUser } from '~/server/http/auth.server'
 import { readSidebarOpen, readToast, themeSessionResolver } from '~/server/http/cookies.server'
 import { csrfMiddleware } from '~/server/http/csrf.server'
 import { dbOutageMiddleware } from '~/server/http/db-outage.server'
+import { httpCacheMiddleware } from '~/server/http/http-cache.server'
 import { invalidTextMiddleware } from '~/server/http/invalid-text.server'
 import { retryAfterMiddleware } from '~/server/http/rate-limit.server'
 import { bodyLimitMiddleware } from '~/server/http/route-policy.server'
-import { privateCacheMiddleware } from '~/server/http/security-headers.server'
 import type { Route } from './+types/root'
 import stylesheet from './app.css?url'
 
@@ -25,7 +25,7 @@ export const links: Route.LinksFunction = () => [
 // variant, compression) as its middleware: app/server/http/route-policy.server.ts.
 export const middleware: Route.MiddlewareFunction[] = [
   dbOutageMiddleware,
-  privateCacheMiddleware,
+  httpCacheMiddleware,
   retryAfterMiddleware,
   bodyLimitMiddleware,
   invalidTextMiddleware,
@@ -56,7 +56,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 function Document({ children, title }: { children: React.ReactNode; title?: string }) {
   const [theme] = useTheme()
-  const nonce = useNonce()
+  // None on a page a shared cache may keep: its inline scripts are trusted by hash (entry.server.tsx).
+  const nonce = useNonce() || undefined
   return (
     <html lang="en" className={theme ?? 'light'}>
       <head>

@@ -17,7 +17,11 @@ import {
 import { Link } from 'react-router'
 import { DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
 import { PLATFORM_FEE_PERCENT, SELLER_SHARE_PERCENT } from '~/lib/money'
+import { routePolicy } from '~/server/http/route-policy.server'
 import type { Route } from './+types/home'
+
+// The same page for every anonymous visitor: a shared cache may keep it (docs/decisions/023).
+export const middleware = [routePolicy({ cache: 'public' })]
 
 const buttonShape =
   'inline-flex items-center justify-center gap-2 rounded-md px-5 py-2.5 text-sm font-medium whitespace-nowrap transition-colors focus-visible:outline-2 focus-visible:outline-offset-2'

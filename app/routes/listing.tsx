@@ -29,7 +29,9 @@ import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/http/route-polic
 import { logSecurityEvent } from '~/server/infra/log.server'
 import type { Route } from './+types/listing'
 
-export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.form, rateLimit: RATE_LIMITS.listingWrite })]
+// Anonymous readers share one copy for a few seconds (docs/decisions/023): the price and visibility they see
+// are at most PUBLIC_PAGE_MAX_STALENESS_SECONDS old, and checkout reads the database again.
+export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.form, rateLimit: RATE_LIMITS.listingWrite, cache: 'public' })]
 
 const ListingPageActionSchema = z.discriminatedUnion('intent', [z.object({ intent: z.literal('delete') })])
 const REVIEW_INTENTS = new Set(['review', 'reply', 'hide-review'])

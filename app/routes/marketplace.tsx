@@ -21,7 +21,11 @@ import {
 } from '~/lib/filters'
 import { SORT_LABELS, SORT_OPTIONS } from '~/lib/options'
 import { PAGE_SIZE, searchListings } from '~/server/domain/search.server'
+import { routePolicy } from '~/server/http/route-policy.server'
 import type { Route } from './+types/marketplace'
+
+// The same page for every anonymous visitor: a shared cache may keep it (docs/decisions/023).
+export const middleware = [routePolicy({ cache: 'public' })]
 
 const PATH = '/marketplace'
 

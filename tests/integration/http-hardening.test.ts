@@ -9,6 +9,7 @@ import * as login from '../../app/routes/login.tsx'
 import * as marketplace from '../../app/routes/marketplace.tsx'
 import * as purchasesPage from '../../app/routes/purchases.tsx'
 import { safeRedirectPath } from '../../app/server/http/auth.server.ts'
+import { PUBLIC_CACHE_CONTROL } from '../../app/server/http/http-cache.server.ts'
 import { createHttpServer, HTTP_TIMEOUTS, lingeringClose } from '../../app/server/http/http-server.server.ts'
 import { APP, callRoute } from '../support/call-route.ts'
 import { setEnv } from '../support/config.ts'
@@ -36,9 +37,10 @@ describe('signed-in pages are never cached', () => {
       expect(checkout.status).toBe(200)
       expect(checkout.headers.get('Cache-Control')).toBe('private, no-store')
     }
-    // A public page seen anonymously stays cacheable.
+    // A public page seen anonymously is cacheable by a shared cache (docs/decisions/023; tests/integration/http-caching.test.ts).
     const anonymous = await callRoute(marketplace, new Request(`${APP}/marketplace`))
-    expect(anonymous.headers.get('Cache-Control')).toBeNull()
+    expect(anonymous.headers.get('Cache-Control')).toBe(PUBLIC_CACHE_CONTROL)
+    expect(anonymous.headers.get('Cache-Control')).toMatch(/^public, max-age=0, s-maxage=\d+, stale-while-revalidate=\d+$/)
   })
 })
 

@@ -1,6 +1,10 @@
 import { Link } from 'react-router'
 import { Callout, LegalPage, ProseTable, SUPPORT_EMAIL } from '~/components/prose'
+import { routePolicy } from '~/server/http/route-policy.server'
 import type { Route } from './+types/cookies'
+
+// The same page for every anonymous visitor: a shared cache may keep it (docs/decisions/023).
+export const middleware = [routePolicy({ cache: 'public' })]
 
 const COOKIES = [
   {

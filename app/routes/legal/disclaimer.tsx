@@ -1,7 +1,11 @@
 import { Link } from 'react-router'
 import { LegalPage, SUPPORT_EMAIL } from '~/components/prose'
 import { DISPUTE_WINDOW_DAYS, DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
+import { routePolicy } from '~/server/http/route-policy.server'
 import type { Route } from './+types/disclaimer'
+
+// The same page for every anonymous visitor: a shared cache may keep it (docs/decisions/023).
+export const middleware = [routePolicy({ cache: 'public' })]
 
 export default function DisclaimerPage() {
   return (

@@ -3,7 +3,11 @@ import { Link } from 'react-router'
 import { LegalPage, SUPPORT_EMAIL } from '~/components/prose'
 import { DISPUTE_WINDOW_DAYS, DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
 import { formatCents, PLATFORM_FEE_PERCENT, SELLER_SHARE_PERCENT, splitFee } from '~/lib/money'
+import { routePolicy } from '~/server/http/route-policy.server'
 import type { Route } from './+types/faq'
+
+// The same page for every anonymous visitor: a shared cache may keep it (docs/decisions/023).
+export const middleware = [routePolicy({ cache: 'public' })]
 
 /** The fee example in the copy: a $100.00 sale, split by the same rule as every sale. */
 const FEE_EXAMPLE = splitFee(10_000)

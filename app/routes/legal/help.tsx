@@ -3,7 +3,11 @@ import { Link } from 'react-router'
 import { LegalPageHeader, Prose, SUPPORT_EMAIL } from '~/components/prose'
 import { DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
 import { PLATFORM_FEE_PERCENT } from '~/lib/money'
+import { routePolicy } from '~/server/http/route-policy.server'
 import type { Route } from './+types/help'
+
+// The same page for every anonymous visitor: a shared cache may keep it (docs/decisions/023).
+export const middleware = [routePolicy({ cache: 'public' })]
 
 type Topic = {
   id: string

@@ -26,6 +26,13 @@ export interface RoutePolicy {
    * compression layer (server.ts), which runs outside React Router.
    */
   compress?: boolean
+  /**
+   * 'public': the route's page shows the same thing to every anonymous visitor
+   * (no form that posts, nothing personal), so an anonymous read may be kept by a
+   * shared cache for a few seconds and carries CSP hashes instead of a nonce
+   * (http-cache.server.ts). Signed-in visitors still get `private, no-store`.
+   */
+  cache?: 'public'
 }
 
 /** 'checkout': Stripe.js may load, connect and frame (design.md §7); 'sign-in': the form posts on to the identity provider. */

@@ -1,6 +1,5 @@
-import type { MiddlewareFunction } from 'react-router'
+import { createHash } from 'node:crypto'
 import { config, isProduction } from '../infra/env.server.ts'
-import { hasAuthCookie } from '../infra/supabase.server.ts'
 import type { CspVariant } from './route-policy.server.ts'
 
 /**
@@ -38,15 +37,51 @@ function avatarSources(): string[] {
 }
 
 /**
- * Headers for every HTML document: the CSP gets its per-request nonce and the
- * extra sources of the variant its route declares (route-policy.server.ts).
+ * How a document's inline scripts are trusted: a fresh nonce per response, or
+ * — for a page a shared cache hands to many readers, where a nonce would be
+ * the same for all of them — the SHA-256 of each inline script it carries
+ * (inlineScriptHashes), docs/decisions/023-cacheable-public-pages.md.
  */
-export function securityHeaders(variant: CspVariant | undefined, nonce: string): Record<string, string> {
+export type ScriptTrust = string | { hashes: readonly string[] }
+
+/** Inline `<script>` elements of a rendered page (not those with a `src`), with their exact text. */
+const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi
+
+/**
+ * The CSP hash source of every inline script in `html` — React Router's
+ * context, route-module and stream scripts, ScrollRestoration's — as the
+ * browser computes it: over the UTF-8 text after the HTML parser has turned
+ * CR LF and CR into LF. React escapes `<` in text and attributes, so markup
+ * from a listing cannot open a script element here.
+ */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>()
+  for (const [, attributes = '', text = ''] of html.matchAll(INLINE_SCRIPT)) {
+    if (/\ssrc\s*=/i.test(attributes)) continue
+    const digest = createHash('sha256').update(text.replace(/\r\n?/g, '\n'), 'utf8').digest('base64')
+    hashes.add(`'sha256-${digest}'`)
+  }
+  return [...hashes]
+}
+
+/**
+ * Headers for every HTML document: the CSP trusts the page's inline scripts by
+ * nonce or by hash (ScriptTrust) and adds the sources of the variant its route
+ * declares (route-policy.server.ts).
+ *
+ * By hash, 'strict-dynamic' is left out: it would make the browser ignore
+ * 'self', and React Router's `<link rel="modulepreload">` elements can carry a
+ * nonce but no hash. Scripts then come only from the hashed inline ones and
+ * this origin, which serves no script a visitor can write (uploads are images
+ * sent with nosniff and their own sandboxing CSP; /api answers JSON).
+ */
+export function securityHeaders(variant: CspVariant | undefined, trust: ScriptTrust): Record<string, string> {
   const stripe = variant === 'checkout' ? stripeSources() : { script: [], connect: [], frame: [] }
   const list = (base: string[], extra: string[]) => [...base, ...extra].join(' ')
+  const scriptTrust = typeof trust === 'string' ? [`'nonce-${trust}'`, "'strict-dynamic'"] : [...trust.hashes]
   const csp = [
     `default-src 'self'`,
-    `script-src ${list(["'self'", `'nonce-${nonce}'`, "'strict-dynamic'"], stripe.script)}`,
+    `script-src ${list(["'self'", ...scriptTrust], stripe.script)}`,
     `style-src 'self' 'unsafe-inline'`,
     `img-src ${list(["'self'", 'data:', 'blob:'], avatarSources())}`,
     `font-src 'self'`,
@@ -67,21 +102,4 @@ export function securityHeaders(variant: CspVariant | undefined, nonce: string):
   }
   if (isProduction()) headers['Strict-Transport-Security'] = 'max-age=63072000; includeSubDomains'
   return headers
-}
-
-/**
- * Root middleware: an answer to a signed-in request (auth cookie or bearer
- * token) is the user's own — their e-mail in the page's header, their
- * purchases, a payment form — so no cache may keep it (issue 14.8) unless the
- * route said otherwise (public, immutable uploads).
- */
-export const privateCacheMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
-  const response = await next()
-  const signedIn = request.headers.has('Authorization') || hasAuthCookie(request)
-  const cacheControl = response.headers.get('Cache-Control')
-  // A route's own choice of who may store it (public, private, no-store) stands; other directives are kept.
-  if (signedIn && !/\b(public|private|no-store)\b/i.test(cacheControl ?? '')) {
-    response.headers.set('Cache-Control', cacheControl ? `private, no-store, ${cacheControl}` : 'private, no-store')
-  }
-  return response
 }
