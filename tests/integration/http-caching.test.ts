@@ -156,6 +156,25 @@ describe('anonymous reads of public pages are cacheable by a shared cache', () =
   })
 })
 
+describe('client-side navigations read the same rule', () => {
+  it("a public route's data (React Router's .data request) is cacheable anonymously and private when signed in", async () => {
+    const { listing, buyer } = await world()
+    for (const pathname of [`/listing/${listing.slug}.data`, '/marketplace.data?search=starter', '/terms.data']) {
+      const anonymous = await get(pathname)
+      await anonymous.text()
+      expect(anonymous.status, pathname).toBe(200)
+      expect(anonymous.headers.get('Cache-Control'), pathname).toMatch(PUBLIC)
+      const etag = anonymous.headers.get('ETag')!
+      expect(etag, pathname).toMatch(/^W\//)
+      expect((await get(pathname, { 'If-None-Match': etag })).status, pathname).toBe(304)
+      const signedIn = await get(pathname, { Authorization: `Bearer ${buyer.token}` })
+      await signedIn.text()
+      expect(signedIn.headers.get('Cache-Control'), pathname).toMatch(/^private, no-store\b/)
+      expect(signedIn.headers.get('ETag'), pathname).toBeNull()
+    }
+  })
+})
+
 describe('everything else is private, no-store', () => {
   it('the same pages for a signed-in visitor (session cookie or bearer token): no-store, a nonce, no validator', async () => {
     const { listing, buyer } = await world()
