@@ -5,7 +5,13 @@ import { defineConfig, devices } from '@playwright/test'
 // the local Supabase/Stripe/GitHub/mail emulators, in Debian's Chromium.
 // E2E_PORT moves every port (and the data directory) so parallel runs don't collide.
 const PORT = Number(process.env.E2E_PORT ?? 3100)
-const DATA_DIR = `.data-e2e-${PORT}`
+/**
+ * E2E_CLUSTER=N: the same suite against the reference deployment (`npm run cluster`, issue 20):
+ * nginx on PORT in front of N app instances on one database, the emulators on the same ports
+ * (.ci/cluster-e2e runs it with 2 after `npm test`).
+ */
+export const E2E_CLUSTER = Number(process.env.E2E_CLUSTER ?? 0)
+const DATA_DIR = E2E_CLUSTER ? `.data-e2e-cluster-${PORT}` : `.data-e2e-${PORT}`
 export const E2E_ENV = {
   NODE_ENV: 'test',
   PORT: String(PORT),
@@ -56,10 +62,12 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: {
-    command: `rm -rf ${DATA_DIR} && npx tsx server.ts`,
+    command: `rm -rf ${DATA_DIR} && npx tsx ${E2E_CLUSTER ? `scripts/cluster.ts --instances ${E2E_CLUSTER}` : 'server.ts'}`,
     url: `http://localhost:${PORT}/healthz`,
     env: E2E_ENV,
-    timeout: 120_000,
+    timeout: E2E_CLUSTER ? 240_000 : 120_000,
+    // The cluster stops nginx, its instances, the emulators and the database in order on SIGTERM.
+    ...(E2E_CLUSTER ? { gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 60_000 } } : {}),
     reuseExistingServer: false,
     stdout: 'ignore',
     stderr: 'pipe',

@@ -100,6 +100,8 @@ ${servers}
     # Slow clients are cut at the edge as the app cuts them (app/server/http/http-server.server.ts).
     client_header_timeout ${HTTP_TIMEOUTS.headersMs / 1000}s;
     client_body_timeout ${HTTP_TIMEOUTS.requestMs / 1000}s;
+    # Request heads as large as Node takes (16 KB); the auth cookies alone can pass nginx's default 8 KB.
+    large_client_header_buffers 4 16k;
     keepalive_timeout 60s;
 
     location / {
@@ -111,6 +113,11 @@ ${servers}
       # instances trust exactly one proxy hop (TRUST_PROXY=1), so req.ip is this address.
       proxy_set_header X-Forwarded-For $remote_addr;
       proxy_set_header X-Forwarded-Proto $scheme;
+
+      # Response heads carry the session's chunked auth cookies and a long CSP: more than the 4 KB default.
+      proxy_buffer_size 32k;
+      proxy_buffers 16 32k;
+      proxy_busy_buffers_size 64k;
 
       proxy_connect_timeout 2s;
       proxy_read_timeout 120s;

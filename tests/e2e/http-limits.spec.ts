@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http'
 import { connect } from 'node:net'
 import { expect, test } from '@playwright/test'
+import { E2E_CLUSTER } from '../../playwright.config'
 import { DEMO, signIn } from './support'
 
 /*
@@ -87,7 +88,9 @@ test('a client that never finishes its request headers is cut at the header time
     socket.on('error', () => {})
     socket.on('close', () => resolve({ answer, afterMs: Date.now() - started }))
   })
-  expect(outcome.answer).toMatch(/^HTTP\/1\.1 408/)
+  // Behind nginx (E2E_CLUSTER) the edge cuts it, at the same 15 s (client_header_timeout), and
+  // closes the connection without an answer: nginx only logs its 408.
+  expect(outcome.answer).toMatch(E2E_CLUSTER ? /^(HTTP\/1\.1 408[^]*)?$/ : /^HTTP\/1\.1 408/)
   expect(outcome.afterMs).toBeGreaterThanOrEqual(14_000)
   expect(outcome.afterMs).toBeLessThan(18_000)
 })

@@ -1,4 +1,4 @@
-import { Logger, run, runMigrations, type Runner, type Task } from 'graphile-worker'
+import { Logger, run, runMigrations, type Runner, type Task, type WorkerEvents } from 'graphile-worker'
 import { sql, type Kysely, type Transaction } from 'kysely'
 import type { DB } from '../../../db/schema.ts'
 import { config } from './env.server.ts'
@@ -67,7 +67,11 @@ export const jobLogger = new Logger(() => (level, message) => {
 /** Starts this instance's worker for `jobs` (safe to run on every instance at once). */
 export async function startJobWorker(
   jobs: readonly JobDefinition[],
-  options: { concurrency?: number } = {},
+  options: {
+    concurrency?: number
+    /** graphile-worker's events (the cron test watches each worker schedule its ticks). */
+    events?: WorkerEvents
+  } = {},
 ): Promise<{ stop(): Promise<void> }> {
   await ensureJobSchema()
   const concurrency = options.concurrency ?? 2
@@ -84,6 +88,7 @@ export async function startJobWorker(
     logger: jobLogger,
     taskList: Object.fromEntries(jobs.map((job) => [job.name, job.task])),
     crontab,
+    events: options.events,
   })
   for (const job of jobs.filter((j) => j.runAtStartup)) {
     await runner.addJob(job.name, {}, { jobKey: `${job.name}:startup` })

@@ -1,0 +1,183 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort } from '../../db/ports.ts'
+import { startCluster, type Cluster } from '../../scripts/cluster/start-cluster.ts'
+import { emulatorAccessToken } from '../drills/support.ts'
+
+// Issue 20: one of two instances behind nginx is killed (SIGKILL: no goodbye, its connections
+// reset) while a client keeps sending reads and writes. Nothing the client was told had succeeded
+// may be lost — every 2xx write's row is in the database — and after the kill every request is
+// answered by the other instance: nginx passes a request that failed to connect (or an
+// idempotent one that failed in flight) on to the next instance.
+
+const logs: string[] = []
+let cluster: Cluster
+let dataDir: string
+let token: string
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'forkmarket-kill-'))
+  const ports = await Promise.all(Array.from({ length: 8 }, () => freePort()))
+  cluster = await startCluster({
+    instances: 2,
+    port: ports[0],
+    host: '127.0.0.1',
+    dataDir,
+    seedDemoData: false,
+    log: (line) => logs.push(line),
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'test',
+      BUILD_DIR: process.env.BUILD_DIR ?? 'build',
+      SKIP_BUILD: process.env.SKIP_BUILD,
+      // The database of this test worker (tests/setup): the cluster migrates nothing new and seeds nothing.
+      DATABASE_URL: process.env.DATABASE_URL,
+      SUPABASE_EMULATOR_PORT: String(ports[1]),
+      STRIPE_EMULATOR_PORT: String(ports[2]),
+      GITHUB_EMULATOR_PORT: String(ports[3]),
+      MAIL_EMULATOR_SMTP_PORT: String(ports[4]),
+      MAIL_EMULATOR_WEB_PORT: String(ports[5]),
+      S3_EMULATOR_PORT: String(ports[6]),
+      RATE_LIMIT_MULTIPLIER: '1000',
+      LOG_SILENT: 'true',
+    },
+  })
+  token = await emulatorAccessToken(cluster.sharedEnv.SUPABASE_URL!, `kill-${Date.now()}@example.com`)
+  const synced = await fetch(`${cluster.url}/api/users/sync`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } })
+  expect(synced.status).toBe(200)
+}, 300_000)
+
+afterAll(async () => {
+  await cluster?.stop()
+  rmSync(dataDir, { recursive: true, force: true })
+}, 120_000)
+
+interface Outcome {
+  kind: 'read' | 'write'
+  /** The write's own key: the listing title it creates. */
+  key?: string
+  status: number
+  /** The created listing's id (a 2xx write). */
+  id?: string
+  error?: string
+  startedAt: number
+  endedAt: number
+}
+
+async function send(kind: 'read' | 'write', n: number): Promise<Outcome> {
+  const startedAt = Date.now()
+  const key = kind === 'write' ? `Kill test listing ${n} ${crypto.randomUUID()}` : undefined
+  try {
+    const response =
+      kind === 'read'
+        ? await fetch(`${cluster.url}/api/listings?sort=newest&limit=5`, { headers: { Authorization: `Bearer ${token}` } })
+        : await fetch(`${cluster.url}/api/listings`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+            body: JSON.stringify({
+              title: key,
+              shortDescription: 'Made during the instance-kill test.',
+              type: 'template',
+              licence: 'commercial',
+              priceCents: 4900,
+            }),
+          })
+    const body = await response.text()
+    const id = kind === 'write' && response.ok ? (JSON.parse(body) as { id: string }).id : undefined
+    return { kind, key, status: response.status, id, startedAt, endedAt: Date.now() }
+  } catch (error) {
+    return {
+      kind,
+      key,
+      status: 0,
+      error: error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error),
+      startedAt,
+      endedAt: Date.now(),
+    }
+  }
+}
+
+describe('an instance killed mid-run', () => {
+  it('loses no request the client was told succeeded, and the other instance answers the rest', { timeout: 120_000 }, async () => {
+    const [victim, survivor] = cluster.instances
+    const outcomes: Outcome[] = []
+    let n = 0
+    let running = true
+    // Four clients, each sending a write then a read, one after the other, without pause.
+    const clients = Array.from({ length: 4 }, async () => {
+      while (running) {
+        outcomes.push(await send('write', n++))
+        outcomes.push(await send('read', n++))
+      }
+    })
+    await new Promise((resolve) => setTimeout(resolve, 4_000))
+    const killedAt = Date.now()
+    victim!.child.kill('SIGKILL')
+    await victim!.exited
+    // The process is gone (its sockets closed by the kernel): from here on, nothing may fail.
+    const deadAt = Date.now()
+    await new Promise((resolve) => setTimeout(resolve, 6_000))
+    running = false
+    await Promise.all(clients)
+
+    const before = outcomes.filter((o) => o.endedAt < killedAt)
+    const after = outcomes.filter((o) => o.startedAt > deadAt)
+    const failed = outcomes.filter((o) => o.status < 200 || o.status >= 300)
+    console.log(
+      `instance-kill: ${outcomes.length} requests (${before.length} before the kill, ${after.length} after it died ${deadAt - killedAt} ms later); ` +
+        `failed: ${failed.map((o) => `${o.kind} ${o.status || o.error}`).join(', ') || 'none'}`,
+    )
+    const context = JSON.stringify(outcomes.filter((o) => o.status < 200 || o.status >= 300).slice(0, 10))
+    expect(before.length, 'requests before the kill').toBeGreaterThan(20)
+    expect(after.length, 'requests after the kill').toBeGreaterThan(20)
+    // Both instances took requests before the kill (nginx's log names the upstream of each).
+    const accessLog = readFileSync(path.join(dataDir, 'nginx', 'access.log'), 'utf8')
+    expect(accessLog).toContain(`upstream=127.0.0.1:${victim!.port}`)
+    expect(accessLog).toContain(`upstream=127.0.0.1:${survivor!.port}`)
+
+    // Every write the client was told succeeded is in the database, under its own key, once.
+    const written = outcomes.filter((o) => o.kind === 'write' && o.status >= 200 && o.status < 300)
+    expect(written.length).toBeGreaterThan(20)
+    const client = new pg.Client({ connectionString: cluster.databaseUrl })
+    await client.connect()
+    try {
+      const rows = (
+        await client.query<{ id: string; title: string }>('SELECT id, title FROM listings WHERE id = ANY($1::uuid[])', [
+          written.map((o) => o.id),
+        ])
+      ).rows
+      const stored = new Map(rows.map((row) => [row.id, row.title]))
+      for (const write of written) expect(stored.get(write.id!), `listing ${write.id} (${write.key})`).toBe(write.key)
+      const titles = (
+        await client.query<{ title: string; count: string }>(
+          `SELECT title, count(*) FROM listings WHERE title LIKE 'Kill test listing %' GROUP BY title HAVING count(*) > 1`,
+        )
+      ).rows
+      expect(titles, 'no write was applied twice').toEqual([])
+    } finally {
+      await client.end()
+    }
+
+    // Reads are idempotent: one cut in flight is passed on to the other instance, so none fails.
+    expect(
+      outcomes.filter((o) => o.kind === 'read' && o.status !== 200),
+      context,
+    ).toEqual([])
+    // A write cut in flight is not resent (it may have been applied): at most the four in flight fail.
+    const failedWrites = outcomes.filter((o) => o.kind === 'write' && (o.status < 200 || o.status >= 300))
+    expect(failedWrites.length, context).toBeLessThanOrEqual(4)
+    for (const failed of failedWrites) {
+      expect(failed.startedAt, `only a write in flight while the instance died fails: ${context}`).toBeLessThanOrEqual(deadAt)
+    }
+    // After the kill, everything succeeds, through the survivor.
+    expect(
+      after.filter((o) => o.status < 200 || o.status >= 300),
+      context,
+    ).toEqual([])
+    expect(survivor!.child.exitCode).toBeNull()
+  })
+})
