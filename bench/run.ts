@@ -23,14 +23,27 @@ import pg from 'pg'
 import type { EmbeddedDatabase } from '../db/embedded.ts'
 import { compileFloorPlans } from './lib/app-queries.ts'
 import { ensureSeededCluster, startRunCluster } from './lib/database.ts'
+import { postmasterPid, sampleConnections, withStatementStats, type ConnectionSample, type StatementCount } from './lib/db-stats.ts'
 import { explainPlans, type QueryPlanSummary } from './lib/explain.ts'
 import { measureFirstVisitJs, type FirstVisitJs } from './lib/first-visit-js.ts'
 import { CHROME_PATH, lighthouseMedian, type LighthouseSummary } from './lib/lighthouse.ts'
 import { loadTool, type LoadResult } from './lib/load.ts'
-import { killAllNow, peakRssKb, sampleRss, startProcess, stopAll, stopProcess, waitForHttp, type Managed } from './lib/processes.ts'
+import { runOpenLoop, type OpenLoopReport, type OpenLoopResult, type OpenLoopTarget } from './lib/open-loop.ts'
+import {
+  killAllNow,
+  peakRssKb,
+  sampleRss,
+  startProcess,
+  stopAll,
+  stopProcess,
+  treeCpuMs,
+  waitForHttp,
+  type Managed,
+} from './lib/processes.ts'
 import { summarizeProfiles } from './lib/profile-summary.ts'
 import { budgets, renderMarkdown, REQUIRED_KEYS, type BenchResults, type TargetResult } from './lib/report.ts'
 import { chooseWorkload, type Workload } from './lib/workload.ts'
+import { BROWSER_HEADERS } from './lib/wrk.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
 const started = Date.now()
@@ -86,6 +99,7 @@ const PORTS = {
   app: PORT_BASE,
   floorD: PORT_BASE + 1,
   floorE: PORT_BASE + 2,
+  floorF: PORT_BASE + 5,
   auth: PORT_BASE + 3,
   stripe: PORT_BASE + 4,
   pg: PORT_BASE + 20_000,
@@ -223,6 +237,7 @@ interface Servers {
   app: Managed
   floorD: Managed
   floorE: Managed
+  floorF: Managed
 }
 
 function nodeArgs(script: string, extra: string[] = []) {
@@ -230,32 +245,35 @@ function nodeArgs(script: string, extra: string[] = []) {
   return [...extra, '--import', 'tsx', script]
 }
 
-async function startServers(databaseUrl: string, serviceEnv: Record<string, string>, plansFile: string, label: string): Promise<Servers> {
+async function startServers(
+  databaseUrl: string,
+  serviceEnv: Record<string, string>,
+  plansFile: string,
+  label: string,
+  floorFPaths: string[],
+): Promise<Servers> {
   const common = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', HOST: '127.0.0.1' }
   const profDir = path.join(RUN_DIR, 'profiles')
   if (opts.cpuProf) mkdirSync(profDir, { recursive: true })
+  const appEnv = {
+    ...common,
+    ...serviceEnv,
+    PORT: String(PORTS.app),
+    APP_URL: `http://localhost:${PORTS.app}`,
+    DATA_DIR: path.join(RUN_DIR, 'app-data'),
+    BUILD_DIR: APP_BUILD,
+    DATABASE_URL: databaseUrl,
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
+    BANK_DETAILS_KEY: randomBytes(32).toString('base64url'),
+    SEED_DEMO_DATA: 'false',
+    // One instance, measured alone: images as local files (production refuses a start without a bucket or this).
+    STORAGE: 'local',
+  }
   const app = startProcess(
     'app',
     process.execPath,
     nodeArgs('server.ts', opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []),
-    {
-      cwd: ROOT,
-      logFile: path.join(LOG_DIR, `app-${label}.log`),
-      env: {
-        ...common,
-        ...serviceEnv,
-        PORT: String(PORTS.app),
-        APP_URL: `http://localhost:${PORTS.app}`,
-        DATA_DIR: path.join(RUN_DIR, 'app-data'),
-        BUILD_DIR: APP_BUILD,
-        DATABASE_URL: databaseUrl,
-        SESSION_SECRET: randomBytes(32).toString('base64url'),
-        BANK_DETAILS_KEY: randomBytes(32).toString('base64url'),
-        SEED_DEMO_DATA: 'false',
-        // One instance, measured alone: images as local files (production refuses a start without a bucket or this).
-        STORAGE: 'local',
-      },
-    },
+    { cwd: ROOT, logFile: path.join(LOG_DIR, `app-${label}.log`), env: appEnv },
   )
   const floorD = startProcess('floor D', process.execPath, nodeArgs('bench/floor-api.ts'), {
     cwd: ROOT,
@@ -267,16 +285,38 @@ async function startServers(databaseUrl: string, serviceEnv: Record<string, stri
     logFile: path.join(LOG_DIR, `floor-e-${label}.log`),
     env: { ...common, PORT: String(PORTS.floorE), FLOOR_BUILD_DIR: FLOOR_BUILD },
   })
+  // F reads its pages' data from the app once, at startup (bench/floor-f.tsx), then never a database:
+  // the app's modules it imports get a DATABASE_URL where nothing listens.
+  const pathsFile = path.join(RUN_DIR, 'floor-f-paths.json')
+  writeFileSync(pathsFile, JSON.stringify(floorFPaths))
+  const floorF = startProcess('floor F', process.execPath, nodeArgs('bench/floor-f.tsx'), {
+    cwd: ROOT,
+    logFile: path.join(LOG_DIR, `floor-f-${label}.log`),
+    env: {
+      ...appEnv,
+      PORT: String(PORTS.floorF),
+      DATABASE_URL: 'postgres://nobody:nothing@127.0.0.1:9/none',
+      FLOOR_F_APP_URL: `http://127.0.0.1:${PORTS.app}`,
+      FLOOR_F_PATHS_FILE: pathsFile,
+    },
+  })
   await Promise.all([
     waitForHttp(app, `http://127.0.0.1:${PORTS.app}/healthz`, 120_000),
     waitForHttp(floorD, `http://127.0.0.1:${PORTS.floorD}/healthz`),
     waitForHttp(floorE, `http://127.0.0.1:${PORTS.floorE}/`),
+    // F loads its modules while the app starts, then waits for it to read the pages' data.
+    waitForHttp(floorF, `http://127.0.0.1:${PORTS.floorF}/healthz`, 180_000),
   ])
-  return { app, floorD, floorE }
+  return { app, floorD, floorE, floorF }
 }
 
 async function stopServers(servers: Servers) {
-  await Promise.all([stopProcess(servers.app, 20_000), stopProcess(servers.floorD), stopProcess(servers.floorE)])
+  await Promise.all([
+    stopProcess(servers.app, 20_000),
+    stopProcess(servers.floorD),
+    stopProcess(servers.floorE),
+    stopProcess(servers.floorF),
+  ])
 }
 
 // ---------------------------------------------------------------------------
@@ -309,14 +349,36 @@ async function checkTargets(workload: Workload, withPages: boolean) {
       if (!page.ok) throw new Error(`GET /marketplace?${query} answered ${page.status}`)
       check.pageCards = new Set(html.match(/href="\/listing\/[^"?#]+"/g) ?? []).size
       check.pageBytes = Buffer.byteLength(html)
+      // Floor F renders the same page from the same data: the same cards, less only the framework's scripts.
+      const floor = await fetch(`http://127.0.0.1:${PORTS.floorF}/marketplace?${query}`, { headers: { Accept: 'text/html' } })
+      const floorHtml = await floor.text()
+      if (!floor.ok) throw new Error(`floor F: GET /marketplace?${query} answered ${floor.status}`)
+      const floorCards = new Set(floorHtml.match(/href="\/listing\/[^"?#]+"/g) ?? []).size
+      if (floorCards !== check.pageCards)
+        throw new Error(`floor F shows ${floorCards} cards for "${query}", the app ${String(check.pageCards)}`)
+      check.floorFPageBytes = Buffer.byteLength(floorHtml)
     }
     checks[name] = check
   }
   if (withPages) {
+    const visibleText = (html: string) =>
+      html
+        .replace(/<script[\s\S]*?<\/script>/g, '')
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim()
     for (const slug of workload.slugs.slice(0, 3)) {
       const response = await fetch(`http://127.0.0.1:${PORTS.app}/listing/${slug}`, { headers: { Accept: 'text/html' } })
-      await response.arrayBuffer()
+      const html = await response.text()
       if (!response.ok) throw new Error(`GET /listing/${slug} answered ${response.status}`)
+      const floor = await fetch(`http://127.0.0.1:${PORTS.floorF}/listing/${slug}`, { headers: { Accept: 'text/html' } })
+      const floorHtml = await floor.text()
+      if (!floor.ok) throw new Error(`floor F: GET /listing/${slug} answered ${floor.status}`)
+      if (visibleText(floorHtml) !== visibleText(html)) {
+        writeFileSync(path.join(RUN_DIR, 'mismatch-c.html'), html)
+        writeFileSync(path.join(RUN_DIR, 'mismatch-f.html'), floorHtml)
+        throw new Error(`floor F's /listing/${slug} does not read as the app's (see ${RUN_DIR}/mismatch-*.html)`)
+      }
     }
   }
   return checks
@@ -325,7 +387,7 @@ async function checkTargets(workload: Workload, withPages: boolean) {
 // ---------------------------------------------------------------------------
 // Load
 
-type TargetId = 'A' | 'B' | 'C' | 'D' | 'E'
+type TargetId = 'A' | 'B' | 'C' | 'D' | 'E' | 'FB' | 'FC'
 interface TargetSpec {
   id: TargetId
   label: string
@@ -335,6 +397,9 @@ interface TargetSpec {
   accept: string
   server: keyof Servers
 }
+
+/** The listing pages floor F loads at startup: all of C's in a full run, 20 in the smoke (a faster start). */
+const floorFSlugs = (workload: Workload) => (smoke ? workload.slugs.slice(0, 20) : workload.slugs)
 
 function targetSpecs(workload: Workload): Record<TargetId, TargetSpec> {
   const api = workload.queries.map((q) => `/api/listings?${q.query}`)
@@ -386,6 +451,24 @@ function targetSpecs(workload: Workload): Record<TargetId, TargetSpec> {
       accept: html,
       server: 'floorE',
     },
+    FB: {
+      id: 'FB',
+      label: "floor F for B: the marketplace page's React tree, data loaded once, node:http",
+      port: PORTS.floorF,
+      paths: pages,
+      order: 'rotate',
+      accept: html,
+      server: 'floorF',
+    },
+    FC: {
+      id: 'FC',
+      label: "floor F for C: the listing page's React tree, data loaded once, node:http",
+      port: PORTS.floorF,
+      paths: floorFSlugs(workload).map((s) => `/listing/${s}`),
+      order: 'random',
+      accept: html,
+      server: 'floorF',
+    },
   }
 }
 
@@ -405,14 +488,23 @@ async function measure(tool: Awaited<ReturnType<typeof loadTool>>, spec: TargetS
   const load = { connections: opts.connections, threads: opts.threads, timeoutS: 30 }
   if (opts.warmupS > 0) await tool.run(base, scriptFile, spec.paths, { ...load, durationS: opts.warmupS })
   const rss = sampleRss(servers[spec.server].pid)
+  const poolName = spec.server === 'app' ? 'forkmarket' : spec.server === 'floorD' ? 'forkmarket-floor-d' : null
+  const connections = poolName ? await sampleConnections(databaseUrlOfRun, poolName) : null
+  const cpuBefore = { server: treeCpuMs(servers[spec.server].pid), pg: treeCpuMs(pgPid) }
   let { result, output } = await tool.run(base, scriptFile, spec.paths, { ...load, durationS: opts.durationS })
   if (result.requests === 0) {
     // A 1-second smoke window on a saturated machine can end before the first response: once more, longer.
     const durationS = Math.max(5, opts.durationS * 2)
     warnings.push(`${tag} ${spec.id}: no response within ${opts.durationS} s; measured again for ${durationS} s`)
+    cpuBefore.server = treeCpuMs(servers[spec.server].pid)
+    cpuBefore.pg = treeCpuMs(pgPid)
     ;({ result, output } = await tool.run(base, scriptFile, spec.paths, { ...load, durationS }))
   }
+  // CPU per request (the capacity model's input): the server's process tree, and PostgreSQL's.
+  const cpuMsPerRequest = result.requests ? round((treeCpuMs(servers[spec.server].pid) - cpuBefore.server) / result.requests, 3) : 0
+  const pgCpuMsPerRequest = result.requests ? round((treeCpuMs(pgPid) - cpuBefore.pg) / result.requests, 3) : 0
   const peakKb = rss.stop()
+  const pool = (await connections?.stop()) ?? null
   writeFileSync(path.join(LOG_DIR, `load-${tag}-${spec.id}.txt`), output)
   const e = result.errors
   if (result.requests === 0) failures.push(`${tag} ${spec.id}: no request completed`)
@@ -421,15 +513,21 @@ async function measure(tool: Awaited<ReturnType<typeof loadTool>>, spec: TargetS
   if (e.read + e.write + e.timeout > 0)
     warnings.push(`${tag} ${spec.id}: socket errors read ${e.read}, write ${e.write}, timeout ${e.timeout}`)
   log(
-    `${tag} ${spec.id}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, peak RSS ${(peakKb / 1024).toFixed(0)} MB`,
+    `${tag} ${spec.id}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, peak RSS ${(peakKb / 1024).toFixed(0)} MB, ` +
+      `CPU ${cpuMsPerRequest} ms/request (PostgreSQL ${pgCpuMsPerRequest})`,
   )
-  return { ...result, peakRssMB: Math.round(peakKb / 1024) }
+  return { ...result, peakRssMB: Math.round(peakKb / 1024), cpuMsPerRequest, pgCpuMsPerRequest, connections: pool }
 }
 
+type Measured = LoadResult & { peakRssMB: number; cpuMsPerRequest: number; pgCpuMsPerRequest: number; connections: ConnectionSample | null }
+
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length
+/** PostgreSQL's postmaster (set once the cluster runs): its process tree's CPU is the database's share. */
+let pgPid = 0
+let databaseUrlOfRun = ''
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits
 
-function summarize(spec: TargetSpec, rounds: Array<LoadResult & { peakRssMB: number }>, servers: Servers): TargetResult {
+function summarize(spec: TargetSpec, rounds: Measured[], servers: Servers): TargetResult {
   return {
     label: spec.label,
     url: `http://127.0.0.1:${spec.port}`,
@@ -437,20 +535,29 @@ function summarize(spec: TargetSpec, rounds: Array<LoadResult & { peakRssMB: num
     requestsPerSecond: round(mean(rounds.map((r) => r.requestsPerSecond)), 1),
     p50Ms: round(mean(rounds.map((r) => r.p50Ms))),
     p99Ms: round(mean(rounds.map((r) => r.p99Ms))),
+    cpuMsPerRequest: round(mean(rounds.map((r) => r.cpuMsPerRequest)), 3),
+    pgCpuMsPerRequest: round(mean(rounds.map((r) => r.pgCpuMsPerRequest)), 3),
     peakRssMB: Math.max(...rounds.map((r) => r.peakRssMB)),
+    peakDbConnections: rounds.some((r) => r.connections)
+      ? {
+          open: Math.max(...rounds.map((r) => r.connections?.peakOpen ?? 0)),
+          active: Math.max(...rounds.map((r) => r.connections?.peakActive ?? 0)),
+          meanActive: round(mean(rounds.map((r) => r.connections?.meanActive ?? 0))),
+        }
+      : null,
     serverPeakRssMB: Math.round(peakRssKb(servers[spec.server].pid) / 1024),
     rounds,
   }
 }
 
-/** Alternating rounds: forward (A D B E C), then backward (C E B D A), so slow drift hits subject and floor alike. */
+/** Alternating rounds: forward (A D B F E C F), then backward, so slow drift hits subject and floor alike. */
 async function loadRounds(
   tool: Awaited<ReturnType<typeof loadTool>>,
   specs: TargetSpec[],
   servers: Servers,
   tag: string,
 ): Promise<Record<string, TargetResult>> {
-  const perTarget = new Map<TargetId, Array<LoadResult & { peakRssMB: number }>>()
+  const perTarget = new Map<TargetId, Measured[]>()
   for (let r = 0; r < opts.rounds; r++) {
     const order = r % 2 === 0 ? specs : [...specs].reverse()
     for (const spec of order) {
@@ -459,6 +566,91 @@ async function loadRounds(
     }
   }
   return Object.fromEntries(specs.map((s) => [s.id, summarize(s, perTarget.get(s.id)!, servers)]))
+}
+
+// ---------------------------------------------------------------------------
+// Tail latency at fixed rates (issue 20): open loop, A and D at the same rates.
+
+const OPEN_LOOP_SHARES = [0.5, 0.8] as const
+
+async function openLoopLatency(specs: Record<TargetId, TargetSpec>, dMax: number): Promise<OpenLoopReport> {
+  const perRate = OPEN_LOOP_SHARES.map(() => ({ A: [] as OpenLoopResult[], D: [] as OpenLoopResult[] }))
+  const rateOf = (share: number) => Math.max(1, Math.round(dMax * share))
+  for (let r = 0; r < opts.rounds; r++) {
+    for (const [i, share] of OPEN_LOOP_SHARES.entries()) {
+      // Alternating, as the closed-loop rounds: A then D, then D then A.
+      for (const spec of r % 2 === 0 ? [specs.A, specs.D] : [specs.D, specs.A]) {
+        const rate = rateOf(share)
+        const tag = `open-r${r + 1}-${Math.round(share * 100)}-${spec.id}`
+        const result = await runOpenLoop(
+          ROOT,
+          {
+            baseUrl: `http://127.0.0.1:${spec.port}`,
+            paths: spec.paths,
+            order: spec.order,
+            headers: { Accept: spec.accept, ...BROWSER_HEADERS },
+            rate,
+            durationS: opts.durationS,
+            drainS: smoke ? 5 : 20,
+            maxSockets: 512,
+          },
+          path.join(LOG_DIR, `load-${tag}.txt`),
+        )
+        if (result.completed === 0) failures.push(`${tag}: no request completed`)
+        if (result.non2xx > 0) failures.push(`${tag}: ${result.non2xx} responses were not 2xx/3xx`)
+        if (result.errors + result.timeouts > 0) warnings.push(`${tag}: ${result.errors} socket errors, ${result.timeouts} unanswered`)
+        if (result.sendLagP99Ms > 5)
+          warnings.push(`${tag}: the generator sent late (p99 ${result.sendLagP99Ms} ms): the machine is overloaded`)
+        log(
+          `${tag}: ${rate} req/s scheduled, ${result.completedPerSecond} answered per second, p50 ${result.p50Ms} ms, p90 ${result.p90Ms} ms, p99 ${result.p99Ms} ms`,
+        )
+        perRate[i]![spec.id as 'A' | 'D'].push(result)
+      }
+    }
+  }
+  const summary = (rounds: OpenLoopResult[]): OpenLoopTarget => ({
+    rounds,
+    p50Ms: round(mean(rounds.map((x) => x.p50Ms))),
+    p90Ms: round(mean(rounds.map((x) => x.p90Ms))),
+    p99Ms: round(mean(rounds.map((x) => x.p99Ms))),
+    maxMs: round(Math.max(...rounds.map((x) => x.maxMs))),
+    completedPerSecond: round(mean(rounds.map((x) => x.completedPerSecond)), 1),
+    timeouts: rounds.reduce((n, x) => n + x.timeouts, 0),
+  })
+  return {
+    method:
+      'open loop (bench/lib/open-loop-worker.ts, its own process): request i is sent at start + i/rate whether or not earlier ones were answered; ' +
+      'latency from the scheduled time to the end of the response (no coordinated omission); keep-alive, up to 512 sockets',
+    dMaxRequestsPerSecond: round(dMax, 1),
+    rates: OPEN_LOOP_SHARES.map((share, i) => {
+      const A = summary(perRate[i]!.A)
+      const D = summary(perRate[i]!.D)
+      return { share, rate: rateOf(share), A, D, 'p99(A)/p99(D)': round(A.p99Ms / D.p99Ms) }
+    }),
+  }
+}
+
+/** Statements each kind of request runs (pg_stat_statements), requests sent one at a time. */
+async function statementsPerRequest(databaseUrl: string, specs: Record<TargetId, TargetSpec>) {
+  return withStatementStats(databaseUrl, async (stats) => {
+    const out: Record<string, StatementCount> = {}
+    for (const spec of [specs.A, specs.B, specs.C, specs.D]) {
+      const n = smoke ? 12 : 60
+      await stats.reset()
+      for (let i = 0; i < n; i++) {
+        const response = await fetch(`http://127.0.0.1:${spec.port}${spec.paths[i % spec.paths.length]}`, {
+          headers: { Accept: spec.accept, ...BROWSER_HEADERS },
+        })
+        await response.arrayBuffer()
+        if (!response.ok) throw new Error(`statement count: ${spec.paths[i % spec.paths.length]} answered ${response.status}`)
+      }
+      // The listing page's view counter is written after the answer (not awaited): let it land.
+      await new Promise((r) => setTimeout(r, 500))
+      out[spec.id] = await stats.perRequest(n)
+      log(`${spec.id}: ${out[spec.id]!.statementsPerRequest} statements per request (${JSON.stringify(out[spec.id]!.byKind)})`)
+    }
+    return out
+  })
 }
 
 // ---------------------------------------------------------------------------
@@ -524,6 +716,8 @@ async function main() {
   log('starting PostgreSQL on a fresh copy of the seeded cluster…')
   cluster = await startRunCluster({ cachedDir: base.dir, runDir: path.join(RUN_DIR, 'pg'), pgPort: PORTS.pg, log })
   const databaseUrl = cluster.connectionString()
+  databaseUrlOfRun = databaseUrl
+  pgPid = postmasterPid(cluster.dataDir)
 
   const client = new pg.Client({ connectionString: databaseUrl })
   await client.connect()
@@ -542,21 +736,30 @@ async function main() {
 
   const serviceEnv = await startEmulators()
   log('starting the app (NODE_ENV=production), floor D and floor E…')
-  let servers = await startServers(databaseUrl, serviceEnv, plansFile, 'base')
+  const floorFPaths = [...workload.queries.map((q) => `/marketplace?${q.query}`), ...floorFSlugs(workload).map((s) => `/listing/${s}`)]
+  let servers = await startServers(databaseUrl, serviceEnv, plansFile, 'base', floorFPaths)
   const checks = await checkTargets(workload, true)
-  log('A and D answer the same JSON for every query; B and C answer 200')
+  log('A and D answer the same JSON for every query; B and C answer 200; floor F renders the same pages')
   if (opts.serve) {
     log(
-      `serving until Ctrl-C: app http://localhost:${PORTS.app}, D http://127.0.0.1:${PORTS.floorD}, E http://localhost:${PORTS.floorE}, PostgreSQL ${databaseUrl}`,
+      `serving until Ctrl-C: app http://localhost:${PORTS.app}, D http://127.0.0.1:${PORTS.floorD}, E http://localhost:${PORTS.floorE}, ` +
+        `F http://127.0.0.1:${PORTS.floorF}, PostgreSQL ${databaseUrl}`,
     )
     await new Promise(() => {})
   }
 
   const specs = targetSpecs(workload)
-  const selected = [specs.A, specs.D, specs.B, specs.E, specs.C].filter((t) => !opts.only || opts.only.includes(t.id))
+  const statements = opts.only ? null : await statementsPerRequest(databaseUrl, specs)
+  const selected = [specs.A, specs.D, specs.B, specs.FB, specs.E, specs.C, specs.FC].filter((t) => !opts.only || opts.only.includes(t.id))
   const targets = await loadRounds(tool, selected, servers, `${opts.baseListings / 1000}k`)
   const ratio = (a: TargetResult | undefined, b: TargetResult | undefined, field: 'requestsPerSecond' | 'p99Ms') =>
     a && b ? round(a[field] / b[field]) : (null as unknown as number)
+
+  let openLoop: OpenLoopReport | null = null
+  if (targets.A && targets.D) {
+    log(`open loop: A and D at ${OPEN_LOOP_SHARES.map((s) => `${s * 100} %`).join(' and ')} of D's ${targets.D.requestsPerSecond} req/s…`)
+    openLoop = await openLoopLatency(specs, targets.D.requestsPerSecond)
+  }
 
   log('first-visit JavaScript…')
   const listingPath = `/listing/${workload.slugs[0]}`
@@ -611,7 +814,10 @@ async function main() {
     log(`restarting on ${opts.scaleListings.toLocaleString('en')} listings…`)
     await cluster.stop()
     cluster = await startRunCluster({ cachedDir: scale.dir, runDir: path.join(RUN_DIR, 'pg'), pgPort: PORTS.pg, log })
-    servers = await startServers(cluster.connectionString(), serviceEnv, plansFile, 'scale')
+    databaseUrlOfRun = cluster.connectionString()
+    pgPid = postmasterPid(cluster.dataDir)
+    // Only A and D are measured at scale: floor F serves no page there.
+    servers = await startServers(cluster.connectionString(), serviceEnv, plansFile, 'scale', [])
     const scaleExplain = await explainPlans(cluster.connectionString(), plans)
     noteSeqScans(scaleExplain, opts.scaleListings)
     const scaleChecks = await checkTargets(workload, false)
@@ -647,7 +853,7 @@ async function main() {
       durationS: opts.durationS,
       warmupS: opts.warmupS,
       rounds: opts.rounds,
-      order: 'alternating: A D B E C, then C E B D A; figures are the mean over rounds, peak RSS the maximum',
+      order: 'alternating: A D B FB E C FC, then the reverse; figures are the mean over rounds, peak RSS the maximum',
       appMode: 'NODE_ENV=production, production build, real configuration; emulators for Supabase Auth and Stripe run outside the server',
     },
     listings: opts.baseListings,
@@ -660,7 +866,13 @@ async function main() {
     'A/D': ratio(targets.A, targets.D, 'requestsPerSecond'),
     'B/E': ratio(targets.B, targets.E, 'requestsPerSecond'),
     'C/E': ratio(targets.C, targets.E, 'requestsPerSecond'),
+    'B/F': ratio(targets.B, targets.FB, 'requestsPerSecond'),
+    'C/F': ratio(targets.C, targets.FC, 'requestsPerSecond'),
     'p99(A)/p99(D)': ratio(targets.A, targets.D, 'p99Ms'),
+    'p99(A)/p99(D) at 50 %': openLoop?.rates[0]?.['p99(A)/p99(D)'] ?? (null as unknown as number),
+    'p99(A)/p99(D) at 80 %': openLoop?.rates[1]?.['p99(A)/p99(D)'] ?? (null as unknown as number),
+    openLoop,
+    statementsPerRequest: statements,
     // The same ratios within each round (subject and floor measured back to back): how much of the spread is the machine.
     ratiosByRound: Array.from({ length: opts.rounds }, (_, i) => {
       const at = (id: string) => targets[id]?.rounds[i]
@@ -670,6 +882,8 @@ async function main() {
         'A/D': r(at('A'), at('D'), 'requestsPerSecond'),
         'B/E': r(at('B'), at('E'), 'requestsPerSecond'),
         'C/E': r(at('C'), at('E'), 'requestsPerSecond'),
+        'B/F': r(at('B'), at('FB'), 'requestsPerSecond'),
+        'C/F': r(at('C'), at('FC'), 'requestsPerSecond'),
         'p99(A)/p99(D)': r(at('A'), at('D'), 'p99Ms'),
       }
     }),
@@ -699,7 +913,7 @@ async function main() {
   }
   const missing = REQUIRED_KEYS.filter((key) => !(key in results) || (results as unknown as Record<string, unknown>)[key] === undefined)
   if (missing.length) failures.push(`results lack keys: ${missing.join(', ')}`)
-  for (const id of ['A', 'B', 'C', 'D', 'E'] as const) {
+  for (const id of ['A', 'B', 'C', 'D', 'E', 'FB', 'FC'] as const) {
     const t = results.targets[id]
     if (!t || !Number.isFinite(t.requestsPerSecond) || !Number.isFinite(t.p99Ms)) failures.push(`target ${id} has no figures`)
   }

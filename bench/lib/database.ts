@@ -6,6 +6,7 @@ import pg from 'pg'
 import { createDb } from '../../db/connection.ts'
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../db/embedded.ts'
 import { migrateToLatest } from '../../db/migrate.ts'
+import { enableStatementStats } from './db-stats.ts'
 import { startProcess } from './processes.ts'
 
 /**
@@ -108,6 +109,8 @@ export async function startRunCluster(options: {
   const copy = spawnSync('cp', ['-a', '--reflink=auto', options.cachedDir, options.runDir], { encoding: 'utf8' })
   if (copy.status !== 0) throw new Error(`copying the cached cluster failed: ${copy.stderr}`)
   rmSync(path.join(options.runDir, 'postmaster.pid'), { force: true })
+  // Statements per request (the capacity model): pg_stat_statements in the copy only.
+  enableStatementStats(options.runDir)
   return startEmbeddedPostgres({ dataDir: options.runDir, port: options.pgPort })
 }
 

@@ -142,3 +142,27 @@ export function sampleRss(pid: number, intervalMs = 200): { stop: () => number }
     },
   }
 }
+
+/** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ: 100 on Linux, whatever the kernel's HZ). */
+const USER_HZ = 100
+
+/** CPU time (user + system) of a process and all its descendants so far (live, or exited and waited for), in ms. */
+export function treeCpuMs(pid: number): number {
+  const children = childrenOf()
+  let ticks = 0
+  const stack = [pid]
+  while (stack.length) {
+    const current = stack.pop()!
+    try {
+      // Fields after the command name (which may hold spaces): utime, stime, then cutime and cstime —
+      // the CPU of children already exited and waited for (PostgreSQL's backends end with their connections).
+      const stat = readFileSync(`/proc/${current}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])
+    } catch {
+      // gone
+    }
+    stack.push(...(children.get(current) ?? []))
+  }
+  return (ticks * 1000) / USER_HZ
+}

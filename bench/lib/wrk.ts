@@ -7,6 +7,12 @@ export const WRK_PATH = process.env.WRK_PATH ?? '/usr/bin/wrk'
 
 // A browser's headers: a server that compresses or sniffs bots must do it here as it would for a visitor.
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36'
+/** Sent with every request of every load generator (with the target's Accept). */
+export const BROWSER_HEADERS: Record<string, string> = {
+  'Accept-Encoding': 'gzip, deflate, br',
+  'Accept-Language': 'en-GB,en;q=0.9',
+  'User-Agent': BROWSER_UA,
+}
 
 export interface LoadResult {
   requests: number
@@ -52,9 +58,9 @@ ${paths.map((p) => `  ${luaString(p)},`).join('\n')}
 local order = ${luaString(options.order)}
 local headers = {
   ["Accept"] = ${luaString(options.accept)},
-  ["Accept-Encoding"] = "gzip, deflate, br",
-  ["Accept-Language"] = "en-GB,en;q=0.9",
-  ["User-Agent"] = ${luaString(BROWSER_UA)},
+${Object.entries(BROWSER_HEADERS)
+  .map(([name, value]) => `  [${luaString(name)}] = ${luaString(value)},`)
+  .join('\n')}
 }
 local counter = 0
 

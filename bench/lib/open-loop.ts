@@ -1,0 +1,59 @@
+import { readFileSync, rmSync } from 'node:fs'
+import path from 'node:path'
+import type { OpenLoopOptions } from './open-loop-worker.ts'
+import { startProcess } from './processes.ts'
+
+export interface OpenLoopResult {
+  /** The fixed rate asked for, and what was answered per second over the schedule. */
+  rate: number
+  completedPerSecond: number
+  scheduled: number
+  completed: number
+  non2xx: number
+  errors: number
+  timeouts: number
+  p50Ms: number
+  p90Ms: number
+  p99Ms: number
+  maxMs: number
+  sendLagP99Ms: number
+  sendLagMaxMs: number
+}
+
+export interface OpenLoopTarget {
+  rounds: OpenLoopResult[]
+  p50Ms: number
+  p90Ms: number
+  p99Ms: number
+  maxMs: number
+  completedPerSecond: number
+  timeouts: number
+}
+
+export interface OpenLoopReport {
+  method: string
+  /** Floor D's closed-loop maximum (the wrk rounds' mean): the rates are shares of it. */
+  dMaxRequestsPerSecond: number
+  rates: Array<{ share: number; rate: number; A: OpenLoopTarget; D: OpenLoopTarget; 'p99(A)/p99(D)': number }>
+}
+
+/** Runs bench/lib/open-loop-worker.ts in a process of its own and returns its figures. */
+export async function runOpenLoop(root: string, options: OpenLoopOptions, logFile: string): Promise<OpenLoopResult> {
+  rmSync(logFile, { force: true })
+  const proc = startProcess(
+    'open-loop generator',
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'bench', 'lib', 'open-loop-worker.ts')],
+    {
+      cwd: root,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, OPEN_LOOP_OPTIONS: JSON.stringify(options) },
+      logFile,
+    },
+  )
+  const code = await proc.exited
+  const output = readFileSync(logFile, 'utf8')
+  const line = /^OPEN_LOOP_JSON (.*)$/m.exec(output)
+  if (code !== 0 || !line) throw new Error(`the open-loop generator failed (exit ${code}):\n${output.slice(-2000)}`)
+  const raw = JSON.parse(line[1]!) as Omit<OpenLoopResult, 'rate' | 'completedPerSecond'>
+  return { rate: options.rate, completedPerSecond: Math.round((raw.completed / options.durationS) * 10) / 10, ...raw }
+}
