@@ -190,6 +190,7 @@ export class StripeApi {
       route('POST', '/v1/payment_intents/:id/cancel', (p, c, id) => this.cancelPaymentIntent(p, c, id)),
       route('POST', '/v1/refunds', (p, c) => this.createRefund(p, c)),
       route('GET', '/v1/refunds/:id', (p, _c, id) => this.retrieve(p, this.refunds, 'refund', id)),
+      route('GET', '/v1/charges', (p) => this.listCharges(p)),
       route('GET', '/v1/charges/:id', (p, _c, id) => this.retrieve(p, this.charges, 'charge', id)),
       route('GET', '/v1/payment_methods/:id', (p, _c, id) => this.retrieve(p, this.paymentMethods, 'PaymentMethod', id)),
       route('GET', '/v1/events/:id', (p, _c, id) => this.retrieve(p, this.eventsById, 'event', id)),
@@ -202,6 +203,13 @@ export class StripeApi {
       if (found) return { route, id: found[1] ?? '' }
     }
     return undefined
+  }
+
+  /** Forgets every object and event: a fresh account (tests that empty their database between runs). */
+  clear(): void {
+    for (const store of [this.eventsById, this.paymentIntents, this.paymentMethods, this.cardNumbers, this.charges, this.refunds])
+      store.clear()
+    this.events.length = 0
   }
 
   findEvent(id: string): StripeEvent | undefined {
@@ -499,6 +507,28 @@ export class StripeApi {
       })
     }
     return charge
+  }
+
+  // --- Lists ------------------------------------------------------------------
+
+  /** GET /v1/charges: newest first, `limit` (1–100, default 10), `starting_after`, `payment_intent`. */
+  private listCharges(params: Params): unknown {
+    rejectUnknown(params, ['limit', 'starting_after', 'ending_before', 'payment_intent', 'expand'])
+    const limit = optionalInteger(params, 'limit') ?? 10
+    if (limit < 1 || limit > 100) throw parameterInvalid('limit', 'This value must be between 1 and 100.')
+    if (params.ending_before !== undefined)
+      throw parameterInvalid('ending_before', 'ending_before is not supported by the Stripe emulator.')
+    const intent = optionalString(params, 'payment_intent')
+    // Insertion order is creation order; newest first as Stripe lists.
+    let all = [...this.charges.values()].reverse().filter((charge) => !intent || charge.payment_intent === intent)
+    const after = optionalString(params, 'starting_after')
+    if (after) {
+      const index = all.findIndex((charge) => charge.id === after)
+      if (index < 0) throw resourceMissing('charge', after, 'starting_after')
+      all = all.slice(index + 1)
+    }
+    const page = all.slice(0, limit)
+    return { object: 'list', url: '/v1/charges', has_more: all.length > limit, data: page.map((charge) => this.render(charge, params)) }
   }
 
   // --- Shared -----------------------------------------------------------------

@@ -53,6 +53,8 @@ export interface StripeEmulator {
   resend(eventId: string): Promise<number>
   /** Resolves once no webhook delivery (or retry) is pending. */
   idle(): Promise<void>
+  /** Forgets every PaymentIntent, charge, refund and event (tests that empty their database). */
+  clear(): void
   close(): Promise<void>
 }
 
@@ -106,6 +108,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions): Promise<
       return webhooks.resend(event)
     },
     idle: () => webhooks.idle(),
+    clear: () => api.clear(),
     close: async () => {
       webhooks.close()
       await Promise.all([stopServer(server), webhooks.idle()])
