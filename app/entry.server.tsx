@@ -122,7 +122,15 @@ export async function startBackgroundJobs(): Promise<{ stop(): Promise<void> }> 
   const { GITHUB_JOBS } = await import('~/server/domain/github-delivery.server')
   const { NOTIFICATION_JOBS } = await import('~/server/domain/notification-sender.server')
   const { ADMIN_ALERT_JOBS } = await import('~/server/domain/admin-alerts.server')
-  return startJobWorker([...ESCROW_JOBS, ...SESSION_JOBS, ...GITHUB_JOBS, ...NOTIFICATION_JOBS, ...ADMIN_ALERT_JOBS])
+  const { RECONCILIATION_JOBS } = await import('~/server/domain/reconciliation.server')
+  return startJobWorker([
+    ...ESCROW_JOBS,
+    ...SESSION_JOBS,
+    ...GITHUB_JOBS,
+    ...NOTIFICATION_JOBS,
+    ...ADMIN_ALERT_JOBS,
+    ...RECONCILIATION_JOBS,
+  ])
 }
 
 /** Called by server.ts last on shutdown, after in-flight requests and jobs have finished. */
