@@ -15,7 +15,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
@@ -100,6 +100,8 @@ const PORTS = {
   floorD: PORT_BASE + 1,
   floorE: PORT_BASE + 2,
   floorF: PORT_BASE + 5,
+  /** nginx in front of the cluster (scripts/cluster), for B and C through its cache; its emulators on the next six. */
+  nginx: PORT_BASE + 6,
   auth: PORT_BASE + 3,
   stripe: PORT_BASE + 4,
   pg: PORT_BASE + 20_000,
@@ -654,6 +656,150 @@ async function statementsPerRequest(databaseUrl: string, specs: Record<TargetId,
 }
 
 // ---------------------------------------------------------------------------
+// Anonymous B and C through nginx's shared cache (issue 20): the reference deployment (npm run cluster).
+
+export interface ThroughCache {
+  instances: number
+  method: string
+  targets: Record<'B' | 'C', TargetResult & { cacheStatuses: Record<string, number>; hitRatio: number }>
+}
+
+/** X-Cache-Status of the requests nginx logged (its access log's `cache=` field) from byte `from` on. */
+function cacheStatuses(accessLog: string, from: number): Record<string, number> {
+  const text = readFileSync(accessLog).subarray(from).toString('utf8')
+  const counts: Record<string, number> = {}
+  for (const match of text.matchAll(/ cache=(\S+)$/gm)) counts[match[1]!] = (counts[match[1]!] ?? 0) + 1
+  return counts
+}
+
+async function measureThroughCache(
+  tool: Awaited<ReturnType<typeof loadTool>>,
+  specs: Record<TargetId, TargetSpec>,
+  databaseUrl: string,
+): Promise<ThroughCache> {
+  const { startCluster } = await import('../scripts/cluster/start-cluster.ts')
+  const instances = smoke ? 1 : 2
+  const dataDir = path.join(RUN_DIR, 'cluster')
+  const clusterLog = path.join(LOG_DIR, 'cluster.log')
+  log(`starting the cluster: nginx on ${PORTS.nginx} in front of ${instances} instance(s) on the same database…`)
+  const port = (i: number) => String(PORTS.nginx + i)
+  const cluster = await startCluster({
+    instances,
+    port: PORTS.nginx,
+    host: '127.0.0.1',
+    dataDir,
+    seedDemoData: false,
+    log: (line) => appendFileSync(clusterLog, `${line}\n`),
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'production',
+      BUILD_DIR: APP_BUILD,
+      SKIP_BUILD: 'true',
+      DATABASE_URL: databaseUrl,
+      SUPABASE_EMULATOR_PORT: port(1),
+      STRIPE_EMULATOR_PORT: port(2),
+      GITHUB_EMULATOR_PORT: port(3),
+      MAIL_EMULATOR_SMTP_PORT: port(4),
+      MAIL_EMULATOR_WEB_PORT: port(5),
+      S3_EMULATOR_PORT: port(6),
+      LOG_SILENT: 'true',
+    },
+  })
+  const stopCluster = () => cluster.stop()
+  cleanups.push(stopCluster)
+  try {
+    const accessLog = path.join(dataDir, 'nginx', 'access.log')
+    // The path works before it is measured: an anonymous page is a miss, then a hit.
+    for (const spec of [specs.B, specs.C]) {
+      const url = `${cluster.url}${spec.paths[0]}`
+      const statuses: string[] = []
+      for (let i = 0; i < 2; i++) {
+        const response = await fetch(url, { headers: { Accept: spec.accept, ...BROWSER_HEADERS } })
+        await response.arrayBuffer()
+        if (!response.ok) throw new Error(`through nginx: GET ${spec.paths[0]} answered ${response.status}`)
+        statuses.push(response.headers.get('x-cache-status') ?? 'none')
+      }
+      if (statuses[1] !== 'HIT')
+        throw new Error(`through nginx: ${spec.paths[0]} twice gave X-Cache-Status ${statuses.join(', ')} (the second should be HIT)`)
+    }
+    const nginxPid = cluster.nginx.child.pid!
+    const perTarget = { B: [] as Measured[], C: [] as Measured[] }
+    const statuses = { B: {} as Record<string, number>, C: {} as Record<string, number> }
+    for (let r = 0; r < opts.rounds; r++) {
+      for (const spec of r % 2 === 0 ? [specs.B, specs.C] : [specs.C, specs.B]) {
+        const id = spec.id as 'B' | 'C'
+        const scriptFile = path.join(RUN_DIR, `${id}-nginx.lua`)
+        tool.prepare(scriptFile, spec.paths, { order: spec.order, accept: spec.accept })
+        const load = { connections: opts.connections, threads: opts.threads, timeoutS: 30 }
+        const base = `http://127.0.0.1:${PORTS.nginx}`
+        if (opts.warmupS > 0) await tool.run(base, scriptFile, spec.paths, { ...load, durationS: opts.warmupS })
+        const from = statSync(accessLog).size
+        const cpu = { nginx: treeCpuMs(nginxPid), app: cluster.instances.reduce((t, i) => t + treeCpuMs(i.child.pid!), 0) }
+        const { result, output } = await tool.run(base, scriptFile, spec.paths, { ...load, durationS: opts.durationS })
+        writeFileSync(path.join(LOG_DIR, `load-nginx-r${r + 1}-${id}.txt`), output)
+        // nginx writes its log line when the response is done: a moment for the last ones.
+        await new Promise((resolve) => setTimeout(resolve, 300))
+        const counted = cacheStatuses(accessLog, from)
+        for (const [k, v] of Object.entries(counted)) statuses[id][k] = (statuses[id][k] ?? 0) + v
+        if (result.requests === 0) failures.push(`nginx ${id}: no request completed`)
+        if (result.errors.status > 0) failures.push(`nginx ${id}: ${result.errors.status} responses were not 2xx/3xx`)
+        const appCpu = cluster.instances.reduce((t, i) => t + treeCpuMs(i.child.pid!), 0) - cpu.app
+        const measured: Measured = {
+          ...result,
+          peakRssMB: 0,
+          // Through the cache the server is nginx (and the instances behind it for the misses).
+          cpuMsPerRequest: result.requests ? round((treeCpuMs(nginxPid) - cpu.nginx + appCpu) / result.requests, 3) : 0,
+          pgCpuMsPerRequest: 0,
+          connections: null,
+        }
+        perTarget[id].push(measured)
+        const hits = counted.HIT ?? 0
+        const total = Object.values(counted).reduce((a, b) => a + b, 0)
+        log(
+          `nginx-r${r + 1} ${id}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ` +
+            `X-Cache-Status ${JSON.stringify(counted)} (hits ${total ? ((100 * hits) / total).toFixed(1) : '–'} %)`,
+        )
+      }
+    }
+    const targets = Object.fromEntries(
+      (['B', 'C'] as const).map((id) => {
+        const rounds = perTarget[id]
+        const total = Object.values(statuses[id]).reduce((a, b) => a + b, 0)
+        const result: TargetResult & { cacheStatuses: Record<string, number>; hitRatio: number } = {
+          label: `${specs[id].label}, anonymous, through nginx's cache`,
+          url: cluster.url,
+          paths: specs[id].paths.length,
+          requestsPerSecond: round(mean(rounds.map((x) => x.requestsPerSecond)), 1),
+          p50Ms: round(mean(rounds.map((x) => x.p50Ms))),
+          p99Ms: round(mean(rounds.map((x) => x.p99Ms))),
+          cpuMsPerRequest: round(mean(rounds.map((x) => x.cpuMsPerRequest)), 3),
+          pgCpuMsPerRequest: 0,
+          peakDbConnections: null,
+          peakRssMB: 0,
+          serverPeakRssMB: 0,
+          rounds,
+          cacheStatuses: statuses[id],
+          hitRatio: total ? round((statuses[id].HIT ?? 0) / total, 3) : 0,
+        }
+        return [id, result]
+      }),
+    ) as ThroughCache['targets']
+    return {
+      instances,
+      method:
+        "npm run cluster's startCluster(): Debian's nginx (1 worker, proxy_cache following the app's Cache-Control) in front of the instances " +
+        '(NODE_ENV=production, the same build and database); wrk as for the other targets, no cookies (anonymous); ' +
+        "hit ratio from nginx's access log (X-Cache-Status) over the measured requests; CPU ms/request = nginx + the instances",
+      targets,
+    }
+  } finally {
+    cleanups.splice(cleanups.indexOf(stopCluster), 1)
+    await cluster.stop()
+  }
+}
+
+// ---------------------------------------------------------------------------
 
 /** One run per run directory: a second `npm run bench` would delete the first one's database under it. */
 function takeLock() {
@@ -794,6 +940,7 @@ async function main() {
 
   const appMemory = { serverPeakRssMB: Math.round(peakRssKb(servers.app.pid) / 1024) }
   await stopServers(servers)
+  const throughCache = opts.only && !opts.only.includes('NGINX') ? null : await measureThroughCache(tool, specs, databaseUrl)
   if (opts.cpuProf) {
     const dir = path.join(RUN_DIR, 'profiles')
     const summaries = summarizeProfiles(dir)
@@ -873,6 +1020,7 @@ async function main() {
     'p99(A)/p99(D) at 80 %': openLoop?.rates[1]?.['p99(A)/p99(D)'] ?? (null as unknown as number),
     openLoop,
     statementsPerRequest: statements,
+    throughCache,
     // The same ratios within each round (subject and floor measured back to back): how much of the spread is the machine.
     ratiosByRound: Array.from({ length: opts.rounds }, (_, i) => {
       const at = (id: string) => targets[id]?.rounds[i]

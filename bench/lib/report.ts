@@ -52,6 +52,12 @@ export interface BenchResults {
   'p99(A)/p99(D) at 80 %': number
   openLoop: OpenLoopReport | null
   statementsPerRequest: Record<string, StatementCount> | null
+  /** Anonymous B and C through nginx's shared cache (npm run cluster). */
+  throughCache: {
+    instances: number
+    method: string
+    targets: Record<'B' | 'C', TargetResult & { cacheStatuses: Record<string, number>; hitRatio: number }>
+  } | null
   ratiosByRound: Array<Record<string, number | null>>
   scale: {
     listings: number
@@ -176,6 +182,25 @@ export function renderMarkdown(r: BenchResults): string {
           `| ${rate.share * 100} % = ${n(rate.rate)} req/s | ${id} | ${n(t.completedPerSecond)} | ${n(t.p50Ms, 1)} | ${n(t.p90Ms, 1)} | ${n(t.p99Ms, 1)} | ${id === 'A' ? n(rate['p99(A)/p99(D)'], 2) : ''} |`,
         )
       }
+    }
+  }
+  if (r.throughCache) {
+    lines.push(
+      '',
+      `Anonymous pages through nginx's cache (\`npm run cluster\`'s nginx in front of ${r.throughCache.instances} instance(s), same database and build):`,
+      '',
+      '| Target | req/s | p50 ms | p99 ms | X-Cache-Status HIT | statuses |',
+      '|---|--:|--:|--:|--:|---|',
+    )
+    for (const id of ['B', 'C'] as const) {
+      const t = r.throughCache.targets[id]
+      lines.push(
+        `| ${id} via nginx | ${n(t.requestsPerSecond)} | ${n(t.p50Ms, 1)} | ${n(t.p99Ms, 1)} | ${n(t.hitRatio * 100, 1)} % | ${Object.entries(
+          t.cacheStatuses,
+        )
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')} |`,
+      )
     }
   }
   if (r.statementsPerRequest) {
