@@ -135,7 +135,12 @@ ${servers}
       proxy_cache_bypass $forkmarket_session $forkmarket_bearer;
       proxy_no_cache $forkmarket_session $forkmarket_bearer;
       proxy_cache_revalidate on;
-      proxy_cache_use_stale updating error timeout http_502 http_503 http_504;
+      # Stale while revalidating, for as long as the app's stale-while-revalidate says (20 s) and no
+      # longer: \`proxy_cache_use_stale updating\` would serve a stale copy without a bound, and a page
+      # that became a 404 (a listing hidden; errors are no-store, so they never replace it) would stay
+      # visible to anonymous visitors until the entry is evicted (the e2e suite saw this). While the
+      # instances fail, the stale copy also serves, until the entry goes inactive.
+      proxy_cache_use_stale error timeout http_502 http_503 http_504;
       proxy_cache_background_update on;
       proxy_cache_lock on;
       proxy_cache_lock_timeout 5s;

@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test'
 import sharp from 'sharp'
-import { signIn, uniqueEmail } from './support'
+import { signIn, uniqueEmail, untilAnonymousPageIsFresh } from './support'
 
 // Listings (issue 4): the full form with images, the listing page, edit,
 // main image, hide and delete — with JavaScript, and a create without it.
@@ -180,9 +180,11 @@ test('create a listing with images and every section, see it, edit it, change th
     headers: { Origin: new URL(page.url()).origin },
   })
   expect(bank.status(), await bank.text()).toBe(200)
-  await visitorPage.reload()
   const buy = visitorPage.getByRole('link', { name: 'Buy Now' })
-  await expect(buy).toHaveAttribute('href', /^\/checkout\/[0-9a-f-]{36}$/)
+  await untilAnonymousPageIsFresh(async () => {
+    await visitorPage.reload()
+    await expect(buy).toHaveAttribute('href', /^\/checkout\/[0-9a-f-]{36}$/, { timeout: 1_000 })
+  })
   await expect(visitorAside.getByText('Not yet available to buy')).toHaveCount(0)
   await expect(visitorPage.getByRole('link', { name: 'Edit Listing' })).toHaveCount(0)
   await page.reload()
@@ -211,8 +213,10 @@ test('create a listing with images and every section, see it, edit it, change th
   await page.getByRole('button', { name: 'Update Listing' }).click()
   await expect(page).toHaveURL(listingUrl)
   await expect(page.getByText('Hidden', { exact: true })).toBeVisible()
-  const hiddenResponse = await visitorPage.goto(listingUrl)
-  expect(hiddenResponse?.status()).toBe(404)
+  await untilAnonymousPageIsFresh(async () => {
+    const hiddenResponse = await visitorPage.goto(listingUrl)
+    expect(hiddenResponse?.status()).toBe(404)
+  })
   await expect(visitorPage.getByRole('heading', { name: 'Listing not found' })).toBeVisible()
   await expect(visitorPage.getByText("The listing you're looking for doesn't exist")).toBeVisible()
   await expect(visitorPage.getByRole('link', { name: 'Back to Marketplace' })).toHaveAttribute('href', '/')

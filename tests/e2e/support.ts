@@ -90,3 +90,16 @@ export const DEMO = {
   sellerWithoutBank: 'noah@forkmarket.dev',
   buyer: 'buyer@forkmarket.dev',
 }
+
+/**
+ * An anonymous visitor's public page (/, /marketplace, a listing) may come from a shared cache in
+ * front of the app — nginx in the cluster run (E2E_CLUSTER), a CDN in production — for up to the
+ * pages' TTL (docs/decisions/023: s-maxage 10 s + stale-while-revalidate 20 s). A step that changes
+ * such a page and then looks at it anonymously repeats `look` until the change shows, within that.
+ * (A single server shows it at once.)
+ */
+export const PUBLIC_PAGE_MAX_STALENESS_MS = 30_000
+
+export async function untilAnonymousPageIsFresh(look: () => Promise<void>) {
+  await expect(look).toPass({ timeout: PUBLIC_PAGE_MAX_STALENESS_MS + 5_000, intervals: [500, 1_000] })
+}
