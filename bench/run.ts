@@ -1021,6 +1021,28 @@ async function main() {
     openLoop,
     statementsPerRequest: statements,
     throughCache,
+    // The capacity model's inputs (docs/capacity.md derives from these): per request, measured above.
+    capacityInputs: Object.fromEntries(
+      (['A', 'B', 'C', 'D'] as const)
+        .filter((id) => targets[id])
+        .map((id) => {
+          const t = targets[id]!
+          const held = t.peakDbConnections ? round((t.peakDbConnections.meanActive / t.requestsPerSecond) * 1000, 3) : null
+          return [
+            id,
+            {
+              serverCpuMs: t.cpuMsPerRequest,
+              postgresCpuMs: t.pgCpuMsPerRequest,
+              requestsPerServerCore: round(1000 / t.cpuMsPerRequest, 0),
+              requestsPerPostgresCore: t.pgCpuMsPerRequest > 0 ? round(1000 / t.pgCpuMsPerRequest, 0) : null,
+              statements: statements?.[id]?.statementsPerRequest ?? null,
+              // Little's law: connections busy on average = arrival rate × time each request holds one.
+              connectionMsPerRequest: held,
+              peakOpenConnections: t.peakDbConnections?.open ?? null,
+            },
+          ]
+        }),
+    ),
     // The same ratios within each round (subject and floor measured back to back): how much of the spread is the machine.
     ratiosByRound: Array.from({ length: opts.rounds }, (_, i) => {
       const at = (id: string) => targets[id]?.rounds[i]
