@@ -53,6 +53,7 @@ export default [
     route('listings/:slugOrId', 'routes/api/listing.ts'),
     route('listings/:id/purchase', 'routes/api/listing-purchase.ts'),
     route('listings/:id/reviews', 'routes/api/listing-reviews.ts'),
+    route('listings/:id/views', 'routes/api/listing-views.ts'),
     route('seller/listings', 'routes/api/seller-listings.ts'),
     route('seller/transactions', 'routes/api/seller-transactions.ts'),
     route('seller/transactions/:id/deliver', 'routes/api/seller-transaction-deliver.ts'),

@@ -43,8 +43,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { listing, purchasable } = page
   const isOwner = viewer?.id === listing.sellerId
   // Issue 19: an anonymous daily view counter (no IP, no user id); bots and the seller are not counted.
-  // One upsert started here and not awaited: the page never waits for it.
-  if (countsAsView(request, viewer?.id, listing.sellerId)) countListingViewLater(listing.id)
+  // A signed-in visitor's page is private: one upsert started here, not awaited. An anonymous page is
+  // shared by a cache (decision 023) and its loader runs for few visitors: the browser reports the view.
+  if (viewer && countsAsView(request, viewer.id, listing.sellerId)) countListingViewLater(listing.id)
   const [repository, reviews] = await Promise.all([
     listingRepository(listing.id),
     listingReviewsData(listing.id, viewer, new URL(request.url).searchParams.get('reviews')),
@@ -67,6 +68,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     purchasable,
     ownerBankStatus: isOwner ? page.sellerBankStatus : null,
     confirmDelete: isOwner && new URL(request.url).searchParams.has('delete'),
+    reportView: !viewer,
   }
 }
 
@@ -102,9 +104,14 @@ function label<T extends readonly string[]>(list: T, labels: Record<T[number], s
 }
 
 export default function ListingPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { listing, isOwner, purchasable, ownerBankStatus, confirmDelete, delivery, reviews } = loaderData
+  const { listing, isOwner, purchasable, ownerBankStatus, confirmDelete, delivery, reviews, reportView } = loaderData
   const seller = listing.seller
   const reviewResult = actionData && 'result' in actionData ? (actionData as ReviewActionResult) : null
+
+  React.useEffect(() => {
+    // Once per listing shown; a failure is not the visitor's concern.
+    if (reportView) void fetch(`/api/listings/${listing.id}/views`, { method: 'POST', keepalive: true }).catch(() => undefined)
+  }, [reportView, listing.id])
 
   React.useEffect(() => {
     if (actionData && 'error' in actionData && actionData.error) showToast({ type: 'error', title: 'Error', description: actionData.error })

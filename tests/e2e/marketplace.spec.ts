@@ -57,6 +57,16 @@ test.describe('with JavaScript', () => {
     await expect(page.getByLabel('Sort by')).toHaveValue('newest')
   })
 
+  test('an anonymous visit to a listing is counted by the page itself (a cached copy runs no loader)', async ({ page }) => {
+    const reported = page.waitForResponse((response) => /\/api\/listings\/[^/]+\/views$/.test(response.url()))
+    await page.goto('/marketplace')
+    await cardTitles(page).first().click()
+    const response = await reported
+    expect(response.request().method()).toBe('POST')
+    // The body of a keepalive request is not kept by the browser: the status says it was taken.
+    expect(response.status()).toBe(200)
+  })
+
   test('a typo is corrected, and an impossible price range is explained', async ({ page }) => {
     await page.goto('/marketplace')
     await page.getByRole('searchbox', { name: 'Search listings' }).fill('recat')

@@ -46,6 +46,27 @@ async function batchIn(w: World, state: 'draft' | 'exported' | 'sent'): Promise<
   return batch.id
 }
 
+/** A stored reconciliation run (issue 19), written straight into its table: running one calls the provider. */
+async function reconciliationRun(w: World): Promise<string> {
+  const existing = await db.selectFrom('reconciliationRuns').select('id').executeTakeFirst()
+  if (existing) return existing.id
+  const at = new Date()
+  const run = await db
+    .insertInto('reconciliationRuns')
+    .values({
+      trigger: 'admin',
+      requestedBy: w.users.admin.id,
+      startedAt: at,
+      finishedAt: at,
+      exceptionCount: 0,
+      totals: '{}',
+      exceptions: '[]',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return run.id
+}
+
 async function usernameOf(id: string) {
   return (await db.selectFrom('users').select('username').where('id', '=', id).executeTakeFirstOrThrow()).username
 }
@@ -219,6 +240,16 @@ const MATRIX: Record<string, Row[]> = {
       note: "a hidden listing's reviews only for its seller",
     },
     { method: 'POST', request: (w) => ({ path: `/api/listings/${w.listing.id}/reviews`, params: { id: w.listing.id } }), expect: all(405) },
+  ],
+  'api/listings/:id/views': [
+    methodNotAllowed('GET', '/api/listings/x/views'),
+    { method: 'POST', request: (w) => ({ path: `/api/listings/${w.listing.id}/views`, params: { id: w.listing.id } }), expect: all(200) },
+    {
+      method: 'POST',
+      request: (w) => ({ path: `/api/listings/${w.hidden.id}/views`, params: { id: w.hidden.id } }),
+      expect: cells(404, 404, 404, 200, 404),
+      note: 'a hidden listing is seen only by its seller (whose views are not counted)',
+    },
   ],
   'seller/dashboard': dashboardRows('/seller/dashboard'),
   'seller-dashboard': dashboardRows('/seller-dashboard'),
@@ -653,6 +684,18 @@ const MATRIX: Record<string, Row[]> = {
   'api/admin/audit-log': [
     { method: 'GET', request: get('/api/admin/audit-log'), expect: adminOnly(200) },
     { method: 'POST', request: get('/api/admin/audit-log'), expect: all(405) },
+  ],
+  // Issue 19: a stored reconciliation run as CSV (running one is the POST on /admin, intent run-reconciliation).
+  'api/admin/reconciliations/:runId/exceptions.csv': [
+    {
+      method: 'GET',
+      request: async (w) => {
+        const runId = await reconciliationRun(w)
+        return { path: `/api/admin/reconciliations/${runId}/exceptions.csv`, params: { runId } }
+      },
+      expect: adminOnly(200),
+    },
+    methodNotAllowed('POST', '/api/admin/reconciliations/x/exceptions.csv'),
   ],
   'api/stripe/webhook': [
     methodNotAllowed('GET', '/api/stripe/webhook'),

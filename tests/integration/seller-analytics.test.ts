@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
+import * as viewsApi from '../../app/routes/api/listing-views.ts'
 import * as analyticsApi from '../../app/routes/api/seller-analytics.ts'
 import * as listingPage from '../../app/routes/listing.tsx'
 import * as dashboardScreen from '../../app/routes/seller-dashboard.tsx'
@@ -31,6 +32,13 @@ function visit(slug: string, userAgent: string, token?: string) {
   return callRoute(listingPage, request, { slug })
 }
 
+async function report(listingId: string, userAgent: string, token?: string) {
+  const request = apiRequest(`/api/listings/${listingId}/views`, { method: 'POST', token })
+  request.headers.set('User-Agent', userAgent)
+  const response = await callRoute(viewsApi, request, { id: listingId })
+  return [response.status, await response.json()]
+}
+
 describe('listing views', () => {
   it('stores no personal data: one counter per listing and day', async () => {
     const columns = await sql<{ columnName: string }>`
@@ -45,10 +53,19 @@ describe('listing views', () => {
     await giveBankDetails(seller.id, 'approved')
     const listing = await createListing(seller.id)
 
-    expect((await visit(listing.slug, BROWSER)).status).toBe(200)
+    // An anonymous page may come from a shared cache: its loader counts nothing, the browser reports the view.
+    const anonymous = await visit(listing.slug, BROWSER)
+    expect(anonymous.status).toBe(200)
+    expect(await anonymous.text()).toContain(`"reportView":true`)
+    expect(await report(listing.id, BROWSER)).toEqual([200, { counted: true }])
     await until(async () => (await views(listing.id)) === 1)
-    expect((await visit(listing.slug, BROWSER, visitor.token)).status).toBe(200)
+    // A signed-in visitor's page is private: the loader counts it, the page reports nothing.
+    const signedIn = await visit(listing.slug, BROWSER, visitor.token)
+    expect(signedIn.status).toBe(200)
+    expect(await signedIn.text()).toContain(`"reportView":false`)
     await until(async () => (await views(listing.id)) === 2)
+    expect(await report(listing.id, BOT)).toEqual([200, { counted: false }])
+    expect(await report(listing.id, BROWSER, seller.token)).toEqual([200, { counted: false }])
 
     expect((await visit(listing.slug, BOT)).status).toBe(200)
     expect((await visit(listing.slug, BROWSER, seller.token)).status).toBe(200)
@@ -59,6 +76,11 @@ describe('listing views', () => {
     await countListingView(listing.id) // a later real view: the counter is ordered after the ignored ones
     expect(await views(listing.id)).toBe(3)
     expect(await db.selectFrom('listingViewsDaily').selectAll().execute()).toHaveLength(1)
+
+    await db.updateTable('listings').set({ visible: false }).where('id', '=', listing.id).execute()
+    expect(await report(listing.id, BROWSER)).toEqual([404, { error: 'Listing not found' }])
+    expect(await report('not-a-listing', BROWSER)).toEqual([404, { error: 'Listing not found' }])
+    expect(await views(listing.id)).toBe(3)
   })
 })
 

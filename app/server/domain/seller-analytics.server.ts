@@ -6,6 +6,7 @@ import { db } from '../infra/db.server.ts'
 import { logEvent } from '../infra/log.server.ts'
 import { centsToDecimal } from './bank-files.server.ts'
 import { AppError } from './errors.server.ts'
+import { canViewListing } from './listings.server.ts'
 import { csvCell, payoutDue } from './payouts.server.ts'
 
 /**
@@ -35,6 +36,26 @@ export async function countListingView(listingId: string): Promise<void> {
     VALUES (${listingId}, (now() AT TIME ZONE 'utc')::date, 1)
     ON CONFLICT (listing_id, day) DO UPDATE SET views = listing_views_daily.views + 1
   `.execute(db)
+}
+
+/**
+ * A view reported by the browser (POST /api/listings/:id/views). An anonymous
+ * listing page is served from a shared cache (decision 023), so its loader
+ * does not run for most visitors: the page reports the view itself once it
+ * has loaded. The same rules as the loader's count apply (bots, prefetches and
+ * the seller are not counted); a listing the caller may not see is a 404.
+ */
+export async function countViewFromBrowser(request: Request, listingId: string, viewerId: string | null): Promise<{ counted: boolean }> {
+  if (!isUuid(listingId)) throw new AppError(404, 'Listing not found')
+  const listing = await db
+    .selectFrom('listings')
+    .select(['id', 'sellerId', 'visible', 'archivedAt'])
+    .where('id', '=', listingId)
+    .executeTakeFirst()
+  if (!listing || !canViewListing(listing, viewerId)) throw new AppError(404, 'Listing not found')
+  if (!countsAsView(request, viewerId, listing.sellerId)) return { counted: false }
+  await countListingView(listing.id)
+  return { counted: true }
 }
 
 /** Counts the view without delaying the page: started, not awaited; a failure is logged, never shown. */

@@ -38,6 +38,8 @@ export const RATE_LIMITS = {
   notificationRead: { name: 'notification-read', limit: 60, windowMs: MINUTE },
   userSync: { name: 'user-sync', limit: 30, windowMs: MINUTE },
   theme: { name: 'theme', limit: 30, windowMs: MINUTE },
+  // The listing page's view report (a browsing visitor opens a few pages a minute).
+  listingView: { name: 'listing-view', limit: 60, windowMs: MINUTE },
   // Stripe sends bursts (and retries) from a few addresses; the signature is checked after this.
   webhook: { name: 'webhook', limit: 600, windowMs: MINUTE },
 } as const satisfies Record<string, RateLimit>
