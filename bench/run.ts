@@ -799,6 +799,40 @@ async function measureThroughCache(
   }
 }
 
+/**
+ * The capacity model's inputs (docs/capacity.md derives from these), per request. PostgreSQL's CPU is net of
+ * its background (the job worker's polling, autovacuum, the checkpointer): its CPU per second while only
+ * targets that send no statement were measured (E, FB, FC), taken off at each target's rate.
+ */
+function capacityInputs(targets: Record<string, TargetResult>, statements: Record<string, StatementCount> | null) {
+  const quiet = ['E', 'FB', 'FC'].map((id) => targets[id]).filter((t): t is TargetResult => t !== undefined)
+  const backgroundMsPerSecond = quiet.length ? mean(quiet.map((t) => t.pgCpuMsPerRequest * t.requestsPerSecond)) : 0
+  const perTarget = Object.fromEntries(
+    (['A', 'B', 'C', 'D'] as const)
+      .filter((id) => targets[id])
+      .map((id) => {
+        const t = targets[id]!
+        const pg = Math.max(0, t.pgCpuMsPerRequest - backgroundMsPerSecond / t.requestsPerSecond)
+        const held = t.peakDbConnections ? round((t.peakDbConnections.meanActive / t.requestsPerSecond) * 1000, 3) : null
+        return [
+          id,
+          {
+            serverCpuMs: t.cpuMsPerRequest,
+            postgresCpuMs: round(pg, 3),
+            requestsPerServerCore: round(1000 / t.cpuMsPerRequest, 0),
+            requestsPerPostgresCore: pg > 0 ? round(1000 / pg, 0) : null,
+            statements: statements?.[id]?.statementsPerRequest ?? null,
+            postgresExecMs: statements?.[id]?.execMsPerRequest ?? null,
+            // Little's law: connections busy on average = arrival rate × time each request holds one.
+            connectionMsPerRequest: held,
+            peakOpenConnections: t.peakDbConnections?.open ?? null,
+          },
+        ]
+      }),
+  )
+  return { postgresBackgroundCpuMsPerSecond: round(backgroundMsPerSecond, 1), perTarget }
+}
+
 // ---------------------------------------------------------------------------
 
 /** One run per run directory: a second `npm run bench` would delete the first one's database under it. */
@@ -1022,27 +1056,7 @@ async function main() {
     statementsPerRequest: statements,
     throughCache,
     // The capacity model's inputs (docs/capacity.md derives from these): per request, measured above.
-    capacityInputs: Object.fromEntries(
-      (['A', 'B', 'C', 'D'] as const)
-        .filter((id) => targets[id])
-        .map((id) => {
-          const t = targets[id]!
-          const held = t.peakDbConnections ? round((t.peakDbConnections.meanActive / t.requestsPerSecond) * 1000, 3) : null
-          return [
-            id,
-            {
-              serverCpuMs: t.cpuMsPerRequest,
-              postgresCpuMs: t.pgCpuMsPerRequest,
-              requestsPerServerCore: round(1000 / t.cpuMsPerRequest, 0),
-              requestsPerPostgresCore: t.pgCpuMsPerRequest > 0 ? round(1000 / t.pgCpuMsPerRequest, 0) : null,
-              statements: statements?.[id]?.statementsPerRequest ?? null,
-              // Little's law: connections busy on average = arrival rate × time each request holds one.
-              connectionMsPerRequest: held,
-              peakOpenConnections: t.peakDbConnections?.open ?? null,
-            },
-          ]
-        }),
-    ),
+    capacityInputs: capacityInputs(targets, statements),
     // The same ratios within each round (subject and floor measured back to back): how much of the spread is the machine.
     ratiosByRound: Array.from({ length: opts.rounds }, (_, i) => {
       const at = (id: string) => targets[id]?.rounds[i]

@@ -24,6 +24,8 @@ export function postmasterPid(dataDir: string): number {
 export interface StatementCount {
   requests: number
   statementsPerRequest: number
+  /** PostgreSQL's execution time of those statements per request (total_exec_time): the least a connection is held. */
+  execMsPerRequest: number
   /** Per request, by the statement's first word (SELECT, INSERT, BEGIN…). */
   byKind: Record<string, number>
   /** The statements, most frequent first: calls per request and the text's start. */
@@ -53,21 +55,26 @@ export class StatementStats {
 
   /** Statements executed since the last reset, per request (`requests` requests were sent meanwhile). */
   async perRequest(requests: number): Promise<StatementCount> {
-    const { rows } = await this.client.query<{ query: string; calls: string }>(
-      'SELECT query, calls FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())',
+    const { rows } = await this.client.query<{ query: string; calls: string; ms: number }>(
+      'SELECT query, calls, total_exec_time AS ms FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())',
     )
-    const mine = rows.filter((r) => !NOT_THE_REQUEST.test(r.query)).map((r) => ({ query: r.query, calls: Number(r.calls) }))
+    const mine = rows
+      .filter((r) => !NOT_THE_REQUEST.test(r.query))
+      .map((r) => ({ query: r.query, calls: Number(r.calls), ms: Number(r.ms) }))
     const byKind: Record<string, number> = {}
     let total = 0
+    let ms = 0
     for (const r of mine) {
       const kind = (/^\s*(?:WITH\b[\s\S]*?\)\s*)?([A-Za-z]+)/.exec(r.query)?.[1] ?? '?').toUpperCase()
       byKind[kind] = (byKind[kind] ?? 0) + r.calls / requests
       total += r.calls
+      ms += r.ms
     }
     const round = (x: number) => Math.round(x * 100) / 100
     return {
       requests,
       statementsPerRequest: round(total / requests),
+      execMsPerRequest: Math.round((ms / requests) * 1000) / 1000,
       byKind: Object.fromEntries(Object.entries(byKind).map(([k, v]) => [k, round(v)])),
       statements: mine
         .sort((a, b) => b.calls - a.calls)

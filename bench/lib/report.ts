@@ -52,18 +52,22 @@ export interface BenchResults {
   'p99(A)/p99(D) at 80 %': number
   openLoop: OpenLoopReport | null
   statementsPerRequest: Record<string, StatementCount> | null
-  capacityInputs: Record<
-    string,
-    {
-      serverCpuMs: number
-      postgresCpuMs: number
-      requestsPerServerCore: number
-      requestsPerPostgresCore: number | null
-      statements: number | null
-      connectionMsPerRequest: number | null
-      peakOpenConnections: number | null
-    }
-  >
+  capacityInputs: {
+    postgresBackgroundCpuMsPerSecond: number
+    perTarget: Record<
+      string,
+      {
+        serverCpuMs: number
+        postgresCpuMs: number
+        requestsPerServerCore: number
+        requestsPerPostgresCore: number | null
+        statements: number | null
+        postgresExecMs: number | null
+        connectionMsPerRequest: number | null
+        peakOpenConnections: number | null
+      }
+    >
+  }
   /** Anonymous B and C through nginx's shared cache (npm run cluster). */
   throughCache: {
     instances: number
