@@ -78,6 +78,7 @@ export default [
     route('admin/payout-batches/:batchId/files/:format', 'routes/api/admin-payout-batch-file.ts'),
     route('admin/payout-batches/:batchId/:action', 'routes/api/admin-payout-batch-action.ts'),
     route('admin/audit-log', 'routes/api/admin-audit-log.ts'),
+    route('admin/reconciliations/:runId/exceptions.csv', 'routes/api/admin-reconciliation-csv.ts'),
     route('stripe/webhook', 'routes/api/stripe-webhook.ts'),
     route('github/webhook', 'routes/api/github-webhook.ts'),
     route('*', 'routes/api/not-found.ts'),

@@ -8,6 +8,7 @@ import { AuditLogTable } from '~/components/admin/audit-log-table'
 import { MoneyExceptions } from '~/components/admin/money-exceptions'
 import { PayoutBatches } from '~/components/admin/payout-batches'
 import { PendingBankDetails } from '~/components/admin/pending-bank-details'
+import { Reconciliation } from '~/components/admin/reconciliation'
 import { StatCard } from '~/components/dashboard/stat-card'
 import { Button } from '~/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
@@ -42,6 +43,7 @@ import {
   reconcilePayoutBatch,
   salesInOpenBatches,
 } from '~/server/domain/payout-batches.server'
+import { listReconciliationRuns, runReconciliation } from '~/server/domain/reconciliation.server'
 import { requireAdmin } from '~/server/http/auth.server'
 import { readFormBody } from '~/server/http/form-data.server'
 import { redirectWithToast } from '~/server/http/responses.server'
@@ -77,6 +79,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     tab === 'payouts' ? listPayoutBatches() : null,
     tab === 'payouts' ? payoutsDueBySeller() : null,
   ])
+  // Issue 19: the reconciliation runs (provider ↔ sales ↔ ledger), newest first.
+  const reconciliationRuns = tab === 'reconciliation' ? await listReconciliationRuns() : null
   // Issue 16: the GitHub evidence of disputed sales (listed vs delivered commit, invitation, acceptance).
   const evidence = disputes?.length ? Object.fromEntries(await githubEvidence(disputes.map((d) => d.id))) : {}
   return {
@@ -93,6 +97,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     evidence,
     batches,
     payoutsDue,
+    reconciliationRuns,
     adminId: admin.id,
     payoutBankDetails: transactions ? await bankDetailsForPayouts(transactions) : {},
     // Issue 19: due sales already in a payout batch that is not sent yet (no second Mark as Paid).
@@ -161,6 +166,16 @@ export async function action({ request, context }: Route.ActionArgs) {
       case 'cancel-batch': {
         await cancelPayoutBatch({ batchId: input.batchId, adminId: admin.id, reason: input.reason })
         return redirectWithToast(back, { title: 'Payout batch cancelled', description: 'Its sales can go into a new batch.' })
+      }
+      case 'run-reconciliation': {
+        const run = await runReconciliation({ trigger: 'admin', adminId: admin.id })
+        return redirectWithToast('/admin?tab=reconciliation', {
+          title: run.exceptionCount === 0 ? 'Reconciliation clean' : 'Reconciliation found differences',
+          description:
+            run.exceptionCount === 0
+              ? 'The payment provider, the sales and the ledger agree.'
+              : `${run.exceptionCount} ${run.exceptionCount === 1 ? 'difference' : 'differences'} listed below; the admins were notified.`,
+        })
       }
       case 'approve-bank': {
         const details = await approveBankDetails({ userId: input.userId, adminId: admin.id, version: input.version })
@@ -303,6 +318,8 @@ export default function Admin({ loaderData }: Route.ComponentProps) {
       {loaderData.batches && loaderData.payoutsDue ? (
         <PayoutBatches batches={loaderData.batches} due={loaderData.payoutsDue} adminId={loaderData.adminId} />
       ) : null}
+
+      {loaderData.reconciliationRuns ? <Reconciliation runs={loaderData.reconciliationRuns} /> : null}
 
       {loaderData.pendingBank ? (
         <section aria-labelledby="bank-heading" className="grid gap-4">

@@ -34,6 +34,8 @@ function urlsFor(pattern: string, w: World): { path: string; params: Record<stri
     userId: [w.users.other.id],
     // Payout batches (issue 19): ids that are not batches (404), and files of no batch.
     batchId: [w.saleCompleted.id, 'not-a-uuid'],
+    // Reconciliation runs (issue 19): ids that are not runs (404).
+    runId: [w.saleCompleted.id, 'not-a-uuid'],
     '*': ['listings/x.webp', 'nothing/here'],
     // Issue 18: a seller's page (the owner's username is their e-mail's local part) and an unknown one.
     username: [w.users.owner.email.split('@')[0]!, 'nobody'],

@@ -52,6 +52,9 @@ export const SendBatchSchema = batchAction('send-batch').extend({ bankReference:
 export const ReconcileBatchSchema = batchAction('reconcile-batch')
 export const CancelBatchSchema = batchAction('cancel-batch').extend({ reason: ReleaseNoteSchema })
 
+// Issue 19: compare the provider, the sales and the ledger now (a POST: it stores a run).
+export const RunReconciliationSchema = z.object({ intent: z.literal('run-reconciliation') })
+
 export const AdminActionSchema = z.discriminatedUnion('intent', [
   MarkPaidSchema,
   ApproveBankSchema,
@@ -64,6 +67,7 @@ export const AdminActionSchema = z.discriminatedUnion('intent', [
   SendBatchSchema,
   ReconcileBatchSchema,
   CancelBatchSchema,
+  RunReconciliationSchema,
 ])
 
 export type AdminIntent = z.infer<typeof AdminActionSchema>['intent']
@@ -81,6 +85,7 @@ export const FAILURE_TITLES: Record<AdminIntent, string> = {
   'send-batch': 'Failed to record the bank reference',
   'reconcile-batch': 'Failed to mark the payout batch reconciled',
   'cancel-batch': 'Failed to cancel the payout batch',
+  'run-reconciliation': 'Failed to run the reconciliation',
 }
 
 /** The id an action is about (its form's target), '' for a prepare. */

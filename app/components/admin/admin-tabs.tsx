@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
 import { cn } from '~/components/ui/cn'
 
-export const ADMIN_TABS = ['transactions', 'payouts', 'bank-details', 'audit-log'] as const
+export const ADMIN_TABS = ['transactions', 'payouts', 'reconciliation', 'bank-details', 'audit-log'] as const
 export type AdminTab = (typeof ADMIN_TABS)[number]
 
 /**
@@ -12,6 +12,7 @@ export function AdminTabs({ current, pendingBankCount }: { current: AdminTab; pe
   const labels: Record<AdminTab, string> = {
     transactions: 'Transactions',
     payouts: 'Payouts',
+    reconciliation: 'Reconciliation',
     'bank-details': `Bank Details (${pendingBankCount})`,
     'audit-log': 'Audit log',
   }
