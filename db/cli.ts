@@ -1,5 +1,5 @@
 /**
- * `npm run db:migrate` · `npm run db:seed` · `npm run make-admin -- <email>`
+ * `npm run db:migrate` · `npm run db:seed` · `npm run make-admin -- <email>` · `npx tsx db/cli.ts ledger-backfill`
  * against DATABASE_URL (the embedded database when it is running: see README).
  */
 import { ConfigError, loadConfig, parseConfig } from '../app/server/infra/env.server.ts'
@@ -22,6 +22,12 @@ try {
     loadConfig({ ...process.env, BANK_DETAILS_KEY: BANK_DETAILS_KEY ?? localSecret(DATA_DIR, 'bank-details-key') })
     console.log((await seedDemoDataOnce(db)) ? 'demo data loaded' : 'demo data was already loaded')
     await demoImagesStored()
+  } else if (command === 'ledger-backfill') {
+    // Issue 19: a database with sales from before the ledger (migration 0011) gets their entries,
+    // posted by the app's own functions; idempotent (one entry per event key).
+    const { backfillLedger } = await import('../app/server/domain/ledger.server.ts')
+    await backfillLedger(db)
+    console.log('ledger backfilled')
   } else if (command === 'make-admin') {
     const email = args[0]
     if (!email) throw new Error('Usage: npm run make-admin -- <email>')
@@ -34,7 +40,7 @@ try {
       throw new Error(`No user with e-mail ${email}; they must sign in once first (or add them to ADMIN_EMAILS).`)
     console.log(`${email} is now an admin`)
   } else {
-    throw new Error('Usage: tsx db/cli.ts migrate | seed | make-admin <email>')
+    throw new Error('Usage: tsx db/cli.ts migrate | seed | ledger-backfill | make-admin <email>')
   }
 } catch (error) {
   console.error(error instanceof Error ? error.message : error)

@@ -3,6 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
+import { reconcile } from '../../app/server/domain/reconciliation.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'
 import { localDiskStorage, setStorageForTesting } from '../../app/server/infra/storage.server.ts'
 import { seedDemoDataOnce } from '../../db/seed.ts'
@@ -162,5 +163,12 @@ describe('schema constraints', () => {
     expect(admins.map((a) => a.email)).toEqual(['admin@forkmarket.dev', 'finance@forkmarket.dev'])
     const states = await db.selectFrom('transactions').select('status').distinct().execute()
     expect(states.length).toBeGreaterThanOrEqual(4)
+    // Issue 19: the demo's sales and payout are in the ledger, balanced, and agree with the sales
+    // (only the provider side differs: the demo's payments were never made at the emulator).
+    const { exceptions, totals } = await reconcile([])
+    expect(totals.ledgerChargesCents).toBeGreaterThan(0)
+    expect(totals.paidOutCents).toBeGreaterThan(0)
+    expect(totals.ledgerDebitsCents).toBe(totals.ledgerCreditsCents)
+    expect(exceptions.filter((e) => e.rule !== 'provider_charges')).toEqual([])
   })
 })
