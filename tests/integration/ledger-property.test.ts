@@ -148,14 +148,14 @@ const commandArb: fc.Arbitrary<Command> = fc.oneof(
   },
   { arbitrary: fc.record({ kind: fc.constant('deliverWebhook' as const), k }), weight: 7 },
   { arbitrary: fc.record({ kind: fc.constant('redeliverWebhook' as const), k }), weight: 2 },
-  { arbitrary: fc.record({ kind: fc.constant('sellerDelivers' as const), k }), weight: 4 },
-  { arbitrary: fc.record({ kind: fc.constant('confirm' as const), k }), weight: 3 },
+  { arbitrary: fc.record({ kind: fc.constant('sellerDelivers' as const), k }), weight: 5 },
+  { arbitrary: fc.record({ kind: fc.constant('confirm' as const), k }), weight: 4 },
   { arbitrary: fc.record({ kind: fc.constant('dispute' as const), k }), weight: 2 },
   { arbitrary: fc.record({ kind: fc.constant('release' as const), k }), weight: 2 },
   { arbitrary: fc.record({ kind: fc.constant('refund' as const), k }), weight: 3 },
-  { arbitrary: fc.constant({ kind: 'autoConfirm' as const }), weight: 1 },
+  { arbitrary: fc.constant({ kind: 'autoConfirm' as const }), weight: 2 },
   { arbitrary: fc.constant({ kind: 'batch' as const }), weight: 3 },
-  { arbitrary: fc.record({ kind: fc.constant('markPaid' as const), k }), weight: 2 },
+  { arbitrary: fc.record({ kind: fc.constant('markPaid' as const), k }), weight: 3 },
 )
 
 async function run(world: World, command: Command): Promise<void> {
@@ -297,7 +297,7 @@ describe('ledger and reconciliation, property-based', () => {
               expect(await reconcileNow()).toEqual([])
             },
           ),
-          { numRuns: 20 },
+          { numRuns: 25 },
         )
       })
     },
