@@ -108,7 +108,7 @@ test.describe('axe finds no accessibility violations', () => {
 
   test("the admin's pages", async ({ page }) => {
     await signIn(page, { email: DEMO.admin, fullName: 'Forkmarket Admin' })
-    await scan(page, ['/admin', '/admin?tab=payouts', '/admin?tab=bank-details', '/admin?tab=audit-log'])
+    await scan(page, ['/admin', '/admin?tab=payouts', '/admin?tab=reconciliation', '/admin?tab=bank-details', '/admin?tab=audit-log'])
   })
 })
 
