@@ -123,6 +123,8 @@ export async function startLocalServices(options: {
     const webhookSecret = env.STRIPE_WEBHOOK_SECRET ?? `whsec_${randomBytes(24).toString('hex')}`
     const stripe = await startStripeEmulator({
       port,
+      // Payments made before a restart are still at the provider, as with Stripe (the reconciliation reads them).
+      dataFile: path.join(options.dataDir, 'stripe-emulator.json'),
       webhookSecret,
       webhookUrl: `http://127.0.0.1:${options.appPort}/api/stripe/webhook`,
     })

@@ -164,6 +164,17 @@ const REFUND_PARAMS = [
   'reverse_transfer',
 ]
 
+/** Everything the account holds, in creation order (for the emulator's data file: state-file.ts). */
+export interface StripeApiState {
+  events: StripeEvent[]
+  paymentIntents: PaymentIntent[]
+  paymentMethods: PaymentMethod[]
+  /** [PaymentMethod id, full card number]: declines are decided by the number on confirm. */
+  cardNumbers: Array<[string, string]>
+  charges: Charge[]
+  refunds: Refund[]
+}
+
 export class StripeApi {
   readonly events: StripeEvent[] = []
   private readonly eventsById = new Map<string, StripeEvent>()
@@ -210,6 +221,36 @@ export class StripeApi {
     for (const store of [this.eventsById, this.paymentIntents, this.paymentMethods, this.cardNumbers, this.charges, this.refunds])
       store.clear()
     this.events.length = 0
+  }
+
+  /** A copy of the account's objects; ids are random (objects.ts newId), so none is reused after a restore. */
+  snapshot(): StripeApiState {
+    return structuredClone({
+      events: this.events,
+      paymentIntents: [...this.paymentIntents.values()],
+      paymentMethods: [...this.paymentMethods.values()],
+      cardNumbers: [...this.cardNumbers.entries()],
+      charges: [...this.charges.values()],
+      refunds: [...this.refunds.values()],
+    })
+  }
+
+  /** Replaces the account's objects with a snapshot's (a restart on the same data file). */
+  restore(state: StripeApiState): void {
+    this.clear()
+    for (const event of state.events) {
+      this.events.push(event)
+      this.eventsById.set(event.id, event)
+    }
+    for (const intent of state.paymentIntents) this.paymentIntents.set(intent.id, intent)
+    for (const paymentMethod of state.paymentMethods) this.paymentMethods.set(paymentMethod.id, paymentMethod)
+    for (const [id, number] of state.cardNumbers) this.cardNumbers.set(id, number)
+    // A charge lists its refunds; one object per refund, as before the restart (the Map's and the charge's).
+    for (const refund of state.refunds) this.refunds.set(refund.id, refund)
+    for (const charge of state.charges) {
+      charge.refunds.data = charge.refunds.data.map((refund) => this.refunds.get(refund.id) ?? refund)
+      this.charges.set(charge.id, charge)
+    }
   }
 
   findEvent(id: string): StripeEvent | undefined {

@@ -5,7 +5,7 @@ export interface StoredResponse {
   body: unknown
 }
 
-interface Entry {
+export interface IdempotencyEntry {
   fingerprint: string
   response: StoredResponse
 }
@@ -17,8 +17,18 @@ interface Entry {
  * still create a single object.
  */
 export class IdempotencyStore {
-  private readonly entries = new Map<string, Entry>()
+  private readonly entries = new Map<string, IdempotencyEntry>()
   private readonly tails = new Map<string, Promise<unknown>>()
+
+  /** The stored first results, for the emulator's data file (a retry after a restart still replays). */
+  snapshot(): Array<[string, IdempotencyEntry]> {
+    return structuredClone([...this.entries.entries()])
+  }
+
+  restore(entries: Array<[string, IdempotencyEntry]>): void {
+    this.entries.clear()
+    for (const [key, entry] of entries) this.entries.set(key, entry)
+  }
 
   /** `scope` separates API keys, as Stripe scopes idempotency keys to an account. */
   run(

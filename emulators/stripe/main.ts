@@ -4,8 +4,10 @@
  *   STRIPE_EMULATOR_PORT=12111 tsx emulators/stripe/main.ts
  * STRIPE_WEBHOOK_DELAY_MS=3000 holds back every webhook delivery (a late webhook);
  * POST /_emulator/webhook-delay { ms, metadata? } changes it while running.
+ * The account is kept in $DATA_DIR/stripe-emulator.json (DATA_DIR default .data) across restarts.
  */
 
+import { join } from 'node:path'
 import { stopOnSignals } from '../support/background.ts'
 import { DEFAULT_PORT, startStripeEmulator } from './server.ts'
 
@@ -27,6 +29,7 @@ const emulator = await startStripeEmulator({
   webhookSecret,
   webhookUrl: process.env.STRIPE_WEBHOOK_URL || undefined,
   webhookDelayMs: Number(process.env.STRIPE_WEBHOOK_DELAY_MS || 0),
+  dataFile: join(process.env.DATA_DIR || '.data', 'stripe-emulator.json'),
 })
 console.log(`Stripe emulator listening on ${emulator.url}`)
 

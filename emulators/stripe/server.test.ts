@@ -1,6 +1,9 @@
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import Stripe from 'stripe'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -806,3 +809,100 @@ function checkoutPage(emulator: StripeEmulator, clientSecret: string): string {
   </script>
 </body></html>`
 }
+
+describe('Stripe emulator data file (npm start keeps its payments across restarts)', () => {
+  let dir: string
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'stripe-emulator-'))
+  })
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  const card = (number: string): Stripe.PaymentIntentConfirmParams.PaymentMethodData => ({
+    type: 'card',
+    // @ts-expect-error raw card numbers are accepted by test mode / the emulator, not typed by the SDK
+    card: { number, exp_month: 12, exp_year: new Date().getFullYear() + 3, cvc: '123' },
+  })
+
+  it('lists an intent, its charge, refund and events after a restart on the same file; new ids are new', async () => {
+    const dataFile = join(dir, 'restart.json')
+    const first = await startStripeEmulator({ port: 0, webhookSecret: WEBHOOK_SECRET, dataFile })
+    const before = sdkFor(first)
+    const intent = await before.paymentIntents.create(
+      { amount: 4900, currency: 'eur', application_fee_amount: 490, metadata: { transactionId: 'sale-1' } },
+      { idempotencyKey: 'checkout:sale-1' },
+    )
+    const paid = await before.paymentIntents.confirm(intent.id, { payment_method_data: card('4242424242424242') })
+    const refund = await before.refunds.create({ payment_intent: intent.id, amount: 900 })
+    const declined = await before.paymentIntents.create({ amount: 1200, currency: 'eur' })
+    await rejection(before.paymentIntents.confirm(declined.id, { payment_method_data: card('4000000000000002') }))
+    const eventIds = first.events.map((event) => event.id)
+    await first.close()
+
+    const second = await startStripeEmulator({ port: 0, webhookSecret: WEBHOOK_SECRET, dataFile })
+    try {
+      const after = sdkFor(second)
+      const again = await after.paymentIntents.retrieve(intent.id)
+      expect(again).toMatchObject({ status: 'succeeded', amount: 4900, application_fee_amount: 490, latest_charge: paid.latest_charge })
+      expect(again.metadata).toEqual({ transactionId: 'sale-1' })
+      const charges = await after.charges.list({ limit: 10 })
+      expect(charges.data.map((charge) => [charge.payment_intent, charge.status])).toEqual([
+        [declined.id, 'failed'],
+        [intent.id, 'succeeded'],
+      ])
+      const charge = await after.charges.retrieve(paid.latest_charge as string)
+      expect(charge).toMatchObject({ amount_captured: 4900, amount_refunded: 900, refunded: false })
+      expect(charge.refunds?.data.map((r) => r.id)).toEqual([refund.id])
+      expect(await after.refunds.retrieve(refund.id)).toMatchObject({ amount: 900, charge: charge.id })
+      expect(second.events.map((event) => event.id)).toEqual(eventIds)
+      expect((await after.events.retrieve(eventIds[0]!)).type).toBe('payment_intent.created')
+      // The rest of the refund, and a declined intent paid with another card, work on the restored objects.
+      await after.refunds.create({ charge: charge.id })
+      expect((await after.charges.retrieve(charge.id)).refunded).toBe(true)
+      expect((await after.paymentIntents.confirm(declined.id, { payment_method_data: card('4242424242424242') })).status).toBe('succeeded')
+      // A retry with the same idempotency key replays the first answer, as Stripe keeps keys.
+      const replayed = await after.paymentIntents.create(
+        { amount: 4900, currency: 'eur', application_fee_amount: 490, metadata: { transactionId: 'sale-1' } },
+        { idempotencyKey: 'checkout:sale-1' },
+      )
+      expect(replayed.id).toBe(intent.id)
+      const fresh = await after.paymentIntents.create({ amount: 100, currency: 'eur' })
+      expect([intent.id, declined.id]).not.toContain(fresh.id)
+      expect(new Set(second.events.map((event) => event.id)).size).toBe(second.events.length)
+    } finally {
+      await second.close()
+    }
+  })
+
+  it('writes shortly after a change, without waiting for close (a killed process keeps its payments)', async () => {
+    const dataFile = join(dir, 'debounced.json')
+    const running = await startStripeEmulator({ port: 0, webhookSecret: WEBHOOK_SECRET, dataFile })
+    try {
+      const intent = await sdkFor(running).paymentIntents.create({
+        amount: 2500,
+        currency: 'usd',
+        confirm: true,
+        payment_method: 'pm_card_visa',
+      })
+      await sleep(500)
+      const reader = await startStripeEmulator({ port: 0, webhookSecret: WEBHOOK_SECRET, dataFile })
+      try {
+        const charges = await sdkFor(reader).charges.list({ payment_intent: intent.id })
+        expect(charges.data.map((charge) => [charge.id, charge.amount_captured])).toEqual([[intent.latest_charge, 2500]])
+      } finally {
+        await reader.close()
+      }
+    } finally {
+      await running.close()
+    }
+  })
+
+  it('refuses a data file it cannot read, naming it, rather than starting empty', async () => {
+    const dataFile = join(dir, 'broken.json')
+    writeFileSync(dataFile, '{"version":1,"messages":[]}')
+    await expect(startStripeEmulator({ port: 0, webhookSecret: WEBHOOK_SECRET, dataFile })).rejects.toThrow(
+      /broken\.json has an unknown format/,
+    )
+    writeFileSync(dataFile, '{not json')
+    await expect(startStripeEmulator({ port: 0, webhookSecret: WEBHOOK_SECRET, dataFile })).rejects.toThrow(/is not valid JSON/)
+  })
+})

@@ -1,8 +1,9 @@
 /**
- * A local, in-memory stand-in for the Stripe API (PaymentIntents, charges,
+ * A local stand-in for the Stripe API (PaymentIntents, charges,
  * refunds, signed webhooks) and for the browser's stripe.js, for development
  * and tests. The unchanged `stripe` SDK talks to it via
- * `new Stripe(key, { host, port, protocol: 'http' })`.
+ * `new Stripe(key, { host, port, protocol: 'http' })`. In memory, or kept in `dataFile`
+ * across restarts (state-file.ts) as `npm start` does.
  */
 
 import { readFile } from 'node:fs/promises'
@@ -14,6 +15,7 @@ import { invalidRequest, StripeApiError } from './errors.ts'
 import { parseForm, type Params } from './form.ts'
 import { IdempotencyStore, requestFingerprint, type StoredResponse } from './idempotency.ts'
 import { newId } from './objects.ts'
+import { readStripeState, StateFileWriter } from './state-file.ts'
 import { WebhookDispatcher, type Delivery, type StripeEvent, type WebhookDelay } from './webhooks.ts'
 
 export type { Delivery, StripeEvent, WebhookDelay } from './webhooks.ts'
@@ -31,6 +33,11 @@ export interface StripeEmulatorOptions {
   now?: () => number
   /** Hold back each webhook delivery this long (a late webhook, as happens with Stripe); default 0. */
   webhookDelayMs?: number
+  /**
+   * JSON file the account (intents, charges, refunds, events, idempotency keys) is loaded from
+   * and kept in; omitted: in memory only. Webhook deliveries still pending at a stop are not kept.
+   */
+  dataFile?: string
 }
 
 export interface StripeEmulator {
@@ -79,11 +86,21 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions): Promise<
     onEvent: (event) => webhooks.dispatch(event),
     pendingWebhooks: () => (webhooks.hasEndpoint ? 1 : 0),
   })
+  const idempotency = new IdempotencyStore()
+  const saved = opts.dataFile ? readStripeState(opts.dataFile) : undefined
+  if (saved) {
+    api.restore(saved.api)
+    idempotency.restore(saved.idempotency)
+  }
+  const stateFile = opts.dataFile
+    ? new StateFileWriter(opts.dataFile, () => ({ api: api.snapshot(), idempotency: idempotency.snapshot() }))
+    : undefined
   const app: App = {
     api,
     webhooks,
-    idempotency: new IdempotencyStore(),
+    idempotency,
     script: await readFile(new URL('./browser/stripe.js', import.meta.url), 'utf8'),
+    changed: () => stateFile?.schedule(),
   }
 
   const host = opts.host ?? '127.0.0.1'
@@ -108,10 +125,14 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions): Promise<
       return webhooks.resend(event)
     },
     idle: () => webhooks.idle(),
-    clear: () => api.clear(),
+    clear: () => {
+      api.clear()
+      app.changed()
+    },
     close: async () => {
       webhooks.close()
       await Promise.all([stopServer(server), webhooks.idle()])
+      stateFile?.flush()
     },
   }
 }
@@ -121,6 +142,8 @@ interface App {
   webhooks: WebhookDispatcher
   idempotency: IdempotencyStore
   script: string
+  /** After a request that may have changed the account (every API POST). */
+  changed: () => void
 }
 
 interface Credential {
@@ -149,7 +172,12 @@ async function handleRequest(app: App, req: IncomingMessage, res: ServerResponse
     const apiVersion = header(req, 'stripe-version') ?? Stripe.API_VERSION
     res.setHeader('Stripe-Version', apiVersion)
     const ctx: RequestContext = { requestId, idempotencyKey, keyKind: credential.kind }
-    const execute = () => runHandler(match, params, ctx)
+    const execute = () => {
+      const response = runHandler(match, params, ctx)
+      // A declined confirm changes the intent too, so errors count as well.
+      if (method === 'POST') app.changed()
+      return response
+    }
     if (method !== 'POST' || !idempotencyKey) return sendStored(res, execute())
 
     res.setHeader('Idempotency-Key', idempotencyKey)
