@@ -28,7 +28,7 @@ import { startJobWorker } from '../../app/server/infra/jobs.server.ts'
 import type { TransactionStatus } from '../../db/schema.ts'
 import { apiRequest, APP, callRoute } from '../support/call-route.ts'
 import { insertSale, payIntent, saleStatus, sellerWithListing, signUp } from '../support/payment-fixtures.ts'
-import { webhooksDelivered } from '../support/stripe.ts'
+import { webhooksDelivered, withWebhooksWithheld } from '../support/stripe.ts'
 
 const HOUR = 3600_000
 const at = (base: Date, ms: number) => new Date(base.getTime() + ms)
@@ -314,6 +314,19 @@ describe('refunds through Stripe', () => {
     expect(await saleStatus(sale.id)).toBe('refunded')
     const requests = (await auditFor(sale.id)).filter((a) => a.action === 'refund_requested')
     expect(requests).toHaveLength(1)
+  })
+
+  it('a paid sale whose refund is on its way at Stripe cannot be delivered meanwhile (so never confirmed and paid out)', async () => {
+    const admin = await signUp('admin', { admin: true })
+    const { sale, seller } = await paidSale()
+    await withWebhooksWithheld(() => refundSale({ transactionId: sale.id, adminId: admin.id, reason: 'Seller asked' }))
+    expect(await row(sale.id)).toMatchObject({ status: 'paid', refundRequestedAt: expect.any(Date) })
+    await expectEscrowError(
+      deliverSale({ transactionId: sale.id, sellerId: seller.id, forkUrl: 'https://github.com/buyer/fork' }),
+      409,
+      'A refund has been requested for this sale',
+    )
+    expect(await saleStatus(sale.id)).toBe('paid')
   })
 
   it('release is refused once a refund was requested', async () => {

@@ -88,6 +88,12 @@ interface Transition {
 }
 
 const REFUND_ALREADY_REQUESTED = 'A refund has already been requested for this sale'
+/**
+ * Between an admin's refund claim and Stripe's charge.refunded the sale must not move towards a
+ * payout: delivered, then confirmed, it would be paid out, and the refund would then arrive for a
+ * sale already paid (the money out twice). Found by the ledger's property test (issue 19).
+ */
+const notWhileRefunding = (sale: Transaction) => (sale.refundRequestedAt ? 'A refund has been requested for this sale' : null)
 const delivery = (_: Transaction, data: EventData) => ({
   deliveryProof: JSON.stringify({ forkUrl: data.forkUrl }),
   deliveredAt: data.now,
@@ -126,7 +132,7 @@ export const TRANSITIONS: readonly Transition[] = [
   { event: 'checkout_canceled', from: ['pending_payment'], actor: 'system', to: 'failed', set: failure },
 
   // Delivery: by the seller, or at payment for an instant-delivery listing.
-  { event: 'deliver', from: ['paid'], actor: 'seller', to: 'delivered', set: delivery },
+  { event: 'deliver', from: ['paid'], actor: 'seller', to: 'delivered', guard: notWhileRefunding, set: delivery },
   {
     event: 'instant_delivery',
     from: ['paid'],
@@ -144,6 +150,7 @@ export const TRANSITIONS: readonly Transition[] = [
     from: ['paid'],
     actor: 'system',
     to: 'delivering',
+    guard: notWhileRefunding,
     reason: () => 'GitHub listing: the buyer is invited to the repository as a read collaborator',
   },
   {
@@ -151,7 +158,7 @@ export const TRANSITIONS: readonly Transition[] = [
     from: ['delivering'],
     actor: 'system',
     to: 'delivered',
-    guard: (_, data) => (data.deliveryProof?.github ? null : 'No proof that the buyer has access'),
+    guard: (sale, data) => notWhileRefunding(sale) ?? (data.deliveryProof?.github ? null : 'No proof that the buyer has access'),
     set: (_, data) => ({ deliveryProof: JSON.stringify(data.deliveryProof), deliveredAt: data.now }),
   },
   // The buyer forked the repository: the proof gains the fork (the sale's state is unchanged).
