@@ -87,7 +87,8 @@ async function main() {
   const applied = await migrateToLatest(db)
   if (applied.length) log(`applied migrations: ${applied.join(', ')}`)
   if (config.SEED_DEMO_DATA ?? Boolean(embedded)) {
-    if (await seedDemoDataOnce(db, new Date(), { github: services.demoGithub })) log('loaded the demo data (first start)')
+    if (await seedDemoDataOnce(db, new Date(), { github: services.demoGithub, stripe: services.demoStripe }))
+      log('loaded the demo data (first start)')
   }
   await db.destroy()
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import { splitFee } from '../app/lib/money.ts'
 import type { SeedSpec } from '../emulators/github/server.ts'
+import { DEMO_INTENT_PREFIX, demoSaleId } from './demo-payments.ts'
 import type { DB, DeliveryProof, GithubDeliveryProof, GithubDeliveryState, TransactionStatus } from './schema.ts'
 
 /**
@@ -238,10 +239,11 @@ async function seedSale(
   const sale = await db
     .insertInto('transactions')
     .values({
+      id: demoSaleId(listing.slug, buyerId),
       listingId: listing.id,
       sellerId: listing.sellerId,
       buyerId,
-      stripePaymentIntentId: `pi_demo_gh_${repo.name.slice(0, 20)}_${buyerId.slice(0, 4)}`,
+      stripePaymentIntentId: `${DEMO_INTENT_PREFIX}gh_${repo.name.slice(0, 20)}_${buyerId.slice(0, 4)}`,
       amountCents,
       applicationFeeCents,
       createdAt: at(paidAgo),

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
+import type Stripe from 'stripe'
 import { splitFee } from '../app/lib/money.ts'
 import { ratingSummary } from '../app/lib/ratings.ts'
 import { slugify } from '../app/lib/slug.ts'
@@ -18,6 +19,7 @@ import {
   type DemoListingImages,
 } from './demo-images.ts'
 import { seedDemoMessages } from './demo-messages.ts'
+import { DEMO_INTENT_PREFIX, demoListingId, demoSaleId, payDemoSales } from './demo-payments.ts'
 import { seedDemoPayouts } from './demo-payouts.ts'
 import type { DB } from './schema.ts'
 
@@ -50,6 +52,8 @@ export async function seedDemoDataOnce(
   now = new Date(),
   options: DemoImageOptions & {
     /** The GitHub emulator's demo repositories (the launcher seeds it): GitHub-delivered demo sales. */ github?: DemoGithub
+    /** The launcher's Stripe emulator: the demo's sales are paid there (db/demo-payments.ts). */
+    stripe?: Stripe
   } = {},
 ): Promise<boolean> {
   const plan = planDemoImages()
@@ -79,7 +83,7 @@ export async function seedDemoDataOnce(
       .returning('key')
       .executeTakeFirst()
     if (!inserted) return false
-    await seedDemoData(trx, now, plan.images, options.github)
+    await seedDemoData(trx, now, plan.images, options.github, options.stripe)
     return true
   })
   completeDemoImages(plan, options)
@@ -97,7 +101,7 @@ function completeDemoImages(plan: DemoImagePlan, options: DemoImageOptions) {
 }
 
 /** The demo data; `images` are the listings' image URLs, in DEMO_LISTINGS order (planDemoImages). */
-export async function seedDemoData(db: Kysely<DB>, now: Date, images: DemoListingImages[], github?: DemoGithub) {
+export async function seedDemoData(db: Kysely<DB>, now: Date, images: DemoListingImages[], github?: DemoGithub, stripe?: Stripe) {
   const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * HOUR)
   const users = [
     { ...DEMO_ADMIN, isAdmin: true, bio: 'Runs payouts and bank approvals.' },
@@ -142,6 +146,7 @@ export async function seedDemoData(db: Kysely<DB>, now: Date, images: DemoListin
     .insertInto('listings')
     .values(
       DEMO_LISTINGS.map((l, i) => ({
+        id: demoListingId(slugify(l.title)),
         sellerId: sellerIds[l.seller]!,
         title: l.title,
         slug: slugify(l.title),
@@ -179,10 +184,11 @@ export async function seedDemoData(db: Kysely<DB>, now: Date, images: DemoListin
   const sale = (index: number, buyer: string, hoursAgo: number) => {
     const listing = listings[index]!
     return {
+      id: demoSaleId(listing.slug, buyer),
       listingId: listing.id,
       sellerId: listing.sellerId,
       buyerId: buyer,
-      stripePaymentIntentId: `pi_demo_${listing.slug.slice(0, 20)}_${buyer.slice(0, 4)}`,
+      stripePaymentIntentId: `${DEMO_INTENT_PREFIX}${listing.slug.slice(0, 20)}_${buyer.slice(0, 4)}`,
       ...pickFee(listing.priceCents),
       createdAt: at(hoursAgo),
       paidAtProvider: at(hoursAgo),
@@ -251,6 +257,8 @@ export async function seedDemoData(db: Kysely<DB>, now: Date, images: DemoListin
       listings,
     })
   }
+  // Paid at the Stripe emulator when there is one, so the provider and the ledger agree.
+  if (stripe) await payDemoSales(db, stripe)
   // Issue 19: the demo's sales and payout in the ledger, through the functions the app posts with.
   await backfillLedger(db)
   await sql`ANALYZE`.execute(db)

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import path from 'node:path'
+import Stripe from 'stripe'
 import type { Config } from '../app/server/infra/env.server.ts'
 import { demoGithubSpec, type DemoGithub } from '../db/demo-github.ts'
 import { localSecret } from '../db/local-secrets.ts'
@@ -18,6 +19,8 @@ export interface LocalServices {
   defaults: Record<string, string>
   /** The GitHub emulator's demo repositories, for the demo data's GitHub-delivered sales. */
   demoGithub?: DemoGithub
+  /** A client of the Stripe emulator when it was started: the demo data's sales are paid there. */
+  demoStripe?: Stripe
   stop: () => Promise<void>
 }
 
@@ -36,6 +39,7 @@ export async function startLocalServices(options: {
   // GitHub first: the auth emulator's GitHub sign-ins are accounts of the GitHub emulator (one id for both).
   let githubAccount: ((profile: { email: string; login: string; fullName: string }) => { id: number; login: string }) | undefined
   let demoGithub: DemoGithub | undefined
+  let demoStripe: Stripe | undefined
   if (!env.GITHUB_APP_ID) {
     if (production) {
       options.log('no GITHUB_APP_ID: GitHub delivery is off (every listing is delivered by its seller)')
@@ -133,6 +137,7 @@ export async function startLocalServices(options: {
     supplied.STRIPE_PUBLISHABLE_KEY = stripe.publishableKey
     supplied.STRIPE_API_BASE = stripe.url
     supplied.STRIPE_JS_URL = stripe.scriptUrl
+    demoStripe = new Stripe(stripe.secretKey, { host: stripe.host, port: stripe.port, protocol: 'http' })
     options.log(`no STRIPE_SECRET_KEY: using the local Stripe emulator at ${stripe.url}`)
     stops.push(() => stripe.close())
   }
@@ -173,6 +178,7 @@ export async function startLocalServices(options: {
     supplied,
     defaults,
     demoGithub,
+    demoStripe,
     stop: async () => {
       for (const stop of stops.reverse()) await stop()
     },

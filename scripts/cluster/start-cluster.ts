@@ -177,7 +177,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       const applied = await migrateToLatest(db)
       if (applied.length) log(`applied migrations: ${applied.join(', ')}`)
       if (options.seedDemoData ?? config.SEED_DEMO_DATA ?? Boolean(embedded)) {
-        if (await seedDemoDataOnce(db, new Date(), { github: services.demoGithub })) log('loaded the demo data (first start)')
+        if (await seedDemoDataOnce(db, new Date(), { github: services.demoGithub, stripe: services.demoStripe }))
+          log('loaded the demo data (first start)')
       }
     } finally {
       await db.destroy()

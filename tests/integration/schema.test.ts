@@ -1,12 +1,17 @@
+// The emulators first: they point the app's Stripe and GitHub configuration at themselves.
 import { mkdtempSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { sql } from 'kysely'
+import Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
-import { reconcile } from '../../app/server/domain/reconciliation.server.ts'
+import { listProviderCharges, reconcile } from '../../app/server/domain/reconciliation.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'
 import { localDiskStorage, setStorageForTesting } from '../../app/server/infra/storage.server.ts'
-import { seedDemoDataOnce } from '../../db/seed.ts'
+import { demoGithubSpec } from '../../db/demo-github.ts'
+import { demoImagesStored, seedDemoDataOnce } from '../../db/seed.ts'
+import { githubEmulator } from '../support/github.ts'
+import { stripeEmulator } from '../support/stripe.ts'
 
 async function makeSeller(username = 'seller') {
   return db
@@ -163,12 +168,51 @@ describe('schema constraints', () => {
     expect(admins.map((a) => a.email)).toEqual(['admin@forkmarket.dev', 'finance@forkmarket.dev'])
     const states = await db.selectFrom('transactions').select('status').distinct().execute()
     expect(states.length).toBeGreaterThanOrEqual(4)
-    // Issue 19: the demo's sales and payout are in the ledger, balanced, and agree with the sales
-    // (only the provider side differs: the demo's payments were never made at the emulator).
+    // Issue 19: the demo's sales and payout are in the ledger, balanced, and agree with the sales.
+    // Seeded without a Stripe emulator (`npm run db:seed`), only the provider side differs: the
+    // demo's payments were not made anywhere (the next test pays them).
     const { exceptions, totals } = await reconcile([])
     expect(totals.ledgerChargesCents).toBeGreaterThan(0)
     expect(totals.paidOutCents).toBeGreaterThan(0)
     expect(totals.ledgerDebitsCents).toBe(totals.ledgerCreditsCents)
     expect(exceptions.filter((e) => e.rule !== 'provider_charges')).toEqual([])
+    await demoImagesStored()
+  })
+
+  it('pays the demo sales at the Stripe emulator: the reconciliation is clean, and seeding again charges nobody twice', async () => {
+    setStorageForTesting(localDiskStorage(mkdtempSync(path.join(os.tmpdir(), 'forkmarket-demo-'))))
+    // The launcher's client of its emulator (emulators/local-services.ts demoStripe).
+    const stripe = new Stripe(stripeEmulator.secretKey, { host: stripeEmulator.host, port: stripeEmulator.port, protocol: 'http' })
+    stripeEmulator.clear()
+    // As the launcher does: the GitHub emulator's demo repositories, so the GitHub-delivered demo sales are there too.
+    const seeded = githubEmulator.seed(demoGithubSpec(new Date()))
+    const github = {
+      repositories: Object.fromEntries(seeded.repositories.map((r) => [r.fullName, { id: r.id, headSha: r.headSha, htmlUrl: r.htmlUrl }])),
+    }
+    expect(await seedDemoDataOnce(db, new Date(), { stripe, github })).toBe(true)
+    await demoImagesStored()
+
+    const sales = await db.selectFrom('transactions').select(['stripePaymentIntentId', 'stripeRefundId', 'status', 'amountCents']).execute()
+    const charges = await listProviderCharges()
+    expect(charges).toHaveLength(sales.length)
+    expect(charges.map((c) => c.paymentIntentId).sort()).toEqual(sales.map((s) => s.stripePaymentIntentId).sort())
+    const refunded = sales.filter((s) => s.status === 'refunded')
+    expect(refunded.length).toBeGreaterThanOrEqual(2)
+    for (const sale of refunded) {
+      const refund = await stripe.refunds.retrieve(sale.stripeRefundId!)
+      expect(refund).toMatchObject({ payment_intent: sale.stripePaymentIntentId, amount: sale.amountCents, status: 'succeeded' })
+    }
+    const clean = await reconcile(charges)
+    expect(clean.exceptions).toEqual([])
+    expect(clean.totals.providerChargesCents).toBe(sales.reduce((total, s) => total + s.amountCents, 0))
+
+    // A fresh database seeded against the same emulator (or a seed retried after a rollback): the
+    // same sales, the same intents replayed by their idempotency keys, no second charge.
+    await sql`TRUNCATE transactions, listings, users, app_meta RESTART IDENTITY CASCADE`.execute(db)
+    expect(await seedDemoDataOnce(db, new Date(), { stripe, github })).toBe(true)
+    await demoImagesStored()
+    const again = await listProviderCharges()
+    expect(again.map((c) => c.id).sort()).toEqual(charges.map((c) => c.id).sort())
+    expect((await reconcile(again)).exceptions).toEqual([])
   })
 })
