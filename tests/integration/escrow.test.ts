@@ -427,6 +427,8 @@ const MACHINE = 'app/server/domain/escrow.server.ts'
 const REVIEWED_STATUS_WRITERS: Record<string, string> = {
   'db/seed.ts': 'demo data: inserts sales in their final states before the app runs (no transition happens)',
   'db/demo-github.ts': "demo data (db/seed.ts's GitHub half): inserts GitHub-delivered sales in their final states before the app runs",
+  'db/demo-payments.ts':
+    'demo data: records the payment and refund ids of the demo sales paid at the Stripe emulator (the status is not written)',
 }
 
 function statusWriters(file: string, source: string): string[] {
