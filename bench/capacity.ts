@@ -137,7 +137,7 @@ if (r.throughCache) {
         `${f(t.cpuMsPerRequest, 3)} ms of CPU per request (nginx + instances). ` +
         (misses >= 0.01
           ? `The instances render only the misses, ${f(misses * 100, 1)} %: per server core 1000 / ${f(x.serverCpuMs, 2)} / ${f(misses, 3)} = ${f(1000 / x.serverCpuMs / misses)} anonymous req/s.`
-          : `The instances rendered ${total - (t.cacheStatuses.HIT ?? 0)} of ${total}: the limit is nginx (and the load generator beside it), not the app, whose load is one render per page per TTL (decision 023: 10 s fresh + 20 s stale-while-revalidate) whatever the rate.`),
+          : `${total - (t.cacheStatuses.HIT ?? 0)} of ${total} were not plain HITs (misses, or stale copies served while nginx revalidates in the background): the limit is nginx (and the load generator beside it), not the app, whose load is one render per page per TTL (decision 023: 10 s fresh + 20 s stale-while-revalidate) whatever the rate.`),
     )
   }
   say()

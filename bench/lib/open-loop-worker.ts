@@ -30,6 +30,8 @@ export interface OpenLoopRaw {
   scheduled: number
   completed: number
   non2xx: number
+  /** Responses by status code (an overloaded server may shed load: 503, or 500 when its pool times out). */
+  statuses: Record<string, number>
   errors: number
   timeouts: number
   /** Latencies from the scheduled time, ms, sorted. */
@@ -54,6 +56,7 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopRaw> {
   const lags: number[] = []
   let completed = 0
   let non2xx = 0
+  const statuses: Record<string, number> = {}
   let errors = 0
   let sent = 0
   // Due times of the requests still waiting for their response.
@@ -78,6 +81,7 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopRaw> {
         response.on('end', () => {
           if (!pending.delete(entry)) return
           completed++
+          statuses[response.statusCode!] = (statuses[response.statusCode!] ?? 0) + 1
           if (response.statusCode! < 200 || response.statusCode! >= 400) non2xx++
           latencies.push(performance.now() - dueAt)
         })
@@ -120,6 +124,7 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopRaw> {
     scheduled: total,
     completed,
     non2xx,
+    statuses,
     errors,
     timeouts,
     latenciesMs: latencies,

@@ -10,6 +10,7 @@ export interface OpenLoopResult {
   scheduled: number
   completed: number
   non2xx: number
+  statuses: Record<string, number>
   errors: number
   timeouts: number
   p50Ms: number
@@ -28,6 +29,8 @@ export interface OpenLoopTarget {
   maxMs: number
   completedPerSecond: number
   timeouts: number
+  /** Responses that were not 2xx/3xx over the rounds (an overloaded server shedding load). */
+  non2xx: number
 }
 
 export interface OpenLoopReport {

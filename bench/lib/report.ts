@@ -188,14 +188,14 @@ export function renderMarkdown(r: BenchResults): string {
       '',
       `Open loop (fixed rates, latency from the scheduled send; floor D's closed-loop maximum ${n(r.openLoop.dMaxRequestsPerSecond)} req/s):`,
       '',
-      '| Rate | Target | answered/s | p50 ms | p90 ms | p99 ms | p99(A)/p99(D) |',
-      '|---|---|--:|--:|--:|--:|--:|',
+      '| Rate | Target | answered/s | not 2xx | p50 ms | p90 ms | p99 ms | p99(A)/p99(D) |',
+      '|---|---|--:|--:|--:|--:|--:|--:|',
     )
     for (const rate of r.openLoop.rates) {
       for (const id of ['A', 'D'] as const) {
         const t = rate[id]
         lines.push(
-          `| ${rate.share * 100} % = ${n(rate.rate)} req/s | ${id} | ${n(t.completedPerSecond)} | ${n(t.p50Ms, 1)} | ${n(t.p90Ms, 1)} | ${n(t.p99Ms, 1)} | ${id === 'A' ? n(rate['p99(A)/p99(D)'], 2) : ''} |`,
+          `| ${rate.share * 100} % = ${n(rate.rate)} req/s | ${id} | ${n(t.completedPerSecond)} | ${n(t.non2xx)} | ${n(t.p50Ms, 1)} | ${n(t.p90Ms, 1)} | ${n(t.p99Ms, 1)} | ${id === 'A' ? n(rate['p99(A)/p99(D)'], 2) : ''} |`,
         )
       }
     }
