@@ -3,8 +3,7 @@
  * file after every change (like the other emulators' dataFile), so `npm start` keeps the inbox
  * across restarts. The oldest messages are dropped past `limit`.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { readDataFile, writeDataFile } from '../support/data-file.ts'
 
 /** One caught message, as `GET /api/messages` returns it (stable: tests and other engineers read it). */
 export interface CaughtMessage {
@@ -89,27 +88,13 @@ export class MailStore {
 
   private persist(): void {
     if (!this.dataFile) return
-    mkdirSync(dirname(this.dataFile), { recursive: true })
-    const temporary = `${this.dataFile}.tmp`
     const state: PersistedState = { version: 1, messages: this.messages }
-    writeFileSync(temporary, JSON.stringify(state), { mode: 0o600 })
-    renameSync(temporary, this.dataFile)
+    writeDataFile(this.dataFile, state)
   }
 }
 
 function readMessages(dataFile: string): CaughtMessage[] {
-  if (!existsSync(dataFile)) return []
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(readFileSync(dataFile, 'utf8'))
-  } catch (error) {
-    throw new Error(
-      `The mail emulator's data file ${dataFile} is not valid JSON (delete it to start with an empty inbox): ${String(error)}`,
-    )
-  }
-  const state = parsed as Partial<PersistedState> | null
-  if (state?.version !== 1 || !Array.isArray(state.messages)) {
-    throw new Error(`The mail emulator's data file ${dataFile} has an unknown format (delete it to start with an empty inbox).`)
-  }
-  return state.messages
+  const isInbox = (state: unknown): state is PersistedState =>
+    (state as Partial<PersistedState> | null)?.version === 1 && Array.isArray((state as PersistedState).messages)
+  return readDataFile(dataFile, { what: "The mail emulator's data file", empty: 'an empty inbox' }, isInbox)?.messages ?? []
 }

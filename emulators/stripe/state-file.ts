@@ -4,8 +4,7 @@
  * file, then renamed, so a crash never leaves half a file). `npm start` keeps its payments across
  * restarts this way, as Stripe does; the mail emulator's inbox (emulators/mail/store.ts) likewise.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { readDataFile, writeDataFile } from '../support/data-file.ts'
 import type { StripeApiState } from './api.ts'
 import type { IdempotencyEntry } from './idempotency.ts'
 
@@ -18,23 +17,17 @@ export interface StripeEmulatorState {
 /** Waits this long after a change before writing, so a burst of requests is one write. */
 const WRITE_DELAY_MS = 100
 
-export function readStripeState(dataFile: string): StripeEmulatorState | undefined {
-  if (!existsSync(dataFile)) return undefined
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(readFileSync(dataFile, 'utf8'))
-  } catch (error) {
-    throw new Error(
-      `The Stripe emulator's data file ${dataFile} is not valid JSON (delete it to start with an empty account): ${String(error)}`,
-    )
-  }
-  const state = parsed as Partial<StripeEmulatorState> | null
-  const api = state?.api as Partial<StripeApiState> | undefined
+const OWNER = { what: "The Stripe emulator's data file", empty: 'an empty account' }
+
+function isStripeState(state: unknown): state is StripeEmulatorState {
+  const candidate = state as Partial<StripeEmulatorState> | null
+  const api = candidate?.api as Partial<StripeApiState> | undefined
   const lists = ['events', 'paymentIntents', 'paymentMethods', 'cardNumbers', 'charges', 'refunds'] as const
-  if (state?.version !== 1 || !api || !lists.every((name) => Array.isArray(api[name])) || !Array.isArray(state.idempotency)) {
-    throw new Error(`The Stripe emulator's data file ${dataFile} has an unknown format (delete it to start with an empty account).`)
-  }
-  return state as StripeEmulatorState
+  return candidate?.version === 1 && !!api && lists.every((name) => Array.isArray(api[name])) && Array.isArray(candidate.idempotency)
+}
+
+export function readStripeState(dataFile: string): StripeEmulatorState | undefined {
+  return readDataFile(dataFile, OWNER, isStripeState)
 }
 
 export class StateFileWriter {
@@ -56,9 +49,6 @@ export class StateFileWriter {
     clearTimeout(this.timer)
     this.timer = undefined
     const state: StripeEmulatorState = { version: 1, ...this.read() }
-    mkdirSync(dirname(this.dataFile), { recursive: true })
-    const temporary = `${this.dataFile}.${process.pid}.tmp`
-    writeFileSync(temporary, JSON.stringify(state), { mode: 0o600 })
-    renameSync(temporary, this.dataFile)
+    writeDataFile(this.dataFile, state)
   }
 }

@@ -1,0 +1,34 @@
+/**
+ * An emulator's optional JSON data file (the mail catcher's inbox, the Stripe emulator's account):
+ * read once at start, written whole through a temporary file and a rename, so a crash never leaves
+ * half a file. `what` names the file in errors ("The mail emulator's data file"), `empty` says what
+ * deleting it gives ("an empty inbox").
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+
+export interface DataFileOwner {
+  what: string
+  empty: string
+}
+
+/** The file's state, or undefined when there is no file; throws when it is not JSON or `isValid` refuses it. */
+export function readDataFile<T>(dataFile: string, owner: DataFileOwner, isValid: (state: unknown) => state is T): T | undefined {
+  if (!existsSync(dataFile)) return undefined
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(readFileSync(dataFile, 'utf8'))
+  } catch (error) {
+    throw new Error(`${owner.what} ${dataFile} is not valid JSON (delete it to start with ${owner.empty}): ${String(error)}`)
+  }
+  if (!isValid(parsed)) throw new Error(`${owner.what} ${dataFile} has an unknown format (delete it to start with ${owner.empty}).`)
+  return parsed
+}
+
+/** Writes the whole state (owner-only permissions), atomically. */
+export function writeDataFile(dataFile: string, state: unknown): void {
+  mkdirSync(dirname(dataFile), { recursive: true })
+  const temporary = `${dataFile}.${process.pid}.tmp`
+  writeFileSync(temporary, JSON.stringify(state), { mode: 0o600 })
+  renameSync(temporary, dataFile)
+}
