@@ -1,24 +1,20 @@
 import { readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
-import type { OpenLoopOptions } from './open-loop-worker.ts'
+import type { OpenLoopOptions, OpenLoopRaw } from './open-loop-worker.ts'
 import { startProcess } from './processes.ts'
 
-export interface OpenLoopResult {
+/** One round at a fixed rate: the worker's counts, and percentiles of its latencies. */
+export interface OpenLoopResult extends Pick<
+  OpenLoopRaw,
+  'scheduled' | 'completed' | 'non2xx' | 'statuses' | 'errors' | 'timeouts' | 'sendLagP99Ms' | 'sendLagMaxMs'
+> {
   /** The fixed rate asked for, and what was answered per second over the schedule. */
   rate: number
   completedPerSecond: number
-  scheduled: number
-  completed: number
-  non2xx: number
-  statuses: Record<string, number>
-  errors: number
-  timeouts: number
   p50Ms: number
   p90Ms: number
   p99Ms: number
   maxMs: number
-  sendLagP99Ms: number
-  sendLagMaxMs: number
 }
 
 export interface OpenLoopTarget {

@@ -407,16 +407,8 @@ function ruleCounts(exceptions: ReconciliationException[]): string {
   return [...counts].map(([rule, n]) => `${rule}: ${n}`).join(', ')
 }
 
-function toRun(row: {
-  id: string
-  trigger: 'schedule' | 'admin'
-  requestedBy: string | null
-  startedAt: Date
-  finishedAt: Date
-  exceptionCount: number
-  totals: unknown
-  exceptions: unknown
-}): ReconciliationRun {
+/** A stored run: its JSON columns come back untyped. */
+function toRun(row: Omit<ReconciliationRun, 'totals' | 'exceptions'> & { totals: unknown; exceptions: unknown }): ReconciliationRun {
   return {
     ...row,
     totals: row.totals as ReconciliationTotals,
