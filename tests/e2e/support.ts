@@ -1,39 +1,22 @@
-import { expect, type BrowserContext, type Cookie, type Page } from '@playwright/test'
+import { expect, type BrowserContext, type Page } from '@playwright/test'
 
 /**
- * The login fixture. The first signIn of an e-mail in a worker goes through the
- * real flow (/login → the emulator's consent page → /auth/callback); later ones
- * reuse that session's cookies. Playwright runs each worker in its own process
- * and its tests one after another, so this map is one worker's sessions.
+ * The login fixture: every browser context signs in through the real flow
+ * (/login → the emulator's consent page → /auth/callback) and so holds a
+ * session of its own; a later signIn of the same e-mail in the same context
+ * only opens `from`.
  *
- * The stored cookies follow the session as it lives on: Supabase rotates the
- * refresh token on every refresh (20-second access tokens here), and presenting
- * a superseded one more than 10 s later revokes the whole session as stolen. So
- * every response that sets an auth cookie updates the stored copy, and a
- * session that ended anyway (signed out, revoked) is signed in afresh.
+ * Sessions are never copied between contexts. Supabase rotates the refresh
+ * token on every refresh (20-second access tokens in the e2e run), and a
+ * superseded token presented more than 10 s after its rotation revokes the
+ * whole session as stolen. A copy kept from an earlier context lags behind
+ * whenever that context's last refresh did not reach the copy (a request cut
+ * off by a navigation, or the context closed first); the next test then saw a
+ * page rendered signed in and, once the access token expired, was signed out
+ * in the middle of its steps (CI, github-delivery.spec.ts, 2026-11-25).
  */
-const sessions = new Map<string, Cookie[]>()
-const owners = new WeakMap<BrowserContext, string>()
+const signedInAs = new WeakMap<BrowserContext, string>()
 const AUTH_COOKIE = /^sb-.+-auth-token(\.\d+)?$/
-
-const authCookies = (cookies: Cookie[]) => cookies.filter((cookie) => AUTH_COOKIE.test(cookie.name))
-
-function followSession(context: BrowserContext, email: string) {
-  const watched = owners.has(context)
-  owners.set(context, email)
-  if (watched) return
-  context.on('response', (response) => {
-    void (async () => {
-      const setCookie = await response.headerValue('set-cookie').catch(() => null)
-      if (!setCookie || !/sb-[^=]*-auth-token/.test(setCookie)) return
-      const owner = owners.get(context)
-      const cookies = authCookies(await context.cookies().catch(() => []))
-      if (!owner) return
-      if (cookies.length > 0) sessions.set(owner, cookies)
-      else sessions.delete(owner)
-    })()
-  })
-}
 
 async function signedIn(page: Page, timeout: number): Promise<boolean> {
   return expect(page.getByRole('button', { name: 'Sign Out' }))
@@ -44,29 +27,25 @@ async function signedIn(page: Page, timeout: number): Promise<boolean> {
     )
 }
 
-/** Signs in as `email` (the real flow once per worker, then its stored session) and lands on `from` (default /). */
+/** Signs in as `email` (the real flow once per browser context) and lands on `from` (default /). */
 export async function signIn(
   page: Page,
   { email, fullName = '', provider = 'GitHub', from }: { email: string; fullName?: string; provider?: 'GitHub' | 'Google'; from?: string },
 ) {
   const context = page.context()
-  const stored = sessions.get(email)
-  if (stored) {
-    await context.addCookies(stored)
-    followSession(context, email)
+  if (signedInAs.get(context) === email) {
     await page.goto(from ?? '/')
     if (await signedIn(page, 5_000)) return
-    sessions.delete(email)
-    await context.clearCookies({ name: AUTH_COOKIE })
   }
+  signedInAs.delete(context)
+  await context.clearCookies({ name: AUTH_COOKIE })
   await page.goto(from ? `/login?redirectTo=${encodeURIComponent(from)}` : '/login')
   await page.getByRole('button', { name: `Sign in with ${provider}` }).click()
   await page.getByLabel('Email').fill(email)
   await page.getByLabel('Full name').fill(fullName)
   await page.getByRole('button', { name: 'Continue' }).click()
   await expect(page.getByRole('button', { name: 'Sign Out' })).toBeVisible()
-  sessions.set(email, authCookies(await context.cookies()))
-  followSession(context, email)
+  signedInAs.set(context, email)
 }
 
 /**
