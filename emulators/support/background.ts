@@ -1,3 +1,5 @@
+import { setMaxListeners } from 'node:events'
+
 /**
  * What the emulators share: work done after an answer (webhook deliveries, like
  * the hosted services send them), and the stand-alone launchers' shutdown.
@@ -7,6 +9,12 @@
 export class BackgroundWork {
   private readonly inFlight = new Set<Promise<unknown>>()
   private readonly shutdown = new AbortController()
+
+  constructor() {
+    // Every pending wait (a webhook retry's back-off, a delayed delivery) listens to this one signal;
+    // dozens at once are normal while an app is down (npm start's demo data warned at 11).
+    setMaxListeners(0, this.shutdown.signal)
+  }
 
   /** Aborted when the emulator closes: pending waits and requests stop. */
   get signal(): AbortSignal {
