@@ -5,7 +5,7 @@ import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { ServerRouter, type EntryContext, type RouterContextProvider } from 'react-router'
 import { NonceProvider } from '~/lib/nonce'
-import { isCacheCandidate } from '~/server/http/http-cache.server'
+import { isCacheCandidate, renderedPageResponse } from '~/server/http/http-cache.server'
 import { routePolicyContext } from '~/server/http/route-policy.server'
 import { inlineScriptHashes, securityHeaders } from '~/server/http/security-headers.server'
 
@@ -87,12 +87,12 @@ function renderShareable(
             },
             final(callback) {
               clearTimeout(abortTimer)
-              const html = Buffer.concat(chunks).toString('utf8')
+              const html = Buffer.concat(chunks)
               for (const [name, value] of Object.entries(securityHeaders(csp, { hashes: inlineScriptHashes(html) }))) {
                 responseHeaders.set(name, value)
               }
               responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
-              resolve(new Response(html, { headers: responseHeaders, status }))
+              resolve(renderedPageResponse(html, { headers: responseHeaders, status }))
               callback()
             },
           }),

@@ -68,9 +68,14 @@ async function world() {
   const seller = await signUp('seller')
   await giveBankDetails(seller.id, 'approved')
   const listing = await createListing(seller.id, { priceCents: 4900 })
+  // Characters of two, three and four bytes in UTF-8, so the page's hydration script carries them
+  // (entry.server finds and hashes inline scripts in the page's bytes, not in a decoded string).
+  await db.updateTable('listings').set({ shortDescription: NON_ASCII }).where('id', '=', listing.id).execute()
   const buyer = await signUp('buyer')
   return { seller, listing, buyer }
 }
+
+const NON_ASCII = 'Café «naïve» — 日本語 ✓ 🚀'
 
 const scriptSources = (csp: string) => /script-src ([^;]*)/.exec(csp)![1]!.split(' ')
 
@@ -123,6 +128,7 @@ describe('anonymous reads of public pages are cacheable by a shared cache', () =
       // React Router's inline scripts (context, route modules, ScrollRestoration) are each allowed by their hash.
       const hashes = inlineScriptHashes(html)
       expect(hashes.length, pathname).toBeGreaterThanOrEqual(2)
+      if (pathname.startsWith('/listing/')) expect(html, 'a hydration script with multi-byte text').toMatch(/<script>[^<]*日本語 ✓ 🚀/)
       for (const hash of hashes) expect(sources, pathname).toContain(hash)
     }
   })

@@ -51,6 +51,20 @@ export function weakEtag(body: Uint8Array): string {
   return `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`
 }
 
+/**
+ * Pages whose validator was computed where their bytes were made (entry.server
+ * renders a shareable page whole): the middleware takes it from here instead of
+ * reading the body back out of the Response to hash it again.
+ */
+const validatorsOfRenderedPages = new WeakMap<Response, string>()
+
+/** A whole rendered page as a Response, with its weak ETag already known. */
+export function renderedPageResponse(body: Uint8Array<ArrayBuffer>, init: { status: number; headers: Headers }): Response {
+  const response = new Response(body, init)
+  validatorsOfRenderedPages.set(response, weakEtag(body))
+  return response
+}
+
 /** If-None-Match uses the weak comparison (RFC 9110 §13.1.2): `W/` is ignored on both sides. */
 export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
   if (!ifNoneMatch) return false
@@ -75,12 +89,19 @@ async function publicResponse(request: Request, response: Response): Promise<Res
   headers.set('Cache-Control', PUBLIC_CACHE_CONTROL)
   addVary(headers, PUBLIC_VARY)
   if (!response.body) return new Response(null, { status: response.status, statusText: response.statusText, headers })
-  const body = new Uint8Array(await response.arrayBuffer())
-  const etag = weakEtag(body)
+  const known = validatorsOfRenderedPages.get(response)
+  let body: BodyInit = response.body
+  let etag = known
+  if (!etag) {
+    const bytes = new Uint8Array(await response.arrayBuffer())
+    etag = weakEtag(bytes)
+    body = bytes
+  }
   headers.set('ETag', etag)
   if (etagMatches(request.headers.get('If-None-Match'), etag)) {
     const kept = new Headers()
     for (const name of NOT_MODIFIED_HEADERS) if (headers.has(name)) kept.set(name, headers.get(name)!)
+    if (known) await response.body.cancel()
     return new Response(null, { status: 304, headers: kept })
   }
   return new Response(body, { status: response.status, statusText: response.statusText, headers })

@@ -53,12 +53,19 @@ const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi
  * browser computes it: over the UTF-8 text after the HTML parser has turned
  * CR LF and CR into LF. React escapes `<` in text and attributes, so markup
  * from a listing cannot open a script element here.
+ *
+ * The page comes as its UTF-8 bytes and is read as Latin-1, one character per
+ * byte: every byte of a multi-byte character is ≥ 0x80, so the ASCII markup
+ * the pattern looks for is found where it is, and each script's characters
+ * turn back into exactly its UTF-8 bytes for the digest. Decoding the whole
+ * page as UTF-8 only to find its scripts cost a fifth of a millisecond a page.
  */
-export function inlineScriptHashes(html: string): string[] {
+export function inlineScriptHashes(html: Uint8Array): string[] {
+  const bytes = Buffer.from(html.buffer, html.byteOffset, html.byteLength).toString('latin1')
   const hashes = new Set<string>()
-  for (const [, attributes = '', text = ''] of html.matchAll(INLINE_SCRIPT)) {
+  for (const [, attributes = '', text = ''] of bytes.matchAll(INLINE_SCRIPT)) {
     if (/\ssrc\s*=/i.test(attributes)) continue
-    const digest = createHash('sha256').update(text.replace(/\r\n?/g, '\n'), 'utf8').digest('base64')
+    const digest = createHash('sha256').update(text.replace(/\r\n?/g, '\n'), 'latin1').digest('base64')
     hashes.add(`'sha256-${digest}'`)
   }
   return [...hashes]
