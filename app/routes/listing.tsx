@@ -18,7 +18,7 @@ import { showToast } from '~/components/ui/toaster'
 import { formatCents } from '~/lib/money'
 import { isOneOf, LICENCE_LABELS, LICENCES, LISTING_TYPE_LABELS, LISTING_TYPES } from '~/lib/options'
 import { z } from '~/lib/zod'
-import { listingDeliveryMethod, listingRepository } from '~/server/domain/github-delivery.server'
+import { listingDeliveryMethod, toListingRepository } from '~/server/domain/github-delivery.server'
 import { canViewListing, checkListingOwner, deleteListing, getListingBySlug, getListingPageBySlug } from '~/server/domain/listings.server'
 import { countListingViewLater, countsAsView } from '~/server/domain/seller-analytics.server'
 import { getOptionalUser, requireUser } from '~/server/http/auth.server'
@@ -46,10 +46,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // A signed-in visitor's page is private: one upsert started here, not awaited. An anonymous page is
   // shared by a cache (decision 023) and its loader runs for few visitors: the browser reports the view.
   if (viewer && countsAsView(request, viewer.id, listing.sellerId)) countListingViewLater(listing.id)
-  const [repository, reviews] = await Promise.all([
-    listingRepository(listing.id),
-    listingReviewsData(listing.id, viewer, new URL(request.url).searchParams.get('reviews')),
-  ])
+  // The listing's source repository and rating came with it (one read); the reviews are their own.
+  const repository = toListingRepository(page.source)
+  const reviews = await listingReviewsData(listing.id, page.rating, viewer, new URL(request.url).searchParams.get('reviews'))
   return {
     reviews,
     listing,

@@ -63,6 +63,8 @@ import type {
   GithubDeliveryProof,
   GithubDeliveryState,
   GithubWaitingOn,
+  Listing,
+  ListingGithubColumns,
   Transaction,
 } from '../../../db/schema.ts'
 import type { RateLimit } from '../http/rate-limit.server.ts'
@@ -75,6 +77,7 @@ import { recordAudit } from './audit.server.ts'
 import { cancelStaleCheckouts } from './checkout.server.ts'
 import { AppError } from './errors.server.ts'
 import { applyEvent, GITHUB_REVOKE_TASK, prepareEscrow, type Actor } from './escrow.server.ts'
+import { LISTING_SOURCE_COLUMNS } from './listings.server.ts'
 import { notifyGithubInvitation } from './notification-sender.server.ts'
 
 export { githubEvidence, purchaseGithubViews, type GithubEvidence, type PurchaseGithub } from './github-views.server.ts'
@@ -652,23 +655,9 @@ export async function listRepositoryChoices(sellerId: string): Promise<Repositor
   return result
 }
 
-export async function listingRepository(listingId: string): Promise<ListingRepository | null> {
-  if (!isUuid(listingId)) return null
-  const row = await db
-    .selectFrom('listings')
-    .select([
-      'githubInstallationId',
-      'githubRepoId',
-      'githubRepoFullName',
-      'githubDefaultBranch',
-      'githubListedSha',
-      'githubListedAt',
-      'githubAccessLostAt',
-      'githubAccessLostReason',
-    ])
-    .where('id', '=', listingId)
-    .executeTakeFirst()
-  if (!row?.githubRepoId) return null
+/** The source repository a listing's GitHub columns describe (LISTING_SOURCE_COLUMNS), or null when it has none. */
+export function toListingRepository(row: Pick<Listing, ListingGithubColumns>): ListingRepository | null {
+  if (!row.githubRepoId) return null
   return {
     installationId: row.githubInstallationId!,
     repoId: row.githubRepoId,
@@ -679,6 +668,12 @@ export async function listingRepository(listingId: string): Promise<ListingRepos
     accessLostAt: row.githubAccessLostAt,
     accessLostReason: row.githubAccessLostReason,
   }
+}
+
+export async function listingRepository(listingId: string): Promise<ListingRepository | null> {
+  if (!isUuid(listingId)) return null
+  const row = await db.selectFrom('listings').select(LISTING_SOURCE_COLUMNS).where('id', '=', listingId).executeTakeFirst()
+  return row ? toListingRepository(row) : null
 }
 
 const REPO_FIELD = 'githubRepoId'

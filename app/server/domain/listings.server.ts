@@ -100,23 +100,75 @@ export async function getListingBySlug(slug: string): Promise<ListingView | unde
   return row ? toView(row) : undefined
 }
 
+/** The listing's GitHub source columns (github-delivery.server.ts's toListingRepository says what they mean). */
+export const LISTING_SOURCE_COLUMNS = [
+  'listings.githubInstallationId',
+  'listings.githubRepoId',
+  'listings.githubRepoFullName',
+  'listings.githubDefaultBranch',
+  'listings.githubListedSha',
+  'listings.githubListedAt',
+  'listings.githubAccessLostAt',
+  'listings.githubAccessLostReason',
+] as const
+
 /**
- * The listing page: the listing and whether its seller can take payments
- * (`sellerCanTakePayments`), read in the same query. The seller's bank-details
- * state is private: callers show it to the seller only.
+ * The listing page in one read: the listing, whether its seller can take
+ * payments (`sellerCanTakePayments`), its source repository's columns
+ * (github-delivery.server.ts's toListingRepository reads them) and its stored
+ * rating — the page used to read the same row three more times. The seller's
+ * bank-details state and the repository are private: callers show them to the
+ * seller only.
  */
-export async function getListingPageBySlug(
-  slug: string,
-): Promise<{ listing: ListingView; purchasable: boolean; sellerBankStatus: BankDetailsStatus | null } | undefined> {
+export async function getListingPageBySlug(slug: string): Promise<
+  | {
+      listing: ListingView
+      purchasable: boolean
+      sellerBankStatus: BankDetailsStatus | null
+      source: Pick<Listing, ListingGithubColumns>
+      rating: Pick<Listing, 'ratingCount' | 'ratingAverageTenths'>
+    }
+  | undefined
+> {
   if (typeof slug !== 'string' || slug.length === 0 || slug.length > 200) return undefined
   const row = await listingViewQuery()
     .leftJoin('bankDetails', 'bankDetails.userId', 'listings.sellerId')
     .select('bankDetails.status as sellerBankStatus')
+    .select(LISTING_SOURCE_COLUMNS)
+    .select(['listings.ratingCount', 'listings.ratingAverageTenths'])
     .where('listings.slug', '=', slug)
     .executeTakeFirst()
   if (!row) return undefined
-  const { sellerBankStatus, ...view } = row
-  return { listing: toView(view), purchasable: sellerCanTakePayments(sellerBankStatus), sellerBankStatus }
+  const {
+    sellerBankStatus,
+    githubInstallationId,
+    githubRepoId,
+    githubRepoFullName,
+    githubDefaultBranch,
+    githubListedSha,
+    githubListedAt,
+    githubAccessLostAt,
+    githubAccessLostReason,
+    ratingCount,
+    ratingAverageTenths,
+    ...view
+  } = row
+  return {
+    listing: toView(view),
+    purchasable: sellerCanTakePayments(sellerBankStatus),
+    sellerBankStatus,
+    source: {
+      githubInstallationId,
+      githubRepoId,
+      githubRepoFullName,
+      githubDefaultBranch,
+      githubListedSha,
+      githubListedAt,
+      githubAccessLostAt,
+      githubAccessLostReason,
+    },
+    rating: { ratingCount, ratingAverageTenths },
+  }
 }
 
 /** May `viewerId` see this listing's page? Hidden/archived ones only to their seller. */

@@ -20,13 +20,16 @@ import {
   reviewableSale,
 } from '../domain/reviews.server.ts'
 import type { PublicUser } from '../domain/users.server.ts'
-import { db } from '../infra/db.server.ts'
 
-export async function listingReviewsData(listingId: string, viewer: PublicUser | null, cursorParam: string | null) {
+export async function listingReviewsData(
+  listingId: string,
+  rating: { ratingCount: number; ratingAverageTenths: number },
+  viewer: PublicUser | null,
+  cursorParam: string | null,
+) {
   // An unreadable page link shows the newest reviews rather than an error page.
   const cursor = cursorParam ? decodeReviewCursor(cursorParam) : null
-  const [rating, page, ownReview, isAdmin] = await Promise.all([
-    db.selectFrom('listings').select(['ratingCount', 'ratingAverageTenths']).where('id', '=', listingId).executeTakeFirstOrThrow(),
+  const [page, ownReview, isAdmin] = await Promise.all([
     listingReviews(listingId, { cursor }),
     viewer ? ownListingReview(listingId, viewer.id) : null,
     Promise.resolve(viewer?.isAdmin ?? false),
