@@ -1,19 +1,19 @@
 import { Clock, EyeOff, Pencil, ShoppingCart } from 'lucide-react'
 import * as React from 'react'
 import { data, isRouteErrorResponse, Link } from 'react-router'
-import { BankAlert } from '~/components/dashboard/bank-alert'
-import { DeleteConfirmation, DeleteListingButton } from '~/components/listing-detail/delete-listing'
 import { DeliveryMethod } from '~/components/listing-detail/delivery-method'
 import { DemoLink, ListingTabs, TechSummary } from '~/components/listing-detail/listing-details'
 import { ListingMedia } from '~/components/listing-detail/listing-media'
 import { ListingError, ListingNotFound } from '~/components/listing-detail/listing-not-found'
+import { ReviewForm } from '~/components/reviews/deferred-review-forms'
 import { RatingSummary } from '~/components/reviews/rating-stars'
-import { ReviewForm, type ReviewActionResult } from '~/components/reviews/review-forms'
+import type { ReviewActionResult } from '~/components/reviews/review-forms'
 import { ReviewCard, ReviewList, ReviewPager } from '~/components/reviews/review-list'
 import { Avatar, AvatarFallback, AvatarImage } from '~/components/ui/avatar'
 import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '~/components/ui/card'
+import { deferred } from '~/components/ui/deferred'
 import { showToast } from '~/components/ui/toaster'
 import { formatCents } from '~/lib/money'
 import { isOneOf, LICENCE_LABELS, LICENCES, LISTING_TYPE_LABELS, LISTING_TYPES } from '~/lib/options'
@@ -32,6 +32,12 @@ import type { Route } from './+types/listing'
 // Anonymous readers share one copy for a few seconds (docs/decisions/023): the price and visibility they see
 // are at most PUBLIC_PAGE_MAX_STALENESS_SECONDS old, and checkout reads the database again.
 export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.form, rateLimit: RATE_LIMITS.listingWrite, cache: 'public' })]
+
+// What only the listing's seller sees (the bank-details notice, Delete Listing) loads for the seller alone.
+const ownerTools = deferred(() => import('~/components/listing-detail/owner-tools'))
+const BankAlert = ownerTools.component('BankAlert')
+const DeleteListingButton = ownerTools.component('DeleteListingButton')
+const DeleteConfirmation = ownerTools.component('DeleteConfirmation')
 
 const ListingPageActionSchema = z.discriminatedUnion('intent', [z.object({ intent: z.literal('delete') })])
 const REVIEW_INTENTS = new Set(['review', 'reply', 'hide-review'])

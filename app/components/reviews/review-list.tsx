@@ -3,8 +3,9 @@ import { Link } from 'react-router'
 import { Avatar, AvatarFallback, AvatarImage } from '~/components/ui/avatar'
 import { formatDate } from '~/lib/format'
 import type { ReviewView } from '~/server/domain/reviews.server'
+import { HideReviewForm, ReplyForm } from './deferred-review-forms'
 import { Stars } from './rating-stars'
-import { HideReviewForm, ReplyForm, type ReviewActionResult } from './review-forms'
+import type { ReviewActionResult } from './review-forms'
 
 type Serialized<T> = { [K in keyof T]: T[K] extends Date ? Date | string : T[K] extends object | null ? Serialized<T[K]> : T[K] }
 export type ReviewItem = Serialized<ReviewView>
