@@ -8,7 +8,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['app/**/*.test.{ts,tsx}', 'emulators/**/*.test.ts', 'db/**/*.test.ts'],
+          include: ['app/**/*.test.{ts,tsx}', 'emulators/**/*.test.ts', 'db/**/*.test.ts', 'bench/**/*.test.ts'],
           environment: 'node',
         },
       },

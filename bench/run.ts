@@ -594,7 +594,8 @@ async function openLoopLatency(specs: Record<TargetId, TargetSpec>, dMax: number
             rate,
             durationS: opts.durationS,
             drainS: smoke ? 5 : 20,
-            maxSockets: 512,
+            // A fixed number of connections, opened before the schedule (wrk2's way): the closed loop's count.
+            connections: opts.connections,
           },
           path.join(LOG_DIR, `load-${tag}.txt`),
         )
@@ -608,7 +609,8 @@ async function openLoopLatency(specs: Record<TargetId, TargetSpec>, dMax: number
         if (result.sendLagP99Ms > 5)
           warnings.push(`${tag}: the generator sent late (p99 ${result.sendLagP99Ms} ms): the machine is overloaded`)
         log(
-          `${tag}: ${rate} req/s scheduled, ${result.completedPerSecond} answered per second, p50 ${result.p50Ms} ms, p90 ${result.p90Ms} ms, p99 ${result.p99Ms} ms`,
+          `${tag}: ${rate} req/s scheduled, ${result.completedPerSecond} answered per second, p50 ${result.p50Ms} ms, p90 ${result.p90Ms} ms, p99 ${result.p99Ms} ms ` +
+            `(generator: p99 lag ${result.sendLagP99Ms} ms, CPU ${result.generatorCpuMsPerRequest} ms/request)`,
         )
         perRate[i]![spec.id as 'A' | 'D'].push(result)
       }
@@ -627,7 +629,8 @@ async function openLoopLatency(specs: Record<TargetId, TargetSpec>, dMax: number
   return {
     method:
       'open loop (bench/lib/open-loop-worker.ts, its own process): request i is sent at start + i/rate whether or not earlier ones were answered; ' +
-      'latency from the scheduled time to the end of the response (no coordinated omission); keep-alive, up to 512 sockets',
+      `latency from the scheduled time to the end of the response (no coordinated omission); ${opts.connections} keep-alive connections opened before the schedule, ` +
+      'a request due while all are busy waits in the generator and that wait counts (as wrk2)',
     dMaxRequestsPerSecond: round(dMax, 1),
     rates: OPEN_LOOP_SHARES.map((share, i) => {
       const A = summary(perRate[i]!.A)

@@ -6,7 +6,7 @@ import { startProcess } from './processes.ts'
 /** One round at a fixed rate: the worker's counts, and percentiles of its latencies. */
 export interface OpenLoopResult extends Pick<
   OpenLoopRaw,
-  'scheduled' | 'completed' | 'non2xx' | 'statuses' | 'errors' | 'timeouts' | 'sendLagP99Ms' | 'sendLagMaxMs'
+  'scheduled' | 'completed' | 'non2xx' | 'statuses' | 'errors' | 'timeouts' | 'sendLagP99Ms' | 'sendLagMaxMs' | 'generatorCpuMsPerRequest'
 > {
   /** The fixed rate asked for, and what was answered per second over the schedule. */
   rate: number
