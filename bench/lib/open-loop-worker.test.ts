@@ -38,7 +38,14 @@ describe('the open-loop generator', () => {
       }
     })
     stops.push(s.close)
-    const raw = await openLoop({ ...base, baseUrl: s.baseUrl, paths: ['/length', '/chunked', '/busy'], rate: 300, durationS: 0.3, connections: 4 })
+    const raw = await openLoop({
+      ...base,
+      baseUrl: s.baseUrl,
+      paths: ['/length', '/chunked', '/busy'],
+      rate: 300,
+      durationS: 0.3,
+      connections: 4,
+    })
     expect(raw.scheduled).toBe(90)
     expect(raw.completed).toBe(90)
     expect(raw.statuses).toEqual({ 200: 60, 503: 30 })
@@ -73,7 +80,15 @@ describe('the open-loop generator', () => {
       else res.writeHead(200, { 'Content-Length': 2 }).end('ok')
     })
     stops.push(s.close)
-    const raw = await openLoop({ ...base, baseUrl: s.baseUrl, paths: ['/close', '/ok', '/hang'], rate: 50, durationS: 0.12, drainS: 0.3, connections: 3 })
+    const raw = await openLoop({
+      ...base,
+      baseUrl: s.baseUrl,
+      paths: ['/close', '/ok', '/hang'],
+      rate: 50,
+      durationS: 0.12,
+      drainS: 0.3,
+      connections: 3,
+    })
     expect(raw.scheduled).toBe(6)
     expect(raw.completed).toBe(4)
     expect(raw.timeouts).toBe(2)
