@@ -102,15 +102,26 @@ export async function getListingBySlug(slug: string): Promise<ListingView | unde
 
 /** The listing's GitHub source columns (github-delivery.server.ts's toListingRepository says what they mean). */
 export const LISTING_SOURCE_COLUMNS = [
-  'listings.githubInstallationId',
-  'listings.githubRepoId',
-  'listings.githubRepoFullName',
-  'listings.githubDefaultBranch',
-  'listings.githubListedSha',
-  'listings.githubListedAt',
-  'listings.githubAccessLostAt',
-  'listings.githubAccessLostReason',
-] as const
+  'githubInstallationId',
+  'githubRepoId',
+  'githubRepoFullName',
+  'githubDefaultBranch',
+  'githubListedSha',
+  'githubListedAt',
+  'githubAccessLostAt',
+  'githubAccessLostReason',
+] as const satisfies readonly ListingGithubColumns[]
+
+/** Moves `keys` of `row` into an object of their own: [those columns, the rest]. */
+function splitColumns<T extends object, K extends keyof T>(row: T, keys: readonly K[]): [Pick<T, K>, Omit<T, K>] {
+  const rest: Partial<T> = { ...row }
+  const taken = {} as Pick<T, K>
+  for (const key of keys) {
+    taken[key] = row[key]
+    delete rest[key]
+  }
+  return [taken, rest as Omit<T, K>]
+}
 
 /**
  * The listing page in one read: the listing, whether its seller can take
@@ -134,39 +145,17 @@ export async function getListingPageBySlug(slug: string): Promise<
   const row = await listingViewQuery()
     .leftJoin('bankDetails', 'bankDetails.userId', 'listings.sellerId')
     .select('bankDetails.status as sellerBankStatus')
-    .select(LISTING_SOURCE_COLUMNS)
+    .select(LISTING_SOURCE_COLUMNS.map((column) => `listings.${column}` as const))
     .select(['listings.ratingCount', 'listings.ratingAverageTenths'])
     .where('listings.slug', '=', slug)
     .executeTakeFirst()
   if (!row) return undefined
-  const {
-    sellerBankStatus,
-    githubInstallationId,
-    githubRepoId,
-    githubRepoFullName,
-    githubDefaultBranch,
-    githubListedSha,
-    githubListedAt,
-    githubAccessLostAt,
-    githubAccessLostReason,
-    ratingCount,
-    ratingAverageTenths,
-    ...view
-  } = row
+  const [source, { sellerBankStatus, ratingCount, ratingAverageTenths, ...view }] = splitColumns(row, LISTING_SOURCE_COLUMNS)
   return {
     listing: toView(view),
     purchasable: sellerCanTakePayments(sellerBankStatus),
     sellerBankStatus,
-    source: {
-      githubInstallationId,
-      githubRepoId,
-      githubRepoFullName,
-      githubDefaultBranch,
-      githubListedSha,
-      githubListedAt,
-      githubAccessLostAt,
-      githubAccessLostReason,
-    },
+    source,
     rating: { ratingCount, ratingAverageTenths },
   }
 }
