@@ -139,7 +139,8 @@ test.describe('without JavaScript', () => {
   })
 
   test('next and previous pages are plain links', async ({ page }) => {
-    await page.goto('/marketplace')
+    // Oldest first: the demo listings, which other tests running beside this one never add or delete.
+    await page.goto('/marketplace?sortBy=oldest')
     const firstPage = await cardTitles(page).allTextContents()
     expect(firstPage).toHaveLength(24)
     await page.getByRole('link', { name: 'Next page' }).click()
@@ -180,7 +181,12 @@ test('the theme is also kept in localStorage under "theme", as the spec says (is
   await page.goto('/marketplace')
   const stored = () => page.evaluate(() => localStorage.getItem('theme'))
   await expect.poll(stored).toBe('light')
+  // The page turns dark at once; the reload below must wait for the cookie the server sets.
+  const saved = page.waitForResponse(
+    (response) => new URL(response.url()).pathname.startsWith('/action/set-theme') && response.request().method() === 'POST',
+  )
   await page.getByRole('button', { name: 'Switch to dark theme' }).click()
+  await saved
   await expect(page.locator('html')).toHaveClass(/\bdark\b/)
   await expect.poll(stored).toBe('dark')
   // The cookie still decides the first paint; the mirror follows it.

@@ -78,6 +78,8 @@ test('with JavaScript the open thread shows the other side’s new message witho
     .getByRole('row', { name: new RegExp(SALE) })
     .getByRole('link', { name: /^Messages/ })
     .click()
+  // A client-side navigation: the URL changes once the thread's data has loaded.
+  await expect(page).toHaveURL(/\/sales\/[0-9a-f-]+\/messages/)
   await waitForHydration(page)
   const url = page.url()
 
