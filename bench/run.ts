@@ -575,45 +575,48 @@ async function loadRounds(
 
 const OPEN_LOOP_SHARES = [0.5, 0.8] as const
 
-async function openLoopLatency(specs: Record<TargetId, TargetSpec>, dMax: number): Promise<OpenLoopReport> {
-  const perRate = OPEN_LOOP_SHARES.map(() => ({ A: [] as OpenLoopResult[], D: [] as OpenLoopResult[] }))
-  const rateOf = (share: number) => Math.max(1, Math.round(dMax * share))
+async function openLoopLatency(specs: Record<TargetId, TargetSpec>, dMax: number, aMax: number): Promise<OpenLoopReport> {
+  const perRate = OPEN_LOOP_SHARES.map(() => ({ A: [] as OpenLoopResult[], D: [] as OpenLoopResult[], ownA: [] as OpenLoopResult[] }))
+  const rateOf = (max: number, share: number) => Math.max(1, Math.round(max * share))
+  const measure = async (spec: TargetSpec, rate: number, tag: string): Promise<OpenLoopResult> => {
+    const result = await runOpenLoop(
+      ROOT,
+      {
+        baseUrl: `http://127.0.0.1:${spec.port}`,
+        paths: spec.paths,
+        order: spec.order,
+        headers: { Accept: spec.accept, ...BROWSER_HEADERS },
+        rate,
+        durationS: opts.durationS,
+        drainS: smoke ? 5 : 20,
+        // A fixed number of connections, opened before the schedule (wrk2's way): the closed loop's count.
+        connections: opts.connections,
+      },
+      path.join(LOG_DIR, `load-${tag}.txt`),
+    )
+    if (result.completed === 0) failures.push(`${tag}: no request completed`)
+    // A broken path answers nothing right; an overloaded server may shed some requests (its pool's
+    // connection timeout, a 503), which is a result to report, not a broken harness.
+    else if (result.non2xx === result.completed) failures.push(`${tag}: no response was 2xx/3xx (${JSON.stringify(result.statuses)})`)
+    else if (result.non2xx > 0)
+      warnings.push(`${tag}: ${result.non2xx} responses were not 2xx/3xx under this load (${JSON.stringify(result.statuses)})`)
+    if (result.errors + result.timeouts > 0) warnings.push(`${tag}: ${result.errors} socket errors, ${result.timeouts} unanswered`)
+    if (result.sendLagP99Ms > 5) warnings.push(`${tag}: the generator sent late (p99 ${result.sendLagP99Ms} ms): the machine is overloaded`)
+    log(
+      `${tag}: ${rate} req/s scheduled, ${result.completedPerSecond} answered per second, p50 ${result.p50Ms} ms, p90 ${result.p90Ms} ms, p99 ${result.p99Ms} ms ` +
+        `(generator: p99 lag ${result.sendLagP99Ms} ms, CPU ${result.generatorCpuMsPerRequest} ms/request)`,
+    )
+    return result
+  }
   for (let r = 0; r < opts.rounds; r++) {
     for (const [i, share] of OPEN_LOOP_SHARES.entries()) {
-      // Alternating, as the closed-loop rounds: A then D, then D then A.
+      const pct = Math.round(share * 100)
+      // Alternating, as the closed-loop rounds: A then D, then D then A — at the same rate (the budget).
       for (const spec of r % 2 === 0 ? [specs.A, specs.D] : [specs.D, specs.A]) {
-        const rate = rateOf(share)
-        const tag = `open-r${r + 1}-${Math.round(share * 100)}-${spec.id}`
-        const result = await runOpenLoop(
-          ROOT,
-          {
-            baseUrl: `http://127.0.0.1:${spec.port}`,
-            paths: spec.paths,
-            order: spec.order,
-            headers: { Accept: spec.accept, ...BROWSER_HEADERS },
-            rate,
-            durationS: opts.durationS,
-            drainS: smoke ? 5 : 20,
-            // A fixed number of connections, opened before the schedule (wrk2's way): the closed loop's count.
-            connections: opts.connections,
-          },
-          path.join(LOG_DIR, `load-${tag}.txt`),
-        )
-        if (result.completed === 0) failures.push(`${tag}: no request completed`)
-        // A broken path answers nothing right; an overloaded server may shed some requests (its pool's
-        // connection timeout, a 503), which is a result to report, not a broken harness.
-        else if (result.non2xx === result.completed) failures.push(`${tag}: no response was 2xx/3xx (${JSON.stringify(result.statuses)})`)
-        else if (result.non2xx > 0)
-          warnings.push(`${tag}: ${result.non2xx} responses were not 2xx/3xx under this load (${JSON.stringify(result.statuses)})`)
-        if (result.errors + result.timeouts > 0) warnings.push(`${tag}: ${result.errors} socket errors, ${result.timeouts} unanswered`)
-        if (result.sendLagP99Ms > 5)
-          warnings.push(`${tag}: the generator sent late (p99 ${result.sendLagP99Ms} ms): the machine is overloaded`)
-        log(
-          `${tag}: ${rate} req/s scheduled, ${result.completedPerSecond} answered per second, p50 ${result.p50Ms} ms, p90 ${result.p90Ms} ms, p99 ${result.p99Ms} ms ` +
-            `(generator: p99 lag ${result.sendLagP99Ms} ms, CPU ${result.generatorCpuMsPerRequest} ms/request)`,
-        )
-        perRate[i]![spec.id as 'A' | 'D'].push(result)
+        perRate[i]![spec.id as 'A' | 'D'].push(await measure(spec, rateOf(dMax, share), `open-r${r + 1}-${pct}-${spec.id}`))
       }
+      // Reported beside it: A at the same share of its own maximum.
+      perRate[i]!.ownA.push(await measure(specs.A, rateOf(aMax, share), `open-r${r + 1}-${pct}-own-A`))
     }
   }
   const summary = (rounds: OpenLoopResult[]): OpenLoopTarget => ({
@@ -632,10 +635,19 @@ async function openLoopLatency(specs: Record<TargetId, TargetSpec>, dMax: number
       `latency from the scheduled time to the end of the response (no coordinated omission); ${opts.connections} keep-alive connections opened before the schedule, ` +
       'a request due while all are busy waits in the generator and that wait counts (as wrk2)',
     dMaxRequestsPerSecond: round(dMax, 1),
+    aMaxRequestsPerSecond: round(aMax, 1),
     rates: OPEN_LOOP_SHARES.map((share, i) => {
       const A = summary(perRate[i]!.A)
       const D = summary(perRate[i]!.D)
-      return { share, rate: rateOf(share), A, D, 'p99(A)/p99(D)': round(A.p99Ms / D.p99Ms) }
+      const ownA = summary(perRate[i]!.ownA)
+      return {
+        share,
+        rate: rateOf(dMax, share),
+        A,
+        D,
+        'p99(A)/p99(D)': round(A.p99Ms / D.p99Ms),
+        ownShare: { rate: rateOf(aMax, share), A: ownA, 'p99(A)/p99(D)': round(ownA.p99Ms / D.p99Ms) },
+      }
     }),
   }
 }
@@ -946,7 +958,7 @@ async function main() {
   let openLoop: OpenLoopReport | null = null
   if (targets.A && targets.D) {
     log(`open loop: A and D at ${OPEN_LOOP_SHARES.map((s) => `${s * 100} %`).join(' and ')} of D's ${targets.D.requestsPerSecond} req/s…`)
-    openLoop = await openLoopLatency(specs, targets.D.requestsPerSecond)
+    openLoop = await openLoopLatency(specs, targets.D.requestsPerSecond, targets.A.requestsPerSecond)
   }
 
   log('first-visit JavaScript…')

@@ -33,7 +33,20 @@ export interface OpenLoopReport {
   method: string
   /** Floor D's closed-loop maximum (the wrk rounds' mean): the rates are shares of it. */
   dMaxRequestsPerSecond: number
-  rates: Array<{ share: number; rate: number; A: OpenLoopTarget; D: OpenLoopTarget; 'p99(A)/p99(D)': number }>
+  /** A's closed-loop maximum, for `ownShare`. */
+  aMaxRequestsPerSecond: number
+  rates: Array<{
+    share: number
+    rate: number
+    A: OpenLoopTarget
+    D: OpenLoopTarget
+    'p99(A)/p99(D)': number
+    /**
+     * Reported, not a budget: A at the same share of *its own* maximum, against D at that share of D's
+     * (the other reading of issue 20's budget, decision 025), so both definitions can be compared.
+     */
+    ownShare: { rate: number; A: OpenLoopTarget; 'p99(A)/p99(D)': number }
+  }>
 }
 
 /** Runs bench/lib/open-loop-worker.ts in a process of its own and returns its figures. */
