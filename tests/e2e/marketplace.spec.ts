@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
+import { waitForHydration } from './support'
 
 // Runs against the demo data (db/demo-data.ts). Starter listings in TypeScript
 // between $10 and $200, cheapest first:
@@ -22,6 +23,8 @@ test.describe('with JavaScript', () => {
     await page.goto('/marketplace')
     await expect(cardTitles(page)).toHaveCount(24)
     await expect(page.getByText('Old Beta Starter (retired)')).toHaveCount(0)
+    // The filters search as you type only once React runs.
+    await waitForHydration(page)
 
     await page.getByRole('searchbox', { name: 'Search listings' }).fill('starter')
     await expect(page).toHaveURL(/\/marketplace\?search=starter$/)
@@ -69,6 +72,7 @@ test.describe('with JavaScript', () => {
 
   test('a typo is corrected, and an impossible price range is explained', async ({ page }) => {
     await page.goto('/marketplace')
+    await waitForHydration(page)
     await page.getByRole('searchbox', { name: 'Search listings' }).fill('recat')
     await expect(page.getByText('No results for “recat”. Showing results for “react”.')).toBeVisible()
     await expect(cardTitles(page).filter({ hasText: 'React Admin Dashboard Pro' })).toHaveCount(1)
@@ -83,6 +87,8 @@ test.describe('with JavaScript', () => {
   test('shows six loading placeholders while results load', async ({ page }) => {
     await page.goto('/marketplace')
     await expect(cardTitles(page)).toHaveCount(24)
+    // Before hydration the sort select is a plain form field: changing it loads nothing.
+    await waitForHydration(page)
     let release: () => void = () => {}
     const held = new Promise<void>((resolve) => (release = resolve))
     // Hold the client-side data request for the next result page.
