@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test'
+import { waitForHydration } from './support'
 
 test.describe('landing page', () => {
   test('shows the hero, the steps and the calls to action', async ({ page }) => {
@@ -75,6 +76,8 @@ test('healthz answers 200 with the database up', async ({ request }) => {
 
 test('Ctrl+B collapses the sidebar and the state survives a reload', async ({ page, context }) => {
   await page.goto('/marketplace')
+  // Keyboard shortcuts, the sheet and the theme switch need React running (a cached page arrives first).
+  await waitForHydration(page)
   const trigger = page.getByRole('button', { name: 'Toggle Sidebar' }).first()
   await expect(trigger).toHaveAttribute('aria-expanded', 'true')
   await page.keyboard.press('Control+b')
@@ -84,6 +87,7 @@ test('Ctrl+B collapses the sidebar and the state survives a reload', async ({ pa
   expect(cookie && cookie.expires - Date.now() / 1000).toBeGreaterThan(604800 - 60)
   await page.reload()
   await expect(page.getByRole('button', { name: 'Toggle Sidebar' }).first()).toHaveAttribute('aria-expanded', 'false')
+  await waitForHydration(page)
   // Collapsed to icons, a menu item shows its name beside it on hover, and keeps it as its accessible name.
   const marketplaceLink = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Marketplace' })
   await marketplaceLink.hover()
@@ -99,6 +103,7 @@ test('Ctrl+B collapses the sidebar and the state survives a reload', async ({ pa
 test('below 768 px the sidebar opens as a side sheet', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 800 })
   await page.goto('/')
+  await waitForHydration(page)
   const dialog = page.getByRole('dialog')
   await expect(dialog).toHaveCount(0)
   await page.getByRole('button', { name: 'Toggle Sidebar' }).first().click()
@@ -111,6 +116,7 @@ test('below 768 px the sidebar opens as a side sheet', async ({ page }) => {
 test('the theme persists across reloads without a flash of the wrong theme', async ({ page }) => {
   await page.goto('/')
   await expect(page.locator('html')).toHaveClass(/light/)
+  await waitForHydration(page)
   await page.getByRole('button', { name: 'Switch to dark theme' }).click()
   await expect(page.locator('html')).toHaveClass(/dark/)
   // Wait for the theme cookie to be written by the server before reloading.

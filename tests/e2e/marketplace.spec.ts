@@ -187,6 +187,7 @@ test('the theme is also kept in localStorage under "theme", as the spec says (is
   await page.goto('/marketplace')
   const stored = () => page.evaluate(() => localStorage.getItem('theme'))
   await expect.poll(stored).toBe('light')
+  await waitForHydration(page)
   // The page turns dark at once; the reload below must wait for the cookie the server sets.
   const saved = page.waitForResponse(
     (response) => new URL(response.url()).pathname.startsWith('/action/set-theme') && response.request().method() === 'POST',
