@@ -33,8 +33,8 @@ export interface OpenLoopReport {
   method: string
   /** Floor D's closed-loop maximum (the wrk rounds' mean): the rates are shares of it. */
   dMaxRequestsPerSecond: number
-  /** A's closed-loop maximum, for `ownShare`. */
-  aMaxRequestsPerSecond: number
+  /** A's closed-loop maximum, for `ownShare` (absent in results from before 2026-11-27's change). */
+  aMaxRequestsPerSecond?: number
   rates: Array<{
     share: number
     rate: number
@@ -45,7 +45,7 @@ export interface OpenLoopReport {
      * Reported, not a budget: A at the same share of *its own* maximum, against D at that share of D's
      * (the other reading of issue 20's budget, decision 025), so both definitions can be compared.
      */
-    ownShare: { rate: number; A: OpenLoopTarget; 'p99(A)/p99(D)': number }
+    ownShare?: { rate: number; A: OpenLoopTarget; 'p99(A)/p99(D)': number }
   }>
 }
 

@@ -199,18 +199,21 @@ export function renderMarkdown(r: BenchResults): string {
         )
       }
     }
-    lines.push(
-      '',
-      `Reported beside it, not a budget: A at the same share of its own maximum (${n(r.openLoop.aMaxRequestsPerSecond)} req/s), against D above at that share of D's:`,
-      '',
-      "| Rate | Target | answered/s | not 2xx | p50 ms | p90 ms | p99 ms | p99(A)/p99(D at the share of D's) |",
-      '|---|---|--:|--:|--:|--:|--:|--:|',
-    )
-    for (const rate of r.openLoop.rates) {
-      const t = rate.ownShare.A
+    const ownShares = r.openLoop.rates.flatMap((rate) => (rate.ownShare ? [{ share: rate.share, ...rate.ownShare }] : []))
+    if (ownShares.length > 0) {
       lines.push(
-        `| ${rate.share * 100} % of A's = ${n(rate.ownShare.rate)} req/s | A | ${n(t.completedPerSecond)} | ${n(t.non2xx)} | ${n(t.p50Ms, 1)} | ${n(t.p90Ms, 1)} | ${n(t.p99Ms, 1)} | ${n(rate.ownShare['p99(A)/p99(D)'], 2)} |`,
+        '',
+        `Reported beside it, not a budget: A at the same share of its own maximum (${n(r.openLoop.aMaxRequestsPerSecond ?? 0)} req/s), against D above at that share of D's:`,
+        '',
+        "| Rate | Target | answered/s | not 2xx | p50 ms | p90 ms | p99 ms | p99(A)/p99(D at the share of D's) |",
+        '|---|---|--:|--:|--:|--:|--:|--:|',
       )
+      for (const own of ownShares) {
+        const t = own.A
+        lines.push(
+          `| ${own.share * 100} % of A's = ${n(own.rate)} req/s | A | ${n(t.completedPerSecond)} | ${n(t.non2xx)} | ${n(t.p50Ms, 1)} | ${n(t.p90Ms, 1)} | ${n(t.p99Ms, 1)} | ${n(own['p99(A)/p99(D)'], 2)} |`,
+        )
+      }
     }
   }
   if (r.throughCache) {

@@ -111,6 +111,8 @@ export const LISTING_SOURCE_COLUMNS = [
   'githubAccessLostAt',
   'githubAccessLostReason',
 ] as const satisfies readonly ListingGithubColumns[]
+/** The same columns as the listing page's join names them (built once, not per request). */
+const LISTING_SOURCE_SELECTION = LISTING_SOURCE_COLUMNS.map((column) => `listings.${column}` as const)
 
 /** Moves `keys` of `row` into an object of their own: [those columns, the rest]. */
 function splitColumns<T extends object, K extends keyof T>(row: T, keys: readonly K[]): [Pick<T, K>, Omit<T, K>] {
@@ -145,7 +147,7 @@ export async function getListingPageBySlug(slug: string): Promise<
   const row = await listingViewQuery()
     .leftJoin('bankDetails', 'bankDetails.userId', 'listings.sellerId')
     .select('bankDetails.status as sellerBankStatus')
-    .select(LISTING_SOURCE_COLUMNS.map((column) => `listings.${column}` as const))
+    .select(LISTING_SOURCE_SELECTION)
     .select(['listings.ratingCount', 'listings.ratingAverageTenths'])
     .where('listings.slug', '=', slug)
     .executeTakeFirst()
