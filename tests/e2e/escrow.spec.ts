@@ -12,9 +12,10 @@ async function buy(page: Page) {
   await page.goto(`/checkout/${id}`)
   await payWithCard(page)
   await expect(page.getByText('Your payment is confirmed.')).toBeVisible()
-  const purchase = await purchaseOf(page, LISTING.title)
-  expect(purchase?.status).toBe('paid')
-  return purchase!.id
+  // The page says "confirmed" from Stripe's answer as soon as the card is charged; the sale is a purchase once
+  // the payment_intent.succeeded webhook has landed (under CI's load that can come a moment later).
+  await expect.poll(async () => (await purchaseOf(page, LISTING.title))?.status).toBe('paid')
+  return (await purchaseOf(page, LISTING.title))!.id
 }
 
 /** Another person in their own browser context. */
