@@ -152,6 +152,8 @@ export interface Listings {
   githubRepoFullName: string | null;
   githubRepoId: number | null;
   id: Generated<string>;
+  idempotencyHash: string | null;
+  idempotencyKey: string | null;
   languages: Generated<string[]>;
   licence: "personal" | "commercial" | "unlimited";
   longDescription: Generated<string>;

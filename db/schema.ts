@@ -133,6 +133,8 @@ export type ListingGithubColumns =
   | 'githubAccessLostReason'
 /** The listing's stored rating (migration 0009): written only by app/server/domain/reviews.server.ts, read by the search and the reviews views. */
 export type ListingRatingColumns = 'ratingCount' | 'ratingAverageTenths' | 'ratingScore'
+/** The API client's Idempotency-Key of the request that created the listing (migration 0015): only listings.server reads it. */
+export type ListingIdempotencyColumns = 'idempotencyKey' | 'idempotencyHash'
 export type NewListing = Insertable<ListingsTable>
 export type ListingUpdate = Updateable<ListingsTable>
 export type Transaction = Selectable<TransactionsTable>

@@ -13,6 +13,7 @@ import * as ledger from './0011_ledger.ts'
 import * as payoutBatches from './0012_payout_batches.ts'
 import * as rateLimits from './0013_rate_limits.ts'
 import * as listingViews from './0014_listing_views.ts'
+import * as listingIdempotencyKeys from './0015_listing_idempotency_keys.ts'
 
 // Every migration, in order. Listed explicitly (not read from the folder) so
 // the same code runs under tsx, Vite and Vitest; a test checks none is missing.
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0012_payout_batches': payoutBatches,
   '0013_rate_limits': rateLimits,
   '0014_listing_views': listingViews,
+  '0015_listing_idempotency_keys': listingIdempotencyKeys,
 }

@@ -270,6 +270,76 @@ describe('POST /api/listings', () => {
   })
 })
 
+describe('POST /api/listings with an Idempotency-Key (decision 026)', () => {
+  function createWithKey(token: string, key: string, body: Record<string, unknown>) {
+    return callRoute(listings, apiRequest('/api/listings', { method: 'POST', token, json: body, headers: { 'Idempotency-Key': key } }))
+  }
+  async function countWithTitle(title: string) {
+    const { count } = await db
+      .selectFrom('listings')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('title', '=', title)
+      .executeTakeFirstOrThrow()
+    return Number(count)
+  }
+
+  it('a retry with the same key and body answers the first listing, once; without a key every POST creates one', async () => {
+    const seller = await signUp('idempotent@example.com')
+    const title = `Retried ${crypto.randomUUID()}`
+    const first = await createWithKey(seller.token, 'retry-1', apiListing({ title }))
+    expect(first.status).toBe(201)
+    expect(first.headers.get('Idempotent-Replayed')).toBeNull()
+    const created = await first.json()
+    // The same request again, its keys in another order, and the key as the IETF draft's quoted string.
+    const reordered = Object.fromEntries(Object.entries(apiListing({ title })).reverse())
+    const again = await createWithKey(seller.token, '"retry-1"', reordered)
+    expect(again.status).toBe(201)
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true')
+    expect(await again.json()).toMatchObject({ id: created.id, slug: created.slug, title })
+    expect(await countWithTitle(title)).toBe(1)
+
+    // Without a key, the same body makes another listing (as before).
+    await createOk(seller.token, apiListing({ title }))
+    expect(await countWithTitle(title)).toBe(2)
+  })
+
+  it('ten concurrent retries make one listing', async () => {
+    const seller = await signUp('concurrent-key@example.com')
+    const title = `Concurrent ${crypto.randomUUID()}`
+    const answers = await Promise.all(Array.from({ length: 10 }, () => createWithKey(seller.token, 'same-key', apiListing({ title }))))
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(201))
+    const ids = new Set(await Promise.all(answers.map(async (a) => (await a.json()).id)))
+    expect(ids.size).toBe(1)
+    expect(answers.filter((a) => a.headers.get('Idempotent-Replayed') === 'true')).toHaveLength(9)
+    expect(await countWithTitle(title)).toBe(1)
+  })
+
+  it('a reused key with a different body is a 422; keys are per seller; a malformed key is a 400', async () => {
+    const seller = await signUp('reused-key@example.com')
+    const other = await signUp('other-key@example.com')
+    const title = `Keyed ${crypto.randomUUID()}`
+    expect((await createWithKey(seller.token, 'k-1', apiListing({ title }))).status).toBe(201)
+    const different = await createWithKey(seller.token, 'k-1', apiListing({ title, priceCents: 12345 }))
+    expect(different.status).toBe(422)
+    expect(await different.json()).toEqual({ error: 'This Idempotency-Key was already used for a different listing' })
+    // Another seller's same key is theirs.
+    const theirs = await createWithKey(other.token, 'k-1', apiListing({ title }))
+    expect(theirs.status).toBe(201)
+    expect(theirs.headers.get('Idempotent-Replayed')).toBeNull()
+    expect(await countWithTitle(title)).toBe(2)
+
+    for (const bad of ['', 'a'.repeat(256), 'has space', 'tab\there', '"quote"inside"']) {
+      const response = await createWithKey(seller.token, bad, apiListing({ title: `Bad key ${crypto.randomUUID()}` }))
+      expect(response.status, JSON.stringify(bad)).toBe(400)
+      expect(await response.json()).toEqual({ error: 'Idempotency-Key must be 1 to 255 visible ASCII characters' })
+    }
+    // An invalid body with a key creates nothing, and its key stays free for the corrected request.
+    const invalid = await createWithKey(seller.token, 'k-2', apiListing({ title: '' }))
+    expect(invalid.status).toBe(400)
+    expect((await createWithKey(seller.token, 'k-2', apiListing({ title: `${title} fixed` }))).status).toBe(201)
+  })
+})
+
 describe('slugs', () => {
   it('are unique: -2, -3… on collision, also when created at the same moment', async () => {
     const seller = await signUp('slugs@example.com')

@@ -12,7 +12,7 @@ import { chosenFiles, ImageRejectedError, uploadImages } from '../domain/images.
 import {
   canViewListing,
   checkListingOwner,
-  createListing,
+  createListingOnce,
   deleteListing,
   getListingById,
   getListingBySlug,
@@ -20,6 +20,7 @@ import {
   listSellerListingViews,
   setListingVisibility,
   updateListing,
+  type IdempotentCreate,
   type ListingView,
   type OwnedListing,
 } from '../domain/listings.server.ts'
@@ -89,11 +90,16 @@ function asApiBody(listing: OwnedListing): Record<string, unknown> {
 }
 
 /** POST /api/listings: a new listing for the signed-in user (visible unless the body says otherwise). */
-export async function createApiListing(userId: string, body: Record<string, unknown>) {
+/**
+ * POST /api/listings. With an Idempotency-Key, a retry answers the listing the first request made
+ * (as it is now: a GitHub listing whose repository step failed stays hidden) and `replayed`.
+ */
+export async function createApiListing(userId: string, body: Record<string, unknown>, idempotent?: IdempotentCreate) {
   const { input, githubRepoId } = parseListingBody({ visible: true, ...flattenListingBody(body) })
-  if (typeof githubRepoId !== 'number') return toApiListing(await createListing(userId, input))
+  const viaGithub = typeof githubRepoId === 'number'
   // Delivered through GitHub (issue 16): created hidden, shown once its repository is connected.
-  const listing = await createListing(userId, { ...input, visible: false })
+  const { listing, replayed } = await createListingOnce(userId, viaGithub ? { ...input, visible: false } : input, idempotent)
+  if (replayed || !viaGithub) return { listing: toApiListing(listing), replayed }
   try {
     await setListingRepository({ listingId: listing.id, sellerId: userId, repoId: githubRepoId })
   } catch (error) {
@@ -103,8 +109,9 @@ export async function createApiListing(userId: string, body: Record<string, unkn
       extra: { ...error.extra, listingId: listing.id },
     })
   }
-  if (!input.visible) return toApiListing(listing)
-  return toApiListing({ ...listing, ...(await setListingVisibility({ listingId: listing.id, sellerId: userId, visible: true })) })
+  if (!input.visible) return { listing: toApiListing(listing), replayed }
+  const shown = await setListingVisibility({ listingId: listing.id, sellerId: userId, visible: true })
+  return { listing: toApiListing({ ...listing, ...shown }), replayed }
 }
 
 async function requireOwnListing(request: Request, userId: string, listingId: string) {

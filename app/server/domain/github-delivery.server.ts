@@ -68,7 +68,7 @@ import type {
   Transaction,
 } from '../../../db/schema.ts'
 import type { RateLimit } from '../http/rate-limit.server.ts'
-import { db } from '../infra/db.server.ts'
+import { db, isUniqueViolation } from '../infra/db.server.ts'
 import { config } from '../infra/env.server.ts'
 import { githubApp, githubEnabled, githubFailure, installationOctokit, userOctokit, type GithubFailure } from '../infra/github.server.ts'
 import { queueJob, type JobDefinition } from '../infra/jobs.server.ts'
@@ -255,7 +255,7 @@ export async function connectGithubAccount(
       .execute()
     return { githubUserId: row.githubUserId!, login: row.githubLogin!, connectedAt: row.githubConnectedAt! }
   } catch (error) {
-    if ((error as { code?: string }).code === '23505') throw new AppError(409, ACCOUNT_TAKEN)
+    if (isUniqueViolation(error)) throw new AppError(409, ACCOUNT_TAKEN)
     throw error
   }
 }

@@ -3,16 +3,27 @@ import { isUuid } from '~/lib/ids'
 import type { ListingInput } from '~/lib/listing-schema'
 import { sellerCanTakePayments } from '~/lib/seller-eligibility'
 import { slugify } from '~/lib/slug'
-import type { BankDetailsStatus, Listing, ListingGithubColumns, ListingRatingColumns, User } from '../../../db/schema.ts'
-import { db } from '../infra/db.server.ts'
+import type {
+  BankDetailsStatus,
+  Listing,
+  ListingGithubColumns,
+  ListingIdempotencyColumns,
+  ListingRatingColumns,
+  User,
+} from '../../../db/schema.ts'
+import { db, isUniqueViolation } from '../infra/db.server.ts'
 import { logEvent } from '../infra/log.server.ts'
 import { cancelStaleCheckouts } from './checkout.server.ts'
+import { AppError } from './errors.server.ts'
 import { deleteStoredImages } from './images.server.ts'
 
 export type ListingSeller = Pick<User, 'id' | 'username' | 'displayName' | 'avatarUrl' | 'bio'>
 
 /** Every public listing field; `deliveryUrl` is private (released to buyers only), the GitHub source too (github-delivery.server.ts). */
-export type ListingRow = Omit<Listing, 'deliveryUrl' | 'searchVector' | ListingGithubColumns | ListingRatingColumns>
+export type ListingRow = Omit<
+  Listing,
+  'deliveryUrl' | 'searchVector' | ListingGithubColumns | ListingRatingColumns | ListingIdempotencyColumns
+>
 export type ListingView = ListingRow & { seller: ListingSeller }
 
 export interface SellerListingSummary {
@@ -224,11 +235,6 @@ export async function getDeliveryUrl(listingId: string): Promise<string | null> 
 // Writes
 // ---------------------------------------------------------------------------
 
-function isUniqueViolation(error: unknown, constraint: string): boolean {
-  const e = error as { code?: string; constraint?: string }
-  return e?.code === '23505' && e.constraint === constraint
-}
-
 /** Slug base for a title; titles without a Latin letter or digit get 'listing'. */
 function slugBase(title: string): string {
   return slugify(title).slice(0, 70).replace(/-+$/g, '') || 'listing'
@@ -282,23 +288,68 @@ function columnsFrom(input: ListingInput) {
  * for the same slug both compute the same candidate; the unique index refuses
  * the second insert and it retries with the next free one.
  */
+/**
+ * An API client's Idempotency-Key for a create, and the hash of the request it came with (decision 026).
+ * The key is stored on the created row in the same INSERT, so a retry after a lost answer finds it.
+ */
+export interface IdempotentCreate {
+  key: string
+  hash: string
+}
+
+export const IDEMPOTENCY_KEY_REUSED = 'This Idempotency-Key was already used for a different listing'
+
 export async function createListing(sellerId: string, input: ListingInput): Promise<ListingView> {
+  return (await createListingOnce(sellerId, input)).listing
+}
+
+/**
+ * Creates a listing; with an Idempotency-Key, at most one per key and seller: a retry of the same
+ * request answers the listing the first one made (`replayed`, as it is now), a different request
+ * with a used key is a 422. Two retries at once: the unique index lets one INSERT through.
+ */
+export async function createListingOnce(
+  sellerId: string,
+  input: ListingInput,
+  idempotent?: IdempotentCreate,
+): Promise<{ listing: ListingView; replayed: boolean }> {
+  if (idempotent) {
+    const earlier = await listingCreatedWith(sellerId, idempotent)
+    if (earlier) return { listing: earlier, replayed: true }
+  }
   const base = slugBase(input.title)
   for (let attempt = 0; attempt < 8; attempt++) {
     const slug = await nextFreeSlug(base)
     try {
       const row = await db
         .insertInto('listings')
-        .values({ ...columnsFrom(input), sellerId, slug })
+        .values({ ...columnsFrom(input), sellerId, slug, idempotencyKey: idempotent?.key, idempotencyHash: idempotent?.hash })
         .returning('id')
         .executeTakeFirstOrThrow()
       logEvent('info', 'listing_created', { listingId: row.id, sellerId })
-      return (await getListingById(row.id))!
+      return { listing: (await getListingById(row.id))!, replayed: false }
     } catch (error) {
+      if (idempotent && isUniqueViolation(error, 'listings_seller_idempotency_key')) {
+        const earlier = await listingCreatedWith(sellerId, idempotent)
+        if (earlier) return { listing: earlier, replayed: true }
+      }
       if (!isUniqueViolation(error, 'listings_slug_key')) throw error
     }
   }
   throw new Error('Could not allocate a unique slug')
+}
+
+/** The listing this seller created with this key (as it is now), or undefined; a 422 when the request differed. */
+async function listingCreatedWith(sellerId: string, idempotent: IdempotentCreate): Promise<ListingView | undefined> {
+  const row = await db
+    .selectFrom('listings')
+    .select(['id', 'idempotencyHash'])
+    .where('sellerId', '=', sellerId)
+    .where('idempotencyKey', '=', idempotent.key)
+    .executeTakeFirst()
+  if (!row) return undefined
+  if (row.idempotencyHash !== idempotent.hash) throw new AppError(422, IDEMPOTENCY_KEY_REUSED)
+  return getListingById(row.id)
 }
 
 export type OwnedListing = ListingRow & { deliveryUrl: string | null }

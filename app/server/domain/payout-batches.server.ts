@@ -3,7 +3,7 @@ import { isUuid } from '~/lib/ids'
 import { payoutBlocker } from '~/lib/payouts'
 import type { PayoutBatches, PayoutBatchPayees } from '../../../db/schema.generated.ts'
 import type { DB } from '../../../db/schema.ts'
-import { db } from '../infra/db.server.ts'
+import { db, isUniqueViolation } from '../infra/db.server.ts'
 import { ensureJobSchema } from '../infra/jobs.server.ts'
 import { logEvent } from '../infra/log.server.ts'
 import { decryptSecret } from '../infra/secret-box.server.ts'
@@ -41,9 +41,6 @@ export const BATCH_NOT_FOUND = 'Payout batch not found'
 export const OWN_BATCH = 'A different admin must approve this payout: you prepared it'
 export const NOTHING_DUE = 'No payouts are due to sellers with approved bank details'
 const BATCHES_LIMIT = 50
-
-const UNIQUE_VIOLATION = '23505'
-const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === UNIQUE_VIOLATION
 
 /** Sales not already in a batch that is not cancelled. */
 const notInLiveBatch = sql<boolean>`not exists (select 1 from payout_batch_lines l where l.transaction_id = transactions.id and not l.cancelled)`

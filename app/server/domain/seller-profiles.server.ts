@@ -10,7 +10,7 @@ import { sql } from 'kysely'
 import { isUuid } from '~/lib/ids'
 import { ratingSummary } from '~/lib/ratings'
 import { USERNAME_PATTERN, USERNAME_TAKEN_MESSAGE, usernameProblem, type SellerProfileInput } from '~/lib/seller-profile-schema'
-import { db } from '../infra/db.server.ts'
+import { db, isUniqueViolation } from '../infra/db.server.ts'
 import { logEvent } from '../infra/log.server.ts'
 import { AppError } from './errors.server.ts'
 import { deleteStoredImages, ImageRejectedError, prepareImage, storePreparedImages } from './images.server.ts'
@@ -31,10 +31,6 @@ export async function getEditableProfile(userId: string): Promise<EditableProfil
     .where('id', '=', userId)
     .executeTakeFirst()
   return row ? { ...row, bio: row.bio ?? '' } : null
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505'
 }
 
 /** Saves username, display name and bio; a taken username is a 409 on the username field. */

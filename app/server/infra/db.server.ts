@@ -6,3 +6,9 @@ import { config } from './env.server.ts'
 // queries the same pool (http/rate-limit.server.ts).
 export const pool = createPool(config().DATABASE_URL, { max: config().DB_POOL_MAX })
 export const db = kyselyOn(pool)
+
+/** PostgreSQL refused a row for a unique constraint (23505): any, or the one named. */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  const e = error as { code?: string; constraint?: string } | null
+  return e?.code === '23505' && (constraint === undefined || e.constraint === constraint)
+}
