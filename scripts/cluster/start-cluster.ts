@@ -46,11 +46,14 @@ export interface ClusterInstance {
   index: number
   port: number
   url: string
+  /** The running process (a new one after a restart). */
   child: ChildProcess
   /** What the instance wrote to stdout and stderr (the last 200 chunks). */
   output: () => string
-  /** Resolves when the process has exited (however it ended). */
+  /** Resolves when this `child` has exited (however it ended). */
   exited: Promise<void>
+  /** How many times the cluster has restarted it after it died. */
+  restarts: number
 }
 
 export interface Cluster {
@@ -91,28 +94,53 @@ async function waitHealthy(url: string, child: ChildProcess | undefined, output:
   throw new Error(`${what} was not healthy within ${timeoutMs / 1000} s:\n${output()}`)
 }
 
-function startInstance(index: number, port: number, env: Record<string, string>, log: (message: string) => void): ClusterInstance {
-  // node itself (not npx), so the signals the cluster sends reach server.ts. Its own process group:
-  // a terminal's Ctrl-C reaches the cluster script only, which stops nginx before the instances.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  })
+/** Starts `server.ts` as instance `index` on `port`; `restart` gives it a new process on the same port. */
+function startInstance(index: number, port: number, env: Record<string, string>, log: (message: string) => void) {
   const chunks: string[] = []
   const keep = (chunk: Buffer) => {
     chunks.push(chunk.toString())
     if (chunks.length > 200) chunks.shift()
   }
-  child.stdout!.on('data', keep)
-  child.stderr!.on('data', (chunk: Buffer) => {
-    keep(chunk)
-    for (const line of chunk.toString().split('\n')) if (line.trim()) log(`instance ${index}: ${line}`)
-  })
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  return { index, port, url: `http://127.0.0.1:${port}`, child, output: () => chunks.join(''), exited }
+  const spawnServer = (serverEnv: Record<string, string>) => {
+    // node itself (not npx), so the signals the cluster sends reach server.ts. Its own process group:
+    // a terminal's Ctrl-C reaches the cluster script only, which stops nginx before the instances.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+      cwd: ROOT,
+      env: serverEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    })
+    child.stdout!.on('data', keep)
+    child.stderr!.on('data', (chunk: Buffer) => {
+      keep(chunk)
+      for (const line of chunk.toString().split('\n')) if (line.trim()) log(`instance ${index}: ${line}`)
+    })
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+    return { child, exited }
+  }
+  const instance: ClusterInstance = {
+    index,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    ...spawnServer(env),
+    output: () => chunks.join(''),
+    restarts: 0,
+  }
+  const restart = () => {
+    // The build is there by now: a restart never rebuilds.
+    Object.assign(instance, spawnServer({ ...env, SKIP_BUILD: 'true' }))
+    instance.restarts++
+  }
+  return { instance, restart }
 }
+
+/** How long the supervisor waits before restarting a dead instance: 1 s, doubling up to 30 s. */
+function restartDelayMs(recentRestarts: number): number {
+  return Math.min(30_000, 1_000 * 2 ** recentRestarts)
+}
+
+/** An instance that stayed up this long after a restart is healthy again: its next restart waits 1 s. */
+const STABLE_AFTER_MS = 60_000
 
 async function stopInstance(instance: ClusterInstance, timeoutMs = 30_000) {
   const { child } = instance
@@ -146,11 +174,46 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const stop = () =>
     (stopping ??= (async () => {
       log('stopping: nginx, then the instances, the emulators, the database…')
+      for (const timer of restartTimers) clearTimeout(timer)
       await nginx?.stop()
       await Promise.all(instances.map((instance) => stopInstance(instance)))
       for (const cleanup of cleanups.reverse()) await cleanup()
       log('stopped')
     })())
+
+  // A dead instance is started again on its own port (nginx's upstream for it), after a pause that
+  // grows while it keeps dying (a crash loop does not spin); meanwhile nginx sends its requests to the others.
+  const restartTimers = new Set<NodeJS.Timeout>()
+  const supervise = (instance: ClusterInstance, restart: () => void) => {
+    let recentRestarts = 0
+    let startedAt = Date.now()
+    const watch = () =>
+      void instance.exited.then(() => {
+        if (stopping) return
+        if (Date.now() - startedAt >= STABLE_AFTER_MS) recentRestarts = 0
+        const delay = restartDelayMs(recentRestarts++)
+        const how = instance.child.signalCode ?? `code ${instance.child.exitCode}`
+        log(`instance ${instance.index} exited (${how}); nginx sends its requests to the others; restarting it in ${delay / 1000} s`)
+        const timer = setTimeout(() => {
+          restartTimers.delete(timer)
+          if (stopping) return
+          restart()
+          startedAt = Date.now()
+          watch()
+          const { child } = instance
+          waitHealthy(instance.url, child, instance.output, INSTANCE_START_TIMEOUT_MS, `instance ${instance.index}`).then(
+            () => log(`instance ${instance.index} is back at ${instance.url} (pid ${child.pid}, restart ${instance.restarts})`),
+            (error: unknown) => {
+              // Died while starting: its exit is logged and it is restarted again. Up but never healthy: say so.
+              if (!stopping && child.exitCode === null && child.signalCode === null)
+                log(error instanceof Error ? error.message : String(error))
+            },
+          )
+        }, delay)
+        restartTimers.add(timer)
+      })
+    watch()
+  }
 
   try {
     const supplied: Record<string, string> = {}
@@ -207,16 +270,11 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
         DATA_DIR: instanceDir,
         ...(index > 1 ? { SKIP_BUILD: 'true' } : {}),
       }
-      const instance = startInstance(index, instancePort, instanceEnv, log)
+      const { instance, restart } = startInstance(index, instancePort, instanceEnv, log)
       instances.push(instance)
       await waitHealthy(instance.url, instance.child, instance.output, INSTANCE_START_TIMEOUT_MS, `instance ${index}`)
       log(`instance ${index} is up at ${instance.url} (pid ${instance.child.pid})`)
-      void instance.exited.then(() => {
-        if (!stopping)
-          log(
-            `instance ${index} exited (${instance.child.signalCode ?? `code ${instance.child.exitCode}`}); nginx sends its requests to the others`,
-          )
-      })
+      supervise(instance, restart)
     }
 
     const nginxDir = path.join(dataDir, 'nginx')

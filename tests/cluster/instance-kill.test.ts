@@ -63,21 +63,24 @@ interface Outcome {
   status: number
   /** The created listing's id (a 2xx write). */
   id?: string
+  /** A write answered with the listing an earlier try made (Idempotent-Replayed). */
+  replayed?: boolean
   error?: string
   startedAt: number
   endedAt: number
 }
 
-async function send(kind: 'read' | 'write', n: number): Promise<Outcome> {
+/** A read, or a listing creation (`key`: its title, with dashes for spaces its Idempotency-Key; a retry sends the same). */
+async function send(kind: 'read' | 'write', n: number, retryKey?: string): Promise<Outcome> {
   const startedAt = Date.now()
-  const key = kind === 'write' ? `Kill test listing ${n} ${crypto.randomUUID()}` : undefined
+  const key = kind === 'write' ? (retryKey ?? `Kill test listing ${n} ${crypto.randomUUID()}`) : undefined
   try {
     const response =
       kind === 'read'
         ? await fetch(`${cluster.url}/api/listings?sort=newest&limit=5`, { headers: { Authorization: `Bearer ${token}` } })
         : await fetch(`${cluster.url}/api/listings`, {
             method: 'POST',
-            headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+            headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Idempotency-Key': key!.replaceAll(' ', '-') },
             body: JSON.stringify({
               title: key,
               shortDescription: 'Made during the instance-kill test.',
@@ -88,7 +91,8 @@ async function send(kind: 'read' | 'write', n: number): Promise<Outcome> {
           })
     const body = await response.text()
     const id = kind === 'write' && response.ok ? (JSON.parse(body) as { id: string }).id : undefined
-    return { kind, key, status: response.status, id, startedAt, endedAt: Date.now() }
+    const replayed = response.headers.get('Idempotent-Replayed') === 'true'
+    return { kind, key, status: response.status, id, replayed, startedAt, endedAt: Date.now() }
   } catch (error) {
     return {
       kind,
@@ -102,82 +106,124 @@ async function send(kind: 'read' | 'write', n: number): Promise<Outcome> {
 }
 
 describe('an instance killed mid-run', () => {
-  it('loses no request the client was told succeeded, and the other instance answers the rest', { timeout: 120_000 }, async () => {
-    const [victim, survivor] = cluster.instances
-    const outcomes: Outcome[] = []
-    let n = 0
-    let running = true
-    // Four clients, each sending a write then a read, one after the other, without pause.
-    const clients = Array.from({ length: 4 }, async () => {
-      while (running) {
-        outcomes.push(await send('write', n++))
-        outcomes.push(await send('read', n++))
+  it(
+    'loses no request the client was told succeeded, the other instance answers the rest, and the dead one is started again',
+    { timeout: 180_000 },
+    async () => {
+      const [victim, survivor] = cluster.instances
+      const outcomes: Outcome[] = []
+      let n = 0
+      let running = true
+      // Four clients, each sending a write then a read, one after the other, without pause.
+      const clients = Array.from({ length: 4 }, async () => {
+        while (running) {
+          outcomes.push(await send('write', n++))
+          outcomes.push(await send('read', n++))
+        }
+      })
+      await new Promise((resolve) => setTimeout(resolve, 4_000))
+      const killedAt = Date.now()
+      victim!.child.kill('SIGKILL')
+      await victim!.exited
+      // The process is gone (its sockets closed by the kernel): from here on, nothing may fail.
+      const deadAt = Date.now()
+      await new Promise((resolve) => setTimeout(resolve, 6_000))
+      running = false
+      await Promise.all(clients)
+
+      const before = outcomes.filter((o) => o.endedAt < killedAt)
+      const after = outcomes.filter((o) => o.startedAt > deadAt)
+      const failed = outcomes.filter((o) => o.status < 200 || o.status >= 300)
+      console.log(
+        `instance-kill: ${outcomes.length} requests (${before.length} before the kill, ${after.length} after it died ${deadAt - killedAt} ms later); ` +
+          `failed: ${failed.map((o) => `${o.kind} ${o.status || o.error}`).join(', ') || 'none'}`,
+      )
+      const context = JSON.stringify(outcomes.filter((o) => o.status < 200 || o.status >= 300).slice(0, 10))
+      expect(before.length, 'requests before the kill').toBeGreaterThan(20)
+      expect(after.length, 'requests after the kill').toBeGreaterThan(20)
+      // Both instances took requests before the kill (nginx's log names the upstream of each).
+      const accessLog = readFileSync(path.join(dataDir, 'nginx', 'access.log'), 'utf8')
+      expect(accessLog).toContain(`upstream=127.0.0.1:${victim!.port}`)
+      expect(accessLog).toContain(`upstream=127.0.0.1:${survivor!.port}`)
+
+      // A write that failed (in flight at the kill: it may or may not have been applied) is retried with
+      // its Idempotency-Key, as a client does (decision 026): each ends 2xx, and none is applied twice.
+      const failedWrites = outcomes.filter((o) => o.kind === 'write' && (o.status < 200 || o.status >= 300))
+      const retries = await Promise.all(failedWrites.map((o) => send('write', n++, o.key)))
+      expect(retries.map((o) => o.status)).toEqual(failedWrites.map(() => 201))
+      console.log(
+        `instance-kill: ${retries.length} failed writes retried with their key, ${retries.filter((o) => o.replayed).length} of them had been applied`,
+      )
+
+      // Every write the client was told succeeded is in the database, under its own key, once.
+      const written = [...outcomes, ...retries].filter((o) => o.kind === 'write' && o.status >= 200 && o.status < 300)
+      expect(written.filter((o) => o.status === 201)).toHaveLength(outcomes.filter((o) => o.kind === 'write').length)
+      expect(written.length).toBeGreaterThan(20)
+      const client = new pg.Client({ connectionString: cluster.databaseUrl })
+      await client.connect()
+      try {
+        const rows = (
+          await client.query<{ id: string; title: string }>('SELECT id, title FROM listings WHERE id = ANY($1::uuid[])', [
+            written.map((o) => o.id),
+          ])
+        ).rows
+        const stored = new Map(rows.map((row) => [row.id, row.title]))
+        for (const write of written) expect(stored.get(write.id!), `listing ${write.id} (${write.key})`).toBe(write.key)
+        const titles = (
+          await client.query<{ title: string; count: string }>(
+            `SELECT title, count(*) FROM listings WHERE title LIKE 'Kill test listing %' GROUP BY title HAVING count(*) > 1`,
+          )
+        ).rows
+        expect(titles, 'no write was applied twice').toEqual([])
+      } finally {
+        await client.end()
       }
-    })
-    await new Promise((resolve) => setTimeout(resolve, 4_000))
-    const killedAt = Date.now()
-    victim!.child.kill('SIGKILL')
-    await victim!.exited
-    // The process is gone (its sockets closed by the kernel): from here on, nothing may fail.
-    const deadAt = Date.now()
-    await new Promise((resolve) => setTimeout(resolve, 6_000))
-    running = false
-    await Promise.all(clients)
 
-    const before = outcomes.filter((o) => o.endedAt < killedAt)
-    const after = outcomes.filter((o) => o.startedAt > deadAt)
-    const failed = outcomes.filter((o) => o.status < 200 || o.status >= 300)
-    console.log(
-      `instance-kill: ${outcomes.length} requests (${before.length} before the kill, ${after.length} after it died ${deadAt - killedAt} ms later); ` +
-        `failed: ${failed.map((o) => `${o.kind} ${o.status || o.error}`).join(', ') || 'none'}`,
-    )
-    const context = JSON.stringify(outcomes.filter((o) => o.status < 200 || o.status >= 300).slice(0, 10))
-    expect(before.length, 'requests before the kill').toBeGreaterThan(20)
-    expect(after.length, 'requests after the kill').toBeGreaterThan(20)
-    // Both instances took requests before the kill (nginx's log names the upstream of each).
-    const accessLog = readFileSync(path.join(dataDir, 'nginx', 'access.log'), 'utf8')
-    expect(accessLog).toContain(`upstream=127.0.0.1:${victim!.port}`)
-    expect(accessLog).toContain(`upstream=127.0.0.1:${survivor!.port}`)
+      // Reads are idempotent: one cut in flight is passed on to the other instance, so none fails.
+      expect(
+        outcomes.filter((o) => o.kind === 'read' && o.status !== 200),
+        context,
+      ).toEqual([])
+      // A write cut in flight is not resent by nginx (it may have been applied): at most the four in flight fail.
+      expect(failedWrites.length, context).toBeLessThanOrEqual(4)
+      for (const failed of failedWrites) {
+        expect(failed.startedAt, `only a write in flight while the instance died fails: ${context}`).toBeLessThanOrEqual(deadAt)
+      }
+      // After the kill, everything succeeds, through the survivor.
+      expect(
+        after.filter((o) => o.status < 200 || o.status >= 300),
+        context,
+      ).toEqual([])
+      expect(survivor!.child.exitCode).toBeNull()
 
-    // Every write the client was told succeeded is in the database, under its own key, once.
-    const written = outcomes.filter((o) => o.kind === 'write' && o.status >= 200 && o.status < 300)
-    expect(written.length).toBeGreaterThan(20)
-    const client = new pg.Client({ connectionString: cluster.databaseUrl })
-    await client.connect()
-    try {
-      const rows = (
-        await client.query<{ id: string; title: string }>('SELECT id, title FROM listings WHERE id = ANY($1::uuid[])', [
-          written.map((o) => o.id),
-        ])
-      ).rows
-      const stored = new Map(rows.map((row) => [row.id, row.title]))
-      for (const write of written) expect(stored.get(write.id!), `listing ${write.id} (${write.key})`).toBe(write.key)
-      const titles = (
-        await client.query<{ title: string; count: string }>(
-          `SELECT title, count(*) FROM listings WHERE title LIKE 'Kill test listing %' GROUP BY title HAVING count(*) > 1`,
+      // The cluster starts the dead instance again on its port (1 s after it died), and nginx, once its
+      // fail_timeout has passed, sends it requests again.
+      await expect.poll(() => victim!.restarts, { timeout: 10_000 }).toBe(1)
+      await expect
+        .poll(async () => (await fetch(`${victim!.url}/healthz`).catch(() => null))?.status, { timeout: 60_000, interval: 500 })
+        .toBe(200)
+      // Requests the victim itself answered (a line names each upstream nginx tried, with its status).
+      const servedByVictim = () =>
+        readFileSync(path.join(dataDir, 'nginx', 'access.log'), 'utf8').split(`upstream=127.0.0.1:${victim!.port} upstream_status=200`)
+          .length - 1
+      const beforeRestart = servedByVictim()
+      await expect
+        .poll(
+          async () => {
+            for (let i = 0; i < 4; i++) expect((await send('read', n++)).status).toBe(200)
+            return servedByVictim()
+          },
+          { timeout: 30_000, interval: 500 },
         )
-      ).rows
-      expect(titles, 'no write was applied twice').toEqual([])
-    } finally {
-      await client.end()
-    }
-
-    // Reads are idempotent: one cut in flight is passed on to the other instance, so none fails.
-    expect(
-      outcomes.filter((o) => o.kind === 'read' && o.status !== 200),
-      context,
-    ).toEqual([])
-    // A write cut in flight is not resent (it may have been applied): at most the four in flight fail.
-    const failedWrites = outcomes.filter((o) => o.kind === 'write' && (o.status < 200 || o.status >= 300))
-    expect(failedWrites.length, context).toBeLessThanOrEqual(4)
-    for (const failed of failedWrites) {
-      expect(failed.startedAt, `only a write in flight while the instance died fails: ${context}`).toBeLessThanOrEqual(deadAt)
-    }
-    // After the kill, everything succeeds, through the survivor.
-    expect(
-      after.filter((o) => o.status < 200 || o.status >= 300),
-      context,
-    ).toEqual([])
-    expect(survivor!.child.exitCode).toBeNull()
-  })
+        .toBeGreaterThan(beforeRestart)
+      expect(
+        logs.some((line) => /instance 1 exited \(SIGKILL\).*restarting it in 1 s/.test(line)),
+        logs.join('\n'),
+      ).toBe(true)
+      expect(
+        logs.some((line) => /instance 1 is back at/.test(line)),
+        logs.join('\n'),
+      ).toBe(true)
+    },
+  )
 })
