@@ -1,6 +1,7 @@
 import { Kysely, Migrator, PostgresDialect, type MigrationProvider } from 'kysely'
 import pg from 'pg'
 import { afterAll, expect, inject, it } from 'vitest'
+import { createPool } from '../../db/connection.ts'
 import { migrateToLatest } from '../../db/migrate.ts'
 import { migrations } from '../../migrations/index.ts'
 
@@ -14,11 +15,20 @@ await admin.query(`DROP DATABASE IF EXISTS ${name}`)
 await admin.query(`CREATE DATABASE ${name}`)
 const url = new URL(inject('adminDatabaseUrl'))
 url.pathname = `/${name}`
-const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url.toString(), max: 2 }) }) })
+// The app's pool settings: its clients listen for 'error', so a connection ended by the server is no crash.
+const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: createPool(url.toString(), { max: 2 }) }) })
 
-// FORCE: a connection the pool has not closed yet must not keep the database (seen once under load).
 afterAll(async () => {
+  // pg-pool's end() resolves once it has asked its connections to close, not when the server has
+  // closed them: wait for that, so the DROP does not have to terminate one of ours (it did once, on
+  // Node 26 in CI: "terminating connection due to administrator command" uncaught, the run red).
   await db.destroy()
+  for (let i = 0; i < 50; i++) {
+    const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name])
+    if (rows[0]!.n === 0) break
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  // FORCE: should one still be there after 5 s, it must not keep the database.
   await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
   await admin.end()
 }, 120_000)
