@@ -274,7 +274,11 @@ async function startServers(
   const app = startProcess(
     'app',
     process.execPath,
-    nodeArgs('server.ts', opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []),
+    nodeArgs('server.ts', [
+      ...(opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []),
+      // An experiment's node flags for the app alone (e.g. V8's heap sizes); empty by default.
+      ...(process.env.BENCH_APP_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? []),
+    ]),
     { cwd: ROOT, logFile: path.join(LOG_DIR, `app-${label}.log`), env: appEnv },
   )
   const floorD = startProcess('floor D', process.execPath, nodeArgs('bench/floor-api.ts'), {
