@@ -341,6 +341,8 @@ export interface SaleMessages {
   body: string;
   createdAt: Generated<Timestamp>;
   id: Generated<string>;
+  idempotencyHash: string | null;
+  idempotencyKey: string | null;
   transactionId: string;
 }
 

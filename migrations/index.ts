@@ -14,6 +14,7 @@ import * as payoutBatches from './0012_payout_batches.ts'
 import * as rateLimits from './0013_rate_limits.ts'
 import * as listingViews from './0014_listing_views.ts'
 import * as listingIdempotencyKeys from './0015_listing_idempotency_keys.ts'
+import * as saleMessageIdempotencyKeys from './0016_sale_message_idempotency_keys.ts'
 
 // Every migration, in order. Listed explicitly (not read from the folder) so
 // the same code runs under tsx, Vite and Vitest; a test checks none is missing.
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '0013_rate_limits': rateLimits,
   '0014_listing_views': listingViews,
   '0015_listing_idempotency_keys': listingIdempotencyKeys,
+  '0016_sale_message_idempotency_keys': saleMessageIdempotencyKeys,
 }

@@ -175,6 +175,38 @@ describe('listing form: Source repository', () => {
     const refused = await patch({ githubRepoId: 'abc' })
     expect(refused.status).toBe(400)
   })
+
+  it('a create whose repository step failed is finished by its retry with the same Idempotency-Key (decision 026)', async () => {
+    const { seller, repo } = await sellerOnGithub()
+    const title = `Retried GitHub kit ${unique()}`
+    const post = () =>
+      callRoute(
+        listingsApi,
+        apiRequest('/api/listings', {
+          method: 'POST',
+          token: seller.token,
+          headers: { 'Idempotency-Key': `gh-${title.replaceAll(' ', '-')}` },
+          json: { title, shortDescription: 's', type: 'template', licence: 'commercial', priceCents: 4900, githubRepoId: repo.id },
+        }),
+      )
+    gh.failNext({ operationId: 'repos/get-branch', status: 502 })
+    const first = await post()
+    expect(first.status).toBe(502)
+    const { listingId } = await first.json()
+    expect(await listingRow(listingId)).toMatchObject({ visible: false, githubRepoId: null })
+
+    const retry = await post()
+    expect(retry.status, await retry.clone().text()).toBe(201)
+    expect(retry.headers.get('Idempotent-Replayed')).toBe('true')
+    expect(await retry.json()).toMatchObject({ id: listingId, title, visible: true })
+    expect(await listingRow(listingId)).toMatchObject({ visible: true, githubRepoId: repo.id })
+    const rows = await db.selectFrom('listings').select('id').where('title', '=', title).execute()
+    expect(rows).toHaveLength(1)
+    // Once finished, a further retry changes nothing.
+    const again = await post()
+    expect(again.status).toBe(201)
+    expect(await listingRow(listingId)).toMatchObject({ visible: true, githubRepoId: repo.id })
+  })
 })
 
 describe('profile, checkout, dashboard and admin', () => {

@@ -295,8 +295,16 @@ describe('POST /api/listings with an Idempotency-Key (decision 026)', () => {
     const again = await createWithKey(seller.token, '"retry-1"', reordered)
     expect(again.status).toBe(201)
     expect(again.headers.get('Idempotent-Replayed')).toBe('true')
-    expect(await again.json()).toMatchObject({ id: created.id, slug: created.slug, title })
+    const replayed = await again.json()
+    expect(replayed).toMatchObject({ id: created.id, slug: created.slug, title })
     expect(await countWithTitle(title)).toBe(1)
+    // The key and its hash stay in the database: not in the answers, nor in the public listing.
+    const shown = await (await getBySlug(created.slug)).json()
+    for (const json of [created, replayed, shown]) {
+      expect(json).not.toHaveProperty('idempotencyKey')
+      expect(json).not.toHaveProperty('idempotencyHash')
+      expect(JSON.stringify(json)).not.toContain('retry-1')
+    }
 
     // Without a key, the same body makes another listing (as before).
     await createOk(seller.token, apiListing({ title }))
@@ -321,7 +329,7 @@ describe('POST /api/listings with an Idempotency-Key (decision 026)', () => {
     expect((await createWithKey(seller.token, 'k-1', apiListing({ title }))).status).toBe(201)
     const different = await createWithKey(seller.token, 'k-1', apiListing({ title, priceCents: 12345 }))
     expect(different.status).toBe(422)
-    expect(await different.json()).toEqual({ error: 'This Idempotency-Key was already used for a different listing' })
+    expect(await different.json()).toEqual({ error: 'This Idempotency-Key was already used for a different request' })
     // Another seller's same key is theirs.
     const theirs = await createWithKey(other.token, 'k-1', apiListing({ title }))
     expect(theirs.status).toBe(201)

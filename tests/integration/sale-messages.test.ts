@@ -183,6 +183,40 @@ describe('messages: plain text, at most 5,000 characters, paced', () => {
   })
 })
 
+describe('POST with an Idempotency-Key (decision 026)', () => {
+  const postKeyed = (id: string, body: unknown, token: string, key: string) =>
+    callRoute(messagesApi, apiRequest(path(id), { method: 'POST', token, json: body, headers: { 'Idempotency-Key': key } }), { id })
+  const bodies = async (saleId: string) =>
+    (await db.selectFrom('saleMessages').select('body').where('transactionId', '=', saleId).execute()).map((m) => m.body)
+
+  it('a retry answers the first message, posted and notified once; a reused key elsewhere is a 422', async () => {
+    const w = await world()
+    const first = await postKeyed(w.sale.id, { body: 'Is the licence per project?' }, w.buyer.token, 'msg-1')
+    expect(first.status).toBe(201)
+    const posted = (await first.json()).message
+    const retries = await Promise.all(
+      [1, 2, 3].map(() => postKeyed(w.sale.id, { body: 'Is the licence per project?' }, w.buyer.token, 'msg-1')),
+    )
+    for (const retry of retries) {
+      expect(retry.status).toBe(201)
+      expect(retry.headers.get('Idempotent-Replayed')).toBe('true')
+      expect((await retry.json()).message).toEqual(posted)
+    }
+    expect(await bodies(w.sale.id)).toEqual(['Is the licence per project?'])
+    expect(await db.selectFrom('notifications').select('id').where('userId', '=', w.seller.id).execute()).toHaveLength(1)
+
+    // The same key with another text, or on another sale, is a different request.
+    const changed = await postKeyed(w.sale.id, { body: 'Another question' }, w.buyer.token, 'msg-1')
+    expect(changed.status).toBe(422)
+    expect(await changed.json()).toEqual({ error: 'This Idempotency-Key was already used for a different request' })
+    // Keys are the author's own: the seller's "msg-1" is a new message.
+    expect((await postKeyed(w.sale.id, { body: 'Per project, yes.' }, w.seller.token, 'msg-1')).status).toBe(201)
+    expect(await bodies(w.sale.id)).toEqual(['Is the licence per project?', 'Per project, yes.'])
+    // Someone who may not write on the thread learns nothing from a key: refused as before.
+    expect((await postKeyed(w.sale.id, { body: 'Is the licence per project?' }, w.other.token, 'msg-1')).status).toBe(404)
+  })
+})
+
 describe('the other party is notified, in the app and by e-mail, batched', () => {
   const at = (minutes: number) => new Date(Date.UTC(2026, 10, 23, 12, 0) + minutes * 60_000)
   const outboxOf = (userId: string) =>

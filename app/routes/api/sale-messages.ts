@@ -1,9 +1,11 @@
 import { MessageApiSchema } from '~/lib/sale-message-schema'
 import { apiRoute, BODY_LIMITS } from '~/server/api/api-route.server'
 import { getThread, messageJson, postMessage, SALE_MESSAGE_RATE_LIMIT } from '~/server/domain/sale-messages.server'
+import { IDEMPOTENT_REPLAYED_HEADER, idempotentCreate } from '~/server/http/idempotency.server'
 
 // GET /api/transactions/:id/messages: the sale's thread (its buyer and seller; an admin while it is
-// disputed, audited). POST { body }: the buyer or the seller writes (plain text, ≤ 5,000 characters) → 201.
+// disputed, audited). POST { body }: the buyer or the seller writes (plain text, ≤ 5,000 characters) → 201;
+// with an Idempotency-Key a retry answers the message the first request posted (decision 026).
 const api = apiRoute({
   policy: { bodyLimit: BODY_LIMITS.json, rateLimit: SALE_MESSAGE_RATE_LIMIT },
   GET: {
@@ -23,9 +25,12 @@ const api = apiRoute({
   POST: {
     access: 'user',
     body: MessageApiSchema,
-    handler: async ({ user, params, body }) => {
-      const message = await postMessage({ saleId: params.id!, author: user, body: body.body })
-      return Response.json({ message: { id: message.id, body: message.body, createdAt: message.createdAt, mine: true } }, { status: 201 })
+    handler: async ({ request, user, params, body }) => {
+      const message = await postMessage({ saleId: params.id!, author: user, body: body.body, idempotent: idempotentCreate(request, body) })
+      return Response.json(
+        { message: { id: message.id, body: message.body, createdAt: message.createdAt, mine: true } },
+        { status: 201, headers: message.replayed ? { [IDEMPOTENT_REPLAYED_HEADER]: 'true' } : undefined },
+      )
     },
   },
 })

@@ -7,7 +7,8 @@ import {
   TOO_MANY_IMAGES_MESSAGE,
 } from '~/lib/listing-schema'
 import { AppError } from '../domain/errors.server.ts'
-import { setListingRepository } from '../domain/github-delivery.server.ts'
+import { listingRepository, setListingRepository } from '../domain/github-delivery.server.ts'
+import type { IdempotentCreate } from '../domain/idempotency.server.ts'
 import { chosenFiles, ImageRejectedError, uploadImages } from '../domain/images.server.ts'
 import {
   canViewListing,
@@ -20,7 +21,6 @@ import {
   listSellerListingViews,
   setListingVisibility,
   updateListing,
-  type IdempotentCreate,
   type ListingView,
   type OwnedListing,
 } from '../domain/listings.server.ts'
@@ -92,14 +92,16 @@ function asApiBody(listing: OwnedListing): Record<string, unknown> {
 /** POST /api/listings: a new listing for the signed-in user (visible unless the body says otherwise). */
 /**
  * POST /api/listings. With an Idempotency-Key, a retry answers the listing the first request made
- * (as it is now: a GitHub listing whose repository step failed stays hidden) and `replayed`.
+ * (as it is now) and `replayed`; a retry of a GitHub listing's create that stopped before its
+ * repository was connected (the instance died, GitHub failed) connects it and shows it, as the
+ * first request would have.
  */
 export async function createApiListing(userId: string, body: Record<string, unknown>, idempotent?: IdempotentCreate) {
   const { input, githubRepoId } = parseListingBody({ visible: true, ...flattenListingBody(body) })
   const viaGithub = typeof githubRepoId === 'number'
   // Delivered through GitHub (issue 16): created hidden, shown once its repository is connected.
   const { listing, replayed } = await createListingOnce(userId, viaGithub ? { ...input, visible: false } : input, idempotent)
-  if (replayed || !viaGithub) return { listing: toApiListing(listing), replayed }
+  if (!viaGithub || (replayed && (await listingRepository(listing.id)))) return { listing: toApiListing(listing), replayed }
   try {
     await setListingRepository({ listingId: listing.id, sellerId: userId, repoId: githubRepoId })
   } catch (error) {

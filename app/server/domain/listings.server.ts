@@ -14,7 +14,7 @@ import type {
 import { db, isUniqueViolation } from '../infra/db.server.ts'
 import { logEvent } from '../infra/log.server.ts'
 import { cancelStaleCheckouts } from './checkout.server.ts'
-import { AppError } from './errors.server.ts'
+import { checkReplay, type IdempotentCreate } from './idempotency.server.ts'
 import { deleteStoredImages } from './images.server.ts'
 
 export type ListingSeller = Pick<User, 'id' | 'username' | 'displayName' | 'avatarUrl' | 'bio'>
@@ -288,17 +288,6 @@ function columnsFrom(input: ListingInput) {
  * for the same slug both compute the same candidate; the unique index refuses
  * the second insert and it retries with the next free one.
  */
-/**
- * An API client's Idempotency-Key for a create, and the hash of the request it came with (decision 026).
- * The key is stored on the created row in the same INSERT, so a retry after a lost answer finds it.
- */
-export interface IdempotentCreate {
-  key: string
-  hash: string
-}
-
-export const IDEMPOTENCY_KEY_REUSED = 'This Idempotency-Key was already used for a different listing'
-
 export async function createListing(sellerId: string, input: ListingInput): Promise<ListingView> {
   return (await createListingOnce(sellerId, input)).listing
 }
@@ -332,6 +321,7 @@ export async function createListingOnce(
       if (idempotent && isUniqueViolation(error, 'listings_seller_idempotency_key')) {
         const earlier = await listingCreatedWith(sellerId, idempotent)
         if (earlier) return { listing: earlier, replayed: true }
+        continue // the listing that held the key was deleted meanwhile: the key is free again
       }
       if (!isUniqueViolation(error, 'listings_slug_key')) throw error
     }
@@ -348,7 +338,7 @@ async function listingCreatedWith(sellerId: string, idempotent: IdempotentCreate
     .where('idempotencyKey', '=', idempotent.key)
     .executeTakeFirst()
   if (!row) return undefined
-  if (row.idempotencyHash !== idempotent.hash) throw new AppError(422, IDEMPOTENCY_KEY_REUSED)
+  checkReplay(row, idempotent)
   return getListingById(row.id)
 }
 

@@ -9,6 +9,7 @@ import { db } from '../infra/db.server.ts'
 import { ensureJobSchema } from '../infra/jobs.server.ts'
 import { recordAudit } from './audit.server.ts'
 import { AppError } from './errors.server.ts'
+import { checkReplay, type IdempotentCreate } from './idempotency.server.ts'
 import { notify } from './notifications.server.ts'
 import type { PublicUser } from './users.server.ts'
 
@@ -200,7 +201,14 @@ export interface PostedMessage {
  * surfaces validate with the shared schema first), the author's pace is limited, and the other
  * party is notified in the same database transaction as the message.
  */
-export async function postMessage(input: { saleId: string; author: PublicUser; body: string; now?: Date }): Promise<PostedMessage> {
+export async function postMessage(input: {
+  saleId: string
+  author: PublicUser
+  body: string
+  now?: Date
+  /** An API client's Idempotency-Key: a retry answers the message the first request posted. */
+  idempotent?: IdempotentCreate
+}): Promise<PostedMessage & { replayed?: true }> {
   const body = normaliseMessage(input.body)
   if (!body) throw new AppError(400, MESSAGE_REQUIRED, { extra: { field: 'body' } })
   if (body.length > MESSAGE_MAX_LENGTH) throw new AppError(400, MESSAGE_TOO_LONG, { extra: { field: 'body' } })
@@ -212,6 +220,20 @@ export async function postMessage(input: { saleId: string; author: PublicUser; b
     if (role === 'admin') throw new AppError(403, 'Only the buyer and the seller can write on this sale')
     // One author's messages are counted one at a time (the lock on the author's row).
     await trx.selectFrom('users').select('id').where('id', '=', input.author.id).forUpdate().execute()
+    // Under that lock, a retry with the same key finds the message the first request posted.
+    if (input.idempotent) {
+      const earlier = await trx
+        .selectFrom('saleMessages')
+        .select(['id', 'transactionId', 'authorId', 'body', 'createdAt', 'idempotencyHash'])
+        .where('authorId', '=', input.author.id)
+        .where('idempotencyKey', '=', input.idempotent.key)
+        .executeTakeFirst()
+      if (earlier) {
+        checkReplay(earlier, input.idempotent)
+        const { idempotencyHash: _hash, ...message } = earlier
+        return { ...message, replayed: true as const }
+      }
+    }
     const recent = await trx
       .selectFrom('saleMessages')
       .select((eb) => eb.fn.countAll<string>().as('count'))
@@ -221,7 +243,14 @@ export async function postMessage(input: { saleId: string; author: PublicUser; b
     if (Number(recent.count) >= MAX_MESSAGES_PER_MINUTE) throw new AppError(429, TOO_MANY_MESSAGES)
     const message = await trx
       .insertInto('saleMessages')
-      .values({ transactionId: sale.id, authorId: input.author.id, body, createdAt: now })
+      .values({
+        transactionId: sale.id,
+        authorId: input.author.id,
+        body,
+        createdAt: now,
+        idempotencyKey: input.idempotent?.key,
+        idempotencyHash: input.idempotent?.hash,
+      })
       .returning(['id', 'transactionId', 'authorId', 'body', 'createdAt'])
       .executeTakeFirstOrThrow()
     await notifyNewMessage(trx, { sale, authorRole: role, message })

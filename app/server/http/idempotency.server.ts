@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { AppError } from '../domain/errors.server.ts'
-import type { IdempotentCreate } from '../domain/listings.server.ts'
+import type { IdempotentCreate } from '../domain/idempotency.server.ts'
 
 /**
  * The `Idempotency-Key` request header of a create on /api/* (decision 026): a client that lost the
