@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
-import { delayWebhooks, expect, listingId, payWithCard, purchaseOf, test, webhooksLanded } from './payment-helpers'
+import { delayWebhooks, expect, listingId, payWithCard, purchaseOf, purchaseRecorded, test, webhooksLanded } from './payment-helpers'
 import { DEMO, signIn, uniqueEmail } from './support'
 
 // Demo data (db/demo-data.ts): ada@ has approved bank details, mateo@ pending ones,
@@ -28,6 +28,7 @@ test('buy a listing with 4242 4242 4242 4242 and see it in My Purchases as paid'
   await expect(page.getByText('Your payment is confirmed.')).toBeVisible()
   await expect(page.getByRole('link', { name: 'Back to Home' })).toHaveAttribute('href', '/')
 
+  await purchaseRecorded(page, ADA_LISTING.title)
   await page.getByRole('link', { name: 'View My Purchases' }).click()
   await expect(page).toHaveURL(/\/purchases$/)
   const row = page.getByRole('row', { name: new RegExp(ADA_LISTING.title) })

@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test'
-import { expect, listingId, payWithCard, purchaseOf, test } from './payment-helpers'
+import { expect, listingId, payWithCard, purchaseOf, purchaseRecorded, test } from './payment-helpers'
 import { DEMO, signIn, uniqueEmail } from './support'
 
 // ada@ (approved bank details) sells "Remix Marketplace Template", delivered by hand (24 hours): no
@@ -12,10 +12,9 @@ async function buy(page: Page) {
   await page.goto(`/checkout/${id}`)
   await payWithCard(page)
   await expect(page.getByText('Your payment is confirmed.')).toBeVisible()
-  // The page says "confirmed" from Stripe's answer as soon as the card is charged; the sale is a purchase once
-  // the payment_intent.succeeded webhook has landed (under CI's load that can come a moment later).
-  await expect.poll(async () => (await purchaseOf(page, LISTING.title))?.status).toBe('paid')
-  return (await purchaseOf(page, LISTING.title))!.id
+  const purchase = await purchaseRecorded(page, LISTING.title)
+  expect(purchase.status).toBe('paid')
+  return purchase.id
 }
 
 /** Another person in their own browser context. */

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Browser, Page } from '@playwright/test'
-import { expect, payWithCard, purchaseOf, test } from './payment-helpers'
+import { expect, payWithCard, purchaseOf, purchaseRecorded, test } from './payment-helpers'
 import { DEMO, signIn, uniqueEmail, waitForHydration } from './support'
 
 // Delivery through GitHub (issue 16), end to end against the GitHub emulator's
@@ -72,6 +72,7 @@ async function buyWithGithub(page: Page) {
   await page.getByRole('link', { name: 'Buy Now' }).click()
   await payWithCard(page)
   await expect(page.getByText('Your payment is confirmed.')).toBeVisible()
+  await purchaseRecorded(page, TITLE)
   await page.goto('/purchases')
   return page.getByRole('row', { name: new RegExp(TITLE) })
 }

@@ -45,6 +45,17 @@ export async function purchaseOf(page: Page, title: string) {
   return purchases.find((p) => p.listing.title === title)
 }
 
+/**
+ * Waits until the purchase is in My Purchases. The success page says "confirmed" from Stripe's own
+ * answer as soon as the card is charged; the sale becomes a purchase when the verified
+ * payment_intent.succeeded webhook lands (design.md: fulfilment only from the webhook), which under
+ * CI's load can come a moment later.
+ */
+export async function purchaseRecorded(page: Page, title: string) {
+  await expect.poll(async () => (await purchaseOf(page, title))?.status, { timeout: 20_000 }).toBeTruthy()
+  return (await purchaseOf(page, title))!
+}
+
 /** The e2e server's Stripe emulator (its control endpoints are test hooks). */
 const EMULATOR = `http://127.0.0.1:${E2E_ENV.STRIPE_EMULATOR_PORT}`
 
