@@ -142,8 +142,11 @@ test('an admin resolves a dispute from its timeline: sources shown, reason requi
 
   // The decision is in the audit log with its reason.
   await page.goto('/admin?tab=audit-log')
-  const row = page.getByRole('row', { name: /release/ }).first()
-  await expect(row).toContainText('The seller pushed the migrations; the buyer confirmed it builds.')
+  // Found by its reason: other tests running meanwhile write rows that also say "released".
+  const row = page.getByRole('row', { name: /The seller pushed the migrations; the buyer confirmed it builds\./ })
+  await expect(row).toHaveCount(1)
+  await expect(row).toContainText(/release/)
+  await expect(row).toContainText('disputed → completed')
   // And the sale is no longer open for a decision.
   const again = await page.goto(disputeUrl)
   expect(again?.status()).toBe(409)
