@@ -171,6 +171,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const instances: ClusterInstance[] = []
   let nginx: RunningNginx | undefined
   let stopping: Promise<void> | undefined
+  // The pending restarts of dead instances (supervise, below): a stop cancels them.
+  const restartTimers = new Set<NodeJS.Timeout>()
   const stop = () =>
     (stopping ??= (async () => {
       log('stopping: nginx, then the instances, the emulators, the database…')
@@ -183,7 +185,6 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
 
   // A dead instance is started again on its own port (nginx's upstream for it), after a pause that
   // grows while it keeps dying (a crash loop does not spin); meanwhile nginx sends its requests to the others.
-  const restartTimers = new Set<NodeJS.Timeout>()
   const supervise = (instance: ClusterInstance, restart: () => void) => {
     let recentRestarts = 0
     let startedAt = Date.now()

@@ -89,9 +89,9 @@ function asApiBody(listing: OwnedListing): Record<string, unknown> {
   return fields
 }
 
-/** POST /api/listings: a new listing for the signed-in user (visible unless the body says otherwise). */
 /**
- * POST /api/listings. With an Idempotency-Key, a retry answers the listing the first request made
+ * POST /api/listings: a new listing for the signed-in user (visible unless the body says otherwise).
+ * With an Idempotency-Key, a retry answers the listing the first request made
  * (as it is now) and `replayed`; a retry of a GitHub listing's create that stopped before its
  * repository was connected (the instance died, GitHub failed) connects it and shows it, as the
  * first request would have.
