@@ -333,3 +333,53 @@ describe('a NUL character anywhere in a request is a 400, never a 500', () => {
     })
   }
 })
+
+/*
+ * Issue 26.2: a 20 KB body of 10,000 nested arrays overflowed the stack of the
+ * invalid-text walk (a 500). Every JSON body is read by the same reader, so the
+ * nesting is refused there: 400 with the usual `{ error }`.
+ */
+describe('deeply nested JSON is a 400, never a 500', () => {
+  const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`
+  const TARGETS: {
+    name: string
+    file: string
+    path: (w: World) => string
+    params?: (w: World) => Record<string, string>
+    raw: string
+    as: As
+  }[] = [
+    {
+      name: 'POST /api/transactions/:id/messages',
+      file: 'routes/api/sale-messages.ts',
+      path: (w) => `/api/transactions/${w.saleDelivered.id}/messages`,
+      params: (w) => ({ id: w.saleDelivered.id }),
+      raw: `{"body":${deep(10_000)}}`,
+      as: 'buyer',
+    },
+    {
+      name: 'POST /api/profile/bank-details',
+      file: 'routes/api/bank-details.ts',
+      path: () => '/api/profile/bank-details',
+      raw: `{"country":"GB","extra":${deep(10_000)}}`,
+      as: 'owner',
+    },
+    {
+      name: 'POST /api/listings',
+      file: 'routes/api/listings.ts',
+      path: () => '/api/listings',
+      raw: `{"title":"Kit","tags":${deep(10_000)}}`,
+      as: 'owner',
+    },
+  ]
+  for (const target of TARGETS) {
+    it(target.name, async () => {
+      expect(target.raw.length).toBeGreaterThan(20_000)
+      const mod = (await import(/* @vite-ignore */ `../../app/${target.file}`)) as object
+      const request = buildRequest('POST', target.path(w), w.users[target.as].token, { raw: target.raw, contentType: 'application/json' })
+      const response = await callRoute(mod, request, target.params?.(w) ?? {})
+      expect(response.status).toBe(400)
+      expect(await response.json()).toEqual({ error: 'The request body is nested too deeply' })
+    })
+  }
+})

@@ -15,12 +15,24 @@ export function isInvalidText(value: string): boolean {
   return value.includes('\u0000')
 }
 
-/** True when any string in a parsed JSON value (keys included) is invalid text. */
+/**
+ * True when any string in a parsed JSON value (keys included) is invalid text. A loop over a
+ * stack, not recursion: a body of 10,000 nested arrays overflowed the call stack (issue 26.2).
+ */
 export function containsInvalidText(value: unknown): boolean {
-  if (typeof value === 'string') return isInvalidText(value)
-  if (Array.isArray(value)) return value.some(containsInvalidText)
-  if (value && typeof value === 'object') {
-    return Object.entries(value).some(([key, inner]) => isInvalidText(key) || containsInvalidText(inner))
+  const pending = [value]
+  while (pending.length) {
+    const next = pending.pop()
+    if (typeof next === 'string') {
+      if (isInvalidText(next)) return true
+    } else if (Array.isArray(next)) {
+      pending.push(...(next as unknown[]))
+    } else if (next && typeof next === 'object') {
+      for (const [key, inner] of Object.entries(next)) {
+        if (isInvalidText(key)) return true
+        pending.push(inner)
+      }
+    }
   }
   return false
 }
