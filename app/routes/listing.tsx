@@ -1,4 +1,4 @@
-import { Clock, EyeOff, Pencil, ShoppingCart } from 'lucide-react'
+import { Clock, EyeOff, PackageCheck, Pencil, ShoppingCart } from 'lucide-react'
 import * as React from 'react'
 import { data, isRouteErrorResponse, Link } from 'react-router'
 import { DeliveryMethod } from '~/components/listing-detail/delivery-method'
@@ -17,7 +17,9 @@ import { deferred } from '~/components/ui/deferred'
 import { showToast } from '~/components/ui/toaster'
 import { formatCents } from '~/lib/money'
 import { isOneOf, LICENCE_LABELS, LICENCES, LISTING_TYPE_LABELS, LISTING_TYPES } from '~/lib/options'
+import { purchaseHref } from '~/lib/purchase-schema'
 import { z } from '~/lib/zod'
+import { ownedPurchaseId } from '~/server/domain/checkout.server'
 import { listingDeliveryMethod, toListingRepository } from '~/server/domain/github-delivery.server'
 import { canViewListing, checkListingOwner, deleteListing, getListingBySlug, getListingPageBySlug } from '~/server/domain/listings.server'
 import { countListingViewLater, countsAsView } from '~/server/domain/seller-analytics.server'
@@ -54,7 +56,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (viewer && countsAsView(request, viewer.id, listing.sellerId)) countListingViewLater(listing.id)
   // The listing's source repository and rating came with it (one read); the reviews are their own.
   const repository = toListingRepository(page.source)
-  const reviews = await listingReviewsData(listing.id, page.rating, viewer, new URL(request.url).searchParams.get('reviews'))
+  const [reviews, ownedPurchase] = await Promise.all([
+    listingReviewsData(listing.id, page.rating, viewer, new URL(request.url).searchParams.get('reviews')),
+    // Issue 26.8: a buyer who already owns it gets their purchase, not a Buy Now that checkout refuses.
+    viewer && !isOwner ? ownedPurchaseId(viewer.id, listing.id) : null,
+  ])
   return {
     reviews,
     listing,
@@ -71,6 +77,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     },
     // Buy Now only when the seller can take payments (a dead end at checkout otherwise).
     purchasable,
+    ownedPurchase,
     ownerBankStatus: isOwner ? page.sellerBankStatus : null,
     confirmDelete: isOwner && new URL(request.url).searchParams.has('delete'),
     reportView: !viewer,
@@ -109,7 +116,7 @@ function label<T extends readonly string[]>(list: T, labels: Record<T[number], s
 }
 
 export default function ListingPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { listing, isOwner, purchasable, ownerBankStatus, confirmDelete, delivery, reviews, reportView } = loaderData
+  const { listing, isOwner, purchasable, ownedPurchase, ownerBankStatus, confirmDelete, delivery, reviews, reportView } = loaderData
   const seller = listing.seller
   const reviewResult = actionData && 'result' in actionData ? (actionData as ReviewActionResult) : null
 
@@ -200,6 +207,16 @@ export default function ListingPage({ loaderData, actionData }: Route.ComponentP
                     </Link>
                   </Button>
                   <DeleteListingButton title={listing.title} />
+                </div>
+              ) : ownedPurchase ? (
+                <div className="grid gap-2 rounded-lg border border-success/50 bg-success/5 p-4 text-sm">
+                  <p className="flex items-center gap-2 font-medium text-success">
+                    <PackageCheck aria-hidden="true" className="size-4 shrink-0" />
+                    You own this
+                  </p>
+                  <Link to={purchaseHref(ownedPurchase)} className="w-fit font-medium text-primary underline underline-offset-4">
+                    View your purchase
+                  </Link>
                 </div>
               ) : purchasable ? (
                 <Button asChild size="lg" className="w-full">

@@ -6,6 +6,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~
 import { isWindowOpen, timeLeft } from '~/lib/escrow'
 import { formatDate } from '~/lib/format'
 import { formatCents } from '~/lib/money'
+import { purchaseRowId } from '~/lib/purchase-schema'
 import type { PurchaseGithub } from '~/server/domain/github-delivery.server'
 import type { TransactionStatus } from '../../../db/schema.ts'
 import { DeliveryCell } from './delivery-cell'
@@ -68,7 +69,7 @@ export function PurchasesTable({
           const windowOpen = canActOn(purchase, now)
           const result = actionResult?.transactionId === purchase.id ? actionResult : null
           return (
-            <TableRow key={purchase.id}>
+            <TableRow key={purchase.id} id={purchaseRowId(purchase.id)} className="scroll-mt-20">
               <TableCell className="font-medium">
                 <div className="grid gap-1">
                   <Link to={`/listing/${purchase.listing.slug}`} className="hover:underline">
