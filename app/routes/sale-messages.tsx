@@ -17,7 +17,7 @@ import type { Route } from './+types/sale-messages'
 export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.form, rateLimit: SALE_MESSAGE_RATE_LIMIT })]
 
 function refusal(error: unknown): never {
-  if (isAppError(error)) throw data(error.message, { status: error.status })
+  if (isAppError(error)) throw data(error.message, { status: error.status, headers: error.headers })
   throw error
 }
 
@@ -44,7 +44,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (!isAppError(error)) throw error
     // Not a party (or no such sale): the page itself refuses, as its loader would.
     if (error.status === 404 || error.status === 403) throw data(error.message, { status: error.status })
-    return data({ result: submission.reply({ formErrors: [error.message] }) }, { status: error.status })
+    return data({ result: submission.reply({ formErrors: [error.message] }) }, { status: error.status, headers: error.headers })
   }
   return redirect(`${threadPath(params.id)}#latest`)
 }
@@ -86,7 +86,8 @@ export function meta({ loaderData }: Route.MetaArgs) {
   return [{ title: loaderData ? `Messages · ${loaderData.thread.sale.listing.title} · Forkmarket` : 'Messages · Forkmarket' }]
 }
 
-// Private conversation: never in a shared cache.
-export function headers() {
-  return { 'Cache-Control': 'private, no-store' }
+// Private conversation: never in a shared cache. A refused post's Retry-After (the author's pace) reaches the page.
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  const retryAfter = actionHeaders.get('Retry-After')
+  return { 'Cache-Control': 'private, no-store', ...(retryAfter ? { 'Retry-After': retryAfter } : {}) }
 }

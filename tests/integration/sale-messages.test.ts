@@ -174,10 +174,20 @@ describe('messages: plain text, at most 5,000 characters, paced', () => {
 
   it(`an author may post ${MAX_MESSAGES_PER_MINUTE} messages a minute, then 429 (counted in the database)`, async () => {
     const w = await world()
-    const statuses: number[] = []
-    for (let i = 0; i <= MAX_MESSAGES_PER_MINUTE; i += 1) statuses.push((await postApi(w.sale.id, { body: `m${i}` }, w.buyer.token)).status)
-    expect(statuses.slice(0, -1).every((s) => s === 201)).toBe(true)
-    expect(statuses.at(-1)).toBe(429)
+    const answers: Response[] = []
+    for (let i = 0; i <= MAX_MESSAGES_PER_MINUTE; i += 1) answers.push(await postApi(w.sale.id, { body: `m${i}` }, w.buyer.token))
+    expect(answers.slice(0, -1).every((a) => a.status === 201)).toBe(true)
+    const refused = answers.at(-1)!
+    expect(refused.status).toBe(429)
+    // Every 429 says when to come back (issue 26.3): here when the oldest message of the minute leaves it.
+    const retryAfter = Number(refused.headers.get('Retry-After'))
+    expect(retryAfter).toBeGreaterThanOrEqual(1)
+    expect(retryAfter).toBeLessThanOrEqual(60)
+    expect(await refused.json()).toEqual({ error: 'You are sending messages too quickly. Please wait a minute and try again.' })
+    // The thread's form post too.
+    const screen = await postScreen(w.sale.id, { body: 'one more' }, w.buyer.token)
+    expect(screen.status).toBe(429)
+    expect(Number(screen.headers.get('Retry-After'))).toBeGreaterThanOrEqual(1)
     // The other party is not slowed by the first one's pace.
     expect((await postApi(w.sale.id, { body: 'reply' }, w.seller.token)).status).toBe(201)
   })

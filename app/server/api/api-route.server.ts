@@ -95,7 +95,12 @@ function invalidBody(error: z.ZodError) {
 /** The API answer for a domain error; anything that is not one is rethrown. */
 export function apiErrorFrom(error: unknown) {
   if (isAppError(error)) {
-    return apiError(error.status, error.message, { ...error.extra, ...(error.fieldErrors ? { fields: error.fieldErrors } : {}) })
+    return apiError(
+      error.status,
+      error.message,
+      { ...error.extra, ...(error.fieldErrors ? { fields: error.fieldErrors } : {}) },
+      { headers: error.headers },
+    )
   }
   throw error
 }

@@ -12,17 +12,26 @@ export class AppError extends Error {
   readonly fieldErrors?: Record<string, string[]>
   /** Extra JSON members for the API answer (e.g. `{ field }`, `{ requiresOnboarding }`). */
   readonly extra?: Record<string, unknown>
+  /** Headers every surface sends with the answer: a 429's `Retry-After` (README: every 429 carries it). */
+  readonly headers: Record<string, string>
 
   constructor(
     status: AppErrorStatus,
     message: string,
-    options: { fieldErrors?: Record<string, string[]>; extra?: Record<string, unknown>; cause?: unknown } = {},
+    options: {
+      fieldErrors?: Record<string, string[]>
+      extra?: Record<string, unknown>
+      cause?: unknown
+      /** Seconds until a 429's client may try again (a whole minute when the thrower cannot tell). */
+      retryAfter?: number
+    } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
     this.name = 'AppError'
     this.status = status
     this.fieldErrors = options.fieldErrors
     this.extra = options.extra
+    this.headers = status === 429 ? { 'Retry-After': String(Math.max(1, Math.ceil(options.retryAfter ?? 60))) } : {}
   }
 }
 

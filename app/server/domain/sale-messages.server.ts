@@ -236,11 +236,15 @@ export async function postMessage(input: {
     }
     const recent = await trx
       .selectFrom('saleMessages')
-      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .select((eb) => [eb.fn.countAll<string>().as('count'), eb.fn.min('createdAt').as('oldest')])
       .where('authorId', '=', input.author.id)
       .where('createdAt', '>', new Date(now.getTime() - 60_000))
       .executeTakeFirstOrThrow()
-    if (Number(recent.count) >= MAX_MESSAGES_PER_MINUTE) throw new AppError(429, TOO_MANY_MESSAGES)
+    if (Number(recent.count) >= MAX_MESSAGES_PER_MINUTE) {
+      // The author may write again when the oldest message of the minute leaves it.
+      const retryAfter = recent.oldest ? (new Date(recent.oldest).getTime() + 60_000 - now.getTime()) / 1000 : 60
+      throw new AppError(429, TOO_MANY_MESSAGES, { retryAfter })
+    }
     const message = await trx
       .insertInto('saleMessages')
       .values({
