@@ -696,6 +696,40 @@ describe('POST /api/github/webhook', () => {
     const notJson = 'not json'
     expect((await post(notJson, { ...headers, 'X-GitHub-Delivery': 'd-2', 'X-Hub-Signature-256': sign(notJson) })).status).toBe(400)
   })
+
+  it('installation_repositories touches only the listings and deliveries of the installation it names; an unknown installation is ignored (issue 26.4)', async () => {
+    const victim = await world()
+    const saleId = await pay(victim.buyer.id, victim.listing.id)
+    const attacker = await world()
+    const removed = (installationId: number, deliveryId: string) => {
+      const body = JSON.stringify({
+        action: 'removed',
+        installation: { id: installationId },
+        repositories_removed: [{ id: victim.repo.id, full_name: victim.repo.fullName }],
+        repositories_added: [],
+      })
+      return post(body, {
+        'X-GitHub-Event': 'installation_repositories',
+        'X-GitHub-Delivery': deliveryId,
+        'X-Hub-Signature-256': sign(body),
+      })
+    }
+    const listingState = () =>
+      db.selectFrom('listings').select(['visible', 'githubAccessLostAt']).where('id', '=', victim.listing.id).executeTakeFirstOrThrow()
+
+    // An installation we do not know, and another seller's installation, both naming the victim's repository.
+    const unknown = await removed(victim.installation.id + 1_000_000, `d-unknown-${unique()}`)
+    expect(await unknown.json()).toEqual({ received: true, result: 'ignored' })
+    await removed(attacker.installation.id, `d-other-${unique()}`)
+    expect(await listingState()).toEqual({ visible: true, githubAccessLostAt: null })
+    expect(await saleStatus(saleId)).toBe('delivering')
+
+    // The installation the repository belongs to: the listing is hidden and the waiting sale goes to the admin.
+    const own = await removed(victim.installation.id, `d-own-${unique()}`)
+    expect(await own.json()).toEqual({ received: true, result: 'processed' })
+    expect(await listingState()).toMatchObject({ visible: false, githubAccessLostAt: expect.any(Date) })
+    expect(await saleStatus(saleId)).toBe('disputed')
+  })
 })
 
 describe('demo data', () => {

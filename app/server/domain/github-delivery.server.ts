@@ -828,7 +828,9 @@ function sellerWaitingMessage(waitingOn: GithubWaitingOn | null, at: Date | null
 /**
  * The App can no longer reach these repositories: their listings are hidden
  * with the "Reconnect GitHub" alert, open checkouts on them closed, and sales
- * still waiting for access go to the admin's queue.
+ * still waiting for access go to the admin's queue. With both an installation
+ * and repositories, only that installation's listings and deliveries of those
+ * repositories (an installation's event speaks for itself alone, issue 26.4).
  */
 export async function repositoryLost(input: { installationId?: number; repoIds?: number[]; reason: string; now: Date }): Promise<void> {
   await prepareEscrow()
@@ -838,7 +840,7 @@ export async function repositoryLost(input: { installationId?: number; repoIds?:
     .updateTable('listings')
     .set({ visible: false, githubAccessLostAt: input.now, githubAccessLostReason: input.reason, updatedAt: input.now })
     .where((eb) =>
-      eb.or([
+      eb.and([
         ...(input.installationId !== undefined ? [eb('githubInstallationId', '=', input.installationId)] : []),
         ...(repoIds.length > 0 ? [eb('githubRepoId', 'in', repoIds)] : []),
       ]),
@@ -865,7 +867,7 @@ export async function repositoryLost(input: { installationId?: number; repoIds?:
     .select('githubDeliveries.transactionId')
     .where('transactions.status', '=', 'delivering')
     .where((eb) =>
-      eb.or([
+      eb.and([
         ...(input.installationId !== undefined ? [eb('githubDeliveries.installationId', '=', input.installationId)] : []),
         ...(repoIds.length > 0 ? [eb('githubDeliveries.repoId', 'in', repoIds)] : []),
       ]),
@@ -1632,22 +1634,24 @@ async function installationRepositories(
   const isNew = await db.transaction().execute(fresh)
   if (!isNew) return 'duplicate'
   if (!installationId) return 'ignored'
+  // An installation we do not know speaks for no seller; a known one only for its own listings and deliveries.
+  const known = await db
+    .selectFrom('githubInstallations')
+    .select('userId')
+    .where('id', '=', installationId)
+    .where('removedAt', 'is', null)
+    .executeTakeFirst()
+  if (!known) return 'ignored'
   if (payload.action === 'removed') {
     const repoIds = (payload.repositories_removed ?? []).map((repo) => githubId(repo.id)).filter((id): id is number => id !== null)
     if (repoIds.length === 0) return 'ignored'
-    await repositoryLost({ repoIds, reason: 'The repository was removed from the Forkmarket GitHub App', now })
+    await repositoryLost({ installationId, repoIds, reason: 'The repository was removed from the Forkmarket GitHub App', now })
     return 'processed'
   }
   if (payload.action === 'added') {
     // The seller gave the App a repository back (GitHub's installation settings): its listings are reachable again.
-    const known = await db
-      .selectFrom('githubInstallations')
-      .select('userId')
-      .where('id', '=', installationId)
-      .where('removedAt', 'is', null)
-      .executeTakeFirst()
     const repoIds = (payload.repositories_added ?? []).map((repo) => githubId(repo.id)).filter((id): id is number => id !== null)
-    if (!known || repoIds.length === 0) return 'ignored'
+    if (repoIds.length === 0) return 'ignored'
     await restoreListings(known.userId, installationId, repoIds, now)
     return 'processed'
   }
