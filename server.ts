@@ -17,6 +17,7 @@ import type { ViteDevServer } from 'vite'
 import { clientIpMiddleware, trustProxySetting } from './app/server/http/client-ip.server.ts'
 import { htmlCompression } from './app/server/http/compression.server.ts'
 import { createHttpServer, lingeringClose } from './app/server/http/http-server.server.ts'
+import { keepEmptyIdempotencyKey } from './app/server/http/idempotency.server.ts'
 import { plainServerError, rejectMalformedHost } from './app/server/http/malformed-request.server.ts'
 import { precompressAssets, precompressedAssets } from './app/server/http/static-assets.server.ts'
 import { ConfigError, loadConfig, parseConfig, type AppConfig } from './app/server/infra/env.server.ts'
@@ -130,6 +131,7 @@ async function main() {
   app.use(rejectMalformedHost)
   app.use(htmlCompression())
   app.use(lingeringClose())
+  app.use(keepEmptyIdempotencyKey)
   app.use(createRequestHandler({ build, mode: DEV ? 'development' : config.NODE_ENV }))
   app.use(plainServerError)
 

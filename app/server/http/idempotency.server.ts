@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import type { RequestHandler } from 'express'
 import { AppError } from '../domain/errors.server.ts'
 import type { IdempotentCreate } from '../domain/idempotency.server.ts'
 
@@ -38,4 +39,15 @@ function canonicalJson(value: unknown): string {
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
   }
   return JSON.stringify(value) ?? 'null'
+}
+
+/**
+ * React Router's Express adapter drops every header whose value is empty, so an empty
+ * `Idempotency-Key` would reach idempotentCreate as no key and the create would go unprotected.
+ * Node keeps it (as ''): it is passed on as an empty quoted string, which the rule above refuses as
+ * it refuses any empty key (issue 26.5).
+ */
+export const keepEmptyIdempotencyKey: RequestHandler = (req, _res, next) => {
+  if (req.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()] === '') req.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()] = '""'
+  next()
 }
