@@ -119,7 +119,7 @@ type Builder = (data: never, ctx: ContentContext) => NotificationContent
 const BUILDERS: Record<NotificationKind, Builder> = {
   purchase_receipt: (sale: SaleNotice, ctx) => {
     const next = sale.github
-      ? `Next: we invite your GitHub account to ${sale.github.repository}. Accept the invitation to get access.`
+      ? `Next: accept your GitHub invitation to ${sale.github.repository}. GitHub sends it to your GitHub account separately, and you accept it at ${sale.github.invitationUrl ?? 'GitHub'}; then fork the repository. Your ${DISPUTE_WINDOW_HOURS}-hour window starts once you have access.`
       : sale.deliverBy
         ? `Next: ${sale.sellerName} delivers by ${when(sale.deliverBy, ctx)}; we e-mail you when they do.`
         : `Next: ${sale.sellerName} delivers your fork; we e-mail you when they do.`

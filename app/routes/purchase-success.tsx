@@ -1,9 +1,10 @@
-import { CircleAlert, CircleCheck, Clock } from 'lucide-react'
+import { CircleAlert, CircleCheck, Clock, MailOpen } from 'lucide-react'
 import * as React from 'react'
 import { Link, useRevalidator } from 'react-router'
 import { Button } from '~/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
 import { showToast } from '~/components/ui/toaster'
+import { DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
 import { formatCents } from '~/lib/money'
 import { purchaseOutcome } from '~/server/domain/checkout.server'
 import { getOptionalUser } from '~/server/http/auth.server'
@@ -78,6 +79,28 @@ export default function PurchaseSuccess({ loaderData }: Route.ComponentProps) {
                 </>
               ) : null}
             </dl>
+          ) : null}
+          {sale?.githubInvitationUrl && (outcome === 'confirmed' || outcome === 'processing') ? (
+            <div className="grid gap-1 rounded-lg border border-primary/40 bg-primary/5 p-4 text-sm">
+              <h2 className="flex items-center gap-2 font-medium">
+                <MailOpen aria-hidden="true" className="size-4 shrink-0" />
+                Next: accept your GitHub invitation
+              </h2>
+              <p className="text-muted-foreground">
+                This listing is delivered through GitHub. GitHub sends an invitation to the seller’s repository to your GitHub account
+                separately (and e-mails it to you). Accept it, then fork the repository. Your {DISPUTE_WINDOW_HOURS}-hour window to check it
+                starts once you have access.
+              </p>
+              <a
+                href={sale.githubInvitationUrl}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="w-fit font-medium text-primary underline underline-offset-4"
+              >
+                Accept the invitation on GitHub
+                <span className="sr-only"> (opens in a new tab)</span>
+              </a>
+            </div>
           ) : null}
           {outcome === 'processing' && polls >= MAX_POLLS ? (
             <p className="text-center text-sm text-muted-foreground">

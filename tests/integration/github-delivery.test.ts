@@ -1,9 +1,10 @@
 import { createHmac } from 'node:crypto'
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
+import { notificationContent } from '../../app/emails/content.ts'
 import * as githubWebhook from '../../app/routes/api/github-webhook.ts'
 import * as listingPurchase from '../../app/routes/api/listing-purchase.ts'
-import { checkoutSummary, startCheckout } from '../../app/server/domain/checkout.server.ts'
+import { checkoutSummary, purchaseOutcome, startCheckout } from '../../app/server/domain/checkout.server.ts'
 import { autoConfirmDue, confirmReceipt, listPurchases, refundSale } from '../../app/server/domain/escrow.server.ts'
 import {
   ACCEPT_DEADLINE_MS,
@@ -130,6 +131,35 @@ describe('payment → invitation', () => {
     expect(purchase!.status).toBe('delivering')
     expect(purchase!.github).toMatchObject({ state: 'invited', invitationUrl: invited.invitationUrl, forkUrl: null, resent: false })
     expect(purchase!.github!.message).toMatch(/Accept your invitation on GitHub/)
+  })
+
+  it('the receipt (mail and success page) says the next step is to accept the GitHub invitation, with its link — not that the seller delivers', async () => {
+    const w = await world()
+    const saleId = await pay(w.buyer.id, w.listing.id)
+    const invitationsPage = `${gh.url}/${w.repo.fullName}/invitations`
+    const receipt = await db
+      .selectFrom('notificationOutbox')
+      .select('payload')
+      .where('kind', '=', 'purchase_receipt')
+      .where('userId', '=', w.buyer.id)
+      .executeTakeFirstOrThrow()
+    const content = notificationContent('purchase_receipt', receipt.payload as Record<string, unknown>, { timeZone: null })!
+    const next = content.paragraphs.find((p) => p.startsWith('Next:'))!
+    expect(next).toContain(`accept your GitHub invitation to ${w.repo.fullName}`)
+    expect(next).toContain('separately')
+    expect(next).toContain(invitationsPage)
+    expect(next).not.toMatch(/delivers/)
+
+    const { paymentIntentId } = await db
+      .selectFrom('transactions')
+      .select('stripePaymentIntentId as paymentIntentId')
+      .where('id', '=', saleId)
+      .executeTakeFirstOrThrow()
+    const page = await purchaseOutcome(w.buyer.id, paymentIntentId)
+    expect(page).toMatchObject({ outcome: 'confirmed', sale: { id: saleId, githubInvitationUrl: invitationsPage } })
+    // GitHub's own answer names the same page once the invitation is sent.
+    await runInvitation(saleId)
+    expect((await delivery(saleId)).invitationUrl).toBe(invitationsPage)
   })
 
   it('duplicate webhooks and repeated or concurrent jobs send one invitation', async () => {

@@ -12,6 +12,7 @@ import { logEvent } from '../infra/log.server.ts'
 import { getStripe } from '../infra/stripe.server.ts'
 import { AppError } from './errors.server.ts'
 import { fire } from './escrow.server.ts'
+import { deliversThroughGithub, invitationsWebUrl } from './github-views.server.ts'
 
 /**
  * Checkout (design.md §5): one open payment attempt per buyer and listing,
@@ -365,14 +366,19 @@ export type PurchaseOutcome = 'confirmed' | 'processing' | 'failed' | 'held' | '
  */
 export async function purchaseOutcome(buyerId: string, paymentIntentId: string | null) {
   if (!paymentIntentId) return { outcome: 'unknown' as PurchaseOutcome, sale: null }
-  const sale = await db
+  const row = await db
     .selectFrom('transactions')
     .innerJoin('listings', 'listings.id', 'transactions.listingId')
     .select(['transactions.id', 'transactions.status', 'transactions.amountCents', 'transactions.failureReason', 'listings.title'])
+    .select(['listings.githubRepoId', 'listings.githubInstallationId', 'listings.githubRepoFullName'])
     .where('transactions.buyerId', '=', buyerId)
     .where('transactions.stripePaymentIntentId', '=', paymentIntentId)
     .executeTakeFirst()
-  if (!sale) return { outcome: 'unknown' as PurchaseOutcome, sale: null }
+  if (!row) return { outcome: 'unknown' as PurchaseOutcome, sale: null }
+  const { githubRepoId, githubInstallationId, githubRepoFullName, ...rest } = row
+  // Issue 26.9: delivered through GitHub, the next step is the buyer's: accept the invitation GitHub sends.
+  const source = { githubRepoId, githubInstallationId, githubRepoFullName }
+  const sale = { ...rest, githubInvitationUrl: deliversThroughGithub(source) ? invitationsWebUrl(source.githubRepoFullName) : null }
   if (sale.status === 'held') return { outcome: 'held' as PurchaseOutcome, sale }
   if (sale.status !== 'pending_payment' && sale.status !== 'failed') return { outcome: 'confirmed' as PurchaseOutcome, sale }
 

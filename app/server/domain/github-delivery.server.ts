@@ -77,6 +77,7 @@ import { recordAudit } from './audit.server.ts'
 import { cancelStaleCheckouts } from './checkout.server.ts'
 import { AppError } from './errors.server.ts'
 import { applyEvent, GITHUB_REVOKE_TASK, prepareEscrow, type Actor } from './escrow.server.ts'
+import { deliversThroughGithub } from './github-views.server.ts'
 import { LISTING_SOURCE_COLUMNS } from './listings.server.ts'
 import { notifyGithubInvitation } from './notification-sender.server.ts'
 
@@ -928,7 +929,7 @@ export async function beginGithubDelivery(trx: DbTransaction<DB>, sale: Transact
     .select(['githubInstallationId', 'githubRepoId', 'githubRepoFullName', 'githubListedSha', 'githubListedAt'])
     .where('id', '=', sale.listingId)
     .executeTakeFirst()
-  if (!listing?.githubRepoId || !listing.githubInstallationId || !listing.githubRepoFullName) return false
+  if (!listing || !deliversThroughGithub(listing)) return false
   const started = await applyEvent(trx, {
     saleId: sale.id,
     event: 'github_delivery_started',

@@ -1,6 +1,6 @@
 import type { GithubDelivery, GithubDeliveryState, GithubWaitingOn } from '../../../db/schema.ts'
 import { db } from '../infra/db.server.ts'
-import { githubWebUrl } from '../infra/github.server.ts'
+import { githubEnabled, githubWebUrl } from '../infra/github.server.ts'
 
 /**
  * What the screens read about GitHub deliveries (issue 16): the buyer's view of
@@ -48,6 +48,21 @@ const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeS
 
 export function repositoryWebUrl(fullName: string): string {
   return `${githubWebUrl()}/${fullName}`
+}
+
+/** Where GitHub shows the buyer their pending invitation to a repository (the html_url GitHub gives every invitation). */
+export function invitationsWebUrl(fullName: string): string {
+  return `${repositoryWebUrl(fullName)}/invitations`
+}
+
+/**
+ * Whether a paid sale of this listing is delivered by invitation to its repository (issue 16) rather than
+ * by its seller: the one rule behind beginGithubDelivery and what the receipt says comes next (issue 26.9).
+ */
+export function deliversThroughGithub<
+  T extends { githubRepoId: number | null; githubInstallationId: number | null; githubRepoFullName: string | null },
+>(listing: T): listing is T & { githubRepoId: number; githubInstallationId: number; githubRepoFullName: string } {
+  return githubEnabled() && listing.githubRepoId !== null && listing.githubInstallationId !== null && listing.githubRepoFullName !== null
 }
 
 /** What the buyer reads while the invitation is on its way, and after. */

@@ -8,6 +8,7 @@ import { appUrl } from '../infra/env.server.ts'
 import type { JobDefinition } from '../infra/jobs.server.ts'
 import { logEvent } from '../infra/log.server.ts'
 import { MailNotConfiguredError, MailSendError, sendMail } from '../infra/mail.server.ts'
+import { deliversThroughGithub, invitationsWebUrl } from './github-views.server.ts'
 import { notify, SEND_TASK, type Executor } from './notifications.server.ts'
 import type { SaleEffect } from './sale-effects.server.ts'
 
@@ -152,9 +153,15 @@ export async function saleNotice(trx: Executor, saleId: string): Promise<SaleNot
       'seller.displayName as sellerName',
       'githubDeliveries.repoFullName',
       'githubDeliveries.invitationUrl',
+      'listings.githubRepoId',
+      'listings.githubInstallationId',
+      'listings.githubRepoFullName',
     ])
     .where('transactions.id', '=', sale.id)
     .executeTakeFirstOrThrow()
+  // The receipt is written as the sale is paid, before beginGithubDelivery writes the delivery row: a listing
+  // delivered through GitHub is named by its repository from the start, with the page its invitation waits on.
+  const repository = row.repoFullName ?? (deliversThroughGithub(row) ? row.githubRepoFullName : null)
   return {
     saleId: sale.id,
     listingTitle: row.title,
@@ -166,14 +173,14 @@ export async function saleNotice(trx: Executor, saleId: string): Promise<SaleNot
     paidAt: sale.paidAtProvider?.toISOString() ?? null,
     // An instant or GitHub delivery needs no date: it happens on its own.
     deliverBy:
-      sale.paidAtProvider && row.deliveryTimeframe !== 'instant' && !row.repoFullName
+      sale.paidAtProvider && row.deliveryTimeframe !== 'instant' && !repository
         ? deliveryDueAt(sale.paidAtProvider, row.deliveryTimeframe).toISOString()
         : null,
     deliveryLabel: row.deliveryTimeframe === 'instant' ? 'Instant' : null,
     deliveredAt: sale.deliveredAt?.toISOString() ?? null,
     windowEndsAt: sale.deliveredAt ? windowEndsAt(sale.deliveredAt).toISOString() : null,
     disputeReason: sale.disputeReason,
-    github: row.repoFullName ? { repository: row.repoFullName, invitationUrl: row.invitationUrl } : null,
+    github: repository ? { repository, invitationUrl: row.invitationUrl ?? invitationsWebUrl(repository) } : null,
   }
 }
 
