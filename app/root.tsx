@@ -1,7 +1,8 @@
-import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
+import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
 import { PreventFlashOnWrongTheme, Theme, ThemeProvider, useTheme } from 'remix-themes'
 import { AppShell } from '~/components/app-shell/app-shell'
 import { ThemeStorageMirror } from '~/components/app-shell/theme-toggle'
+import { ErrorPage } from '~/components/error-page'
 import { Toaster } from '~/components/ui/toaster'
 import { useNonce } from '~/lib/nonce'
 import { unreadCount } from '~/server/domain/notification-inbox.server'
@@ -108,17 +109,5 @@ export function meta() {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  let title = 'Something went wrong'
-  let detail = 'An unexpected error occurred. Please try again in a moment.'
-  if (isRouteErrorResponse(error)) {
-    title = error.status === 404 ? 'Page not found' : `${error.status} ${error.statusText}`
-    detail = typeof error.data === 'string' && error.data ? error.data : detail
-  }
-  return (
-    <div className="mx-auto max-w-2xl px-4 py-16">
-      <title>{`${title} · Forkmarket`}</title>
-      <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
-      <p className="mt-3 text-muted-foreground">{detail}</p>
-    </div>
-  )
+  return <ErrorPage error={error} />
 }

@@ -23,6 +23,7 @@ import type { Route } from './+types/admin-dispute'
 
 // /admin/disputes/:id (issue 18): a disputed sale's timeline, assembled from what the system recorded,
 // and the decision (release or refund, a reason required) through the escrow machine's own verbs.
+// Once decided the page stays readable (issue 26.7): the timeline, read only, with the decision.
 export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.form, rateLimit: RATE_LIMITS.admin })]
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -68,7 +69,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function AdminDispute({ loaderData }: Route.ComponentProps) {
-  const { sale, github, entries, sourceLabels } = loaderData
+  const { sale, github, entries, sourceLabels, decision } = loaderData
   return (
     <div className="mx-auto grid max-w-4xl grid-cols-1 gap-6 px-4 py-8">
       <Link to="/admin?tab=transactions" className="flex w-fit items-center gap-1 text-sm text-primary underline-offset-4 hover:underline">
@@ -92,8 +93,10 @@ export default function AdminDispute({ loaderData }: Route.ComponentProps) {
             <h2>Decision</h2>
           </CardTitle>
           <CardDescription>
-            Reported {sale.disputedAt ? formatDateTime(sale.disputedAt) : '—'}. Release the funds to the seller or refund the buyer; the
-            reason is required and recorded in the audit log.
+            Reported {sale.disputedAt ? formatDateTime(sale.disputedAt) : '—'}.{' '}
+            {decision
+              ? 'Decided: this record is read only.'
+              : 'Release the funds to the seller or refund the buyer; the reason is required and recorded in the audit log.'}
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-3">
@@ -101,7 +104,9 @@ export default function AdminDispute({ loaderData }: Route.ComponentProps) {
             <span className="font-medium">Problem: </span>
             {sale.disputeReason ?? '—'}
           </p>
-          {sale.refundRequestedAt ? (
+          {decision ? (
+            <DecisionRecord decision={decision} />
+          ) : sale.refundRequestedAt ? (
             <Badge variant="warning">Refund requested</Badge>
           ) : (
             <div className="flex flex-wrap gap-2">
@@ -138,13 +143,19 @@ export default function AdminDispute({ loaderData }: Route.ComponentProps) {
               />
             </div>
           )}
-          <Link
-            to={loaderData.threadPath}
-            className="flex w-fit items-center gap-1 text-sm text-primary underline-offset-4 hover:underline"
-          >
-            <MessagesSquare aria-hidden="true" className="size-4" />
-            Read the conversation between buyer and seller
-          </Link>
+          {decision ? (
+            <p className="text-sm text-muted-foreground">
+              The messages below are those written before the decision: admins read a sale’s conversation only while it is disputed.
+            </p>
+          ) : (
+            <Link
+              to={loaderData.threadPath}
+              className="flex w-fit items-center gap-1 text-sm text-primary underline-offset-4 hover:underline"
+            >
+              <MessagesSquare aria-hidden="true" className="size-4" />
+              Read the conversation between buyer and seller
+            </Link>
+          )}
         </CardContent>
       </Card>
 
@@ -160,6 +171,32 @@ export default function AdminDispute({ loaderData }: Route.ComponentProps) {
         <DisputeTimelineList entries={entries} sourceLabels={sourceLabels} />
       </section>
     </div>
+  )
+}
+
+/** A decided dispute: the outcome, who decided, when and why, from the audit log. */
+function DecisionRecord({ decision }: { decision: NonNullable<Route.ComponentProps['loaderData']['decision']> }) {
+  return (
+    <dl className="grid gap-x-4 gap-y-1 rounded-md border p-3 text-sm sm:grid-cols-[auto_1fr]" data-dispute-decision={decision.outcome}>
+      <dt className="text-muted-foreground">Decision</dt>
+      <dd className="font-medium">{decision.outcome === 'released' ? 'Funds released to the seller' : 'Refunded to the buyer'}</dd>
+      <dt className="text-muted-foreground">Decided by</dt>
+      <dd className="[overflow-wrap:anywhere]">{decision.by}</dd>
+      <dt className="text-muted-foreground">When</dt>
+      <dd>
+        <time dateTime={new Date(decision.at).toISOString()}>{formatDateTime(decision.at)}</time>
+      </dd>
+      <dt className="text-muted-foreground">Reason</dt>
+      <dd className="whitespace-pre-wrap [overflow-wrap:anywhere]">{decision.reason ?? '—'}</dd>
+      {decision.refundedAt ? (
+        <>
+          <dt className="text-muted-foreground">Refund confirmed by Stripe</dt>
+          <dd>
+            <time dateTime={new Date(decision.refundedAt).toISOString()}>{formatDateTime(decision.refundedAt)}</time>
+          </dd>
+        </>
+      ) : null}
+    </dl>
   )
 }
 

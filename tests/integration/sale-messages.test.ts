@@ -9,6 +9,7 @@ import * as disputeScreen from '../../app/routes/admin-dispute.tsx'
 import * as messagesApi from '../../app/routes/api/sale-messages.ts'
 import * as threadScreen from '../../app/routes/sale-messages.tsx'
 import { assembleTimeline } from '../../app/server/domain/dispute-timeline.server.ts'
+import { fire, releaseFunds } from '../../app/server/domain/escrow.server.ts'
 import { ADMIN_READ_ACTION, MAX_MESSAGES_PER_MINUTE, postMessage } from '../../app/server/domain/sale-messages.server.ts'
 import { getUserById } from '../../app/server/domain/users.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'
@@ -430,11 +431,14 @@ describe('dispute timeline', () => {
       label: 'Fork',
       value: 'https://github.com/octo/kit',
     })
-    expect(entries.find((e) => e.title.startsWith('Commit at listing'))!.facts).toContainEqual({ label: 'Commit', value: 'a'.repeat(40) })
+    expect(entries.find((e) => e.title.startsWith('Commit at listing'))!.facts).toContainEqual({
+      label: 'Commit',
+      value: 'a'.repeat(40),
+    })
     expect(entries.at(-1)!.detail).toBe('Pushed a fix, see https://github.com/acme/kit/pull/1')
   })
 
-  it('only an admin opens it, only for a disputed sale; opening it is audited as reading the thread', async () => {
+  it('only an admin opens it, only for a sale that is or was disputed; opening it is audited as reading the thread', async () => {
     const w = await world('disputed')
     const delivered = await world('delivered')
     const open = (id: string, token?: string) => callRoute(disputeScreen, screenRequest(`/admin/disputes/${id}`, token), { id })
@@ -449,6 +453,70 @@ describe('dispute timeline', () => {
     expect(data.sale).toMatchObject({ id: w.sale.id, status: 'disputed', disputeReason: 'It does not build' })
     expect(data.entries.map((e: { source: string }) => e.source)).toContain('sale')
     expect(await adminReads(w.sale.id)).toHaveLength(1)
+  })
+
+  it('a decided dispute opens read only, with the decision, who made it and why (issue 26.7)', async () => {
+    const open = (id: string, token: string) => callRoute(disputeScreen, screenRequest(`/admin/disputes/${id}`, token), { id })
+    const at = (minutes: number) => new Date(Date.now() + minutes * 60_000)
+
+    // Released by an admin from the timeline.
+    const released = await world('disputed')
+    await postMessage({
+      saleId: released.sale.id,
+      author: (await getUserById(released.buyer.id))!,
+      body: 'Before the decision',
+      now: at(-5),
+    })
+    await releaseFunds({
+      transactionId: released.sale.id,
+      adminId: released.admin.id,
+      reason: 'The delivered commit is the listed one',
+      now: at(0),
+    })
+    await postMessage({
+      saleId: released.sale.id,
+      author: (await getUserById(released.seller.id))!,
+      body: 'Thanks, after the decision',
+      now: at(5),
+    })
+    const page = await open(released.sale.id, released.admin.token)
+    expect(page.status).toBe(200)
+    const data = await page.json()
+    expect(data.sale.status).toBe('completed')
+    expect(data.decision).toMatchObject({ outcome: 'released', by: released.admin.email, reason: 'The delivered commit is the listed one' })
+    expect(data.entries.map((e: { title: string }) => e.title)).toContain('Admin released the funds to the seller')
+    // What the parties wrote after the decision is theirs: an admin reads the thread only during a dispute.
+    const bodies = data.entries.filter((e: { source: string }) => e.source === 'message').map((e: { detail: string }) => e.detail)
+    expect(bodies).toEqual(['Before the decision'])
+    expect(await adminReads(released.sale.id)).toHaveLength(1)
+
+    // Refunded: the admin's claim says who and why; Stripe's refund says when the money went back.
+    const refunded = await world('disputed')
+    await fire({
+      saleId: refunded.sale.id,
+      event: 'refund_requested',
+      by: { id: refunded.admin.id, role: 'admin' },
+      reason: 'The repository was emptied',
+    })
+    await fire({ saleId: refunded.sale.id, event: 'refunded', by: { id: null, role: 'provider' }, refundId: 're_decided' })
+    const refundPage = await (await open(refunded.sale.id, refunded.admin.token)).json()
+    expect(refundPage.sale.status).toBe('refunded')
+    expect(refundPage.decision).toMatchObject({ outcome: 'refunded', by: refunded.admin.email, reason: 'The repository was emptied' })
+    expect(refundPage.decision.refundedAt).not.toBeNull()
+
+    // Read only: the decision, no decision forms, no link to the thread (403 for an admin now).
+    const Stub = createRoutesStub([
+      { path: '/admin/disputes/:id', Component: disputeScreen.default as never, loader: () => refundPage, HydrateFallback: () => null },
+    ])
+    const html = renderToString(
+      createElement(Stub, { initialEntries: [`/admin/disputes/${refunded.sale.id}`], hydrationData: { loaderData: { '0': refundPage } } }),
+    )
+    const text = html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ')
+    expect(text).toContain('Refunded to the buyer')
+    expect(text).toContain(`Decided by ${refunded.admin.email}`)
+    expect(text).toContain('Reason The repository was emptied')
+    expect(text).not.toContain('Release Funds')
+    expect(text).not.toContain('Read the conversation')
   })
 
   it('release from the timeline: a reason is required, then the machine completes the sale and audits who and why', async () => {

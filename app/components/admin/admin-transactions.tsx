@@ -110,6 +110,14 @@ function RowActions({ t, bank, batchStatus }: { t: AdminTransactionRow; bank: Ba
       </a>
     )
   }
+  // A decided dispute stays readable: its timeline with the decision (issue 26.7).
+  if (t.disputedAt) {
+    return (
+      <a href={`/admin/disputes/${t.id}`} className="text-sm text-primary underline-offset-4 hover:underline">
+        Dispute decision<span className="sr-only"> about {t.listingTitle}</span>
+      </a>
+    )
+  }
   return null
 }
 

@@ -49,10 +49,27 @@ export interface TimelineEntry {
   facts: { label: string; value: string }[]
 }
 
+/**
+ * How a dispute ended (issue 26.7), read from the audit log: the row that took the sale out of
+ * `disputed`, and for a refund the admin's claim before it (who decided and why; Stripe only
+ * confirms the money went back). Null while the sale is still disputed.
+ */
+export interface DisputeDecision {
+  outcome: 'released' | 'refunded'
+  /** When it was decided: the release, or the admin's refund claim (else the provider's refund). */
+  at: Date
+  /** "admin@forkmarket.dev", or "Stripe" for a refund made at the payment provider. */
+  by: string
+  reason: string | null
+  /** A refund: when the provider confirmed it (the sale became refunded). */
+  refundedAt: Date | null
+}
+
 export interface DisputeTimeline {
   sale: AdminTransaction
   github: GithubEvidence | null
   entries: TimelineEntry[]
+  decision: DisputeDecision | null
 }
 
 const ACTION_TITLES: Record<string, string> = {
@@ -108,15 +125,40 @@ function factsOfAudit(row: { action: string; fromState: string | null; toState: 
 }
 
 /**
- * The timeline of a sale that is disputed (404 for a missing sale, 409 for one
- * that is not disputed). Reading it reads the thread: audited like the thread.
+ * The timeline of a sale that is or was disputed (404 for a missing sale, 409 for one never
+ * disputed): open, or decided and read only, with the decision. Reading it reads the thread:
+ * audited like the thread.
  */
 export async function getDisputeTimeline(saleId: string, adminId: string, now = new Date()): Promise<DisputeTimeline> {
   const sale = await getAdminTransaction(saleId)
   if (!sale) throw new AppError(404, 'Sale not found')
-  if (sale.status !== 'disputed') throw new AppError(409, `This sale is ${sale.status}, not disputed`)
+  if (sale.status !== 'disputed' && !sale.disputedAt) throw new AppError(409, 'This sale was never disputed')
   await auditAdminRead(sale.id, adminId, 'dispute timeline', now)
   return { sale, ...(await assembleTimeline(sale)) }
+}
+
+interface DecisionAuditRow {
+  createdAt: Date
+  actorRole: AuditActorRole
+  action: string
+  fromState: string | null
+  toState: string | null
+  reason: string | null
+  actorEmail: string | null
+}
+
+/** The decision of a dispute from its audit rows (oldest first); null while it is open. */
+export function disputeDecision(audit: readonly DecisionAuditRow[]): DisputeDecision | null {
+  const end = audit.find((row) => row.fromState === 'disputed' && (row.toState === 'completed' || row.toState === 'refunded'))
+  if (!end) return null
+  if (end.toState === 'completed') {
+    return { outcome: 'released', at: end.createdAt, by: end.actorEmail ?? end.actorRole, reason: end.reason, refundedAt: null }
+  }
+  // Refunded: the admin's claim (asked of Stripe) holds who and why; none when it was refunded in Stripe's dashboard.
+  const claim = audit.findLast((row) => row.action === 'refund_requested' && row.createdAt <= end.createdAt)
+  return claim
+    ? { outcome: 'refunded', at: claim.createdAt, by: claim.actorEmail ?? 'admin', reason: claim.reason, refundedAt: end.createdAt }
+    : { outcome: 'refunded', at: end.createdAt, by: 'Stripe', reason: end.reason, refundedAt: end.createdAt }
 }
 
 /** The entries of one sale, from every source, in order (tests call it on fixed data). */
@@ -135,6 +177,7 @@ export async function assembleTimeline(sale: Pick<AdminTransaction, 'id' | 'crea
         'auditLog.reason',
         'auditLog.metadata',
         'users.username as actorUsername',
+        'users.email as actorEmail',
       ])
       .where('auditLog.entityType', '=', 'transaction')
       .where('auditLog.entityId', '=', sale.id)
@@ -146,6 +189,7 @@ export async function assembleTimeline(sale: Pick<AdminTransaction, 'id' | 'crea
     githubEvidence([sale.id]),
   ])
   const github = evidence.get(sale.id) ?? null
+  const decision = disputeDecision(audit)
   const entries: (TimelineEntry & { seq: number })[] = []
   let seq = 0
   const add = (entry: TimelineEntry) => entries.push({ ...entry, seq: seq++ })
@@ -212,7 +256,10 @@ export async function assembleTimeline(sale: Pick<AdminTransaction, 'id' | 'crea
     }
   }
 
+  // Decided: the admin reads the thread only while a sale is disputed (decision 019), so what the
+  // parties wrote after the decision stays theirs.
   for (const message of messages) {
+    if (decision && message.createdAt > decision.at) continue
     const role = message.authorId === message.buyerId ? 'buyer' : 'seller'
     add({
       key: `message:${message.id}`,
@@ -226,5 +273,5 @@ export async function assembleTimeline(sale: Pick<AdminTransaction, 'id' | 'crea
   }
 
   entries.sort((a, b) => a.at.getTime() - b.at.getTime() || SOURCE_ORDER[a.source] - SOURCE_ORDER[b.source] || a.seq - b.seq)
-  return { github, entries: entries.map(({ seq: _seq, ...entry }) => entry) }
+  return { github, decision, entries: entries.map(({ seq: _seq, ...entry }) => entry) }
 }

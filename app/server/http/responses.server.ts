@@ -1,5 +1,6 @@
 import { data, redirect } from 'react-router'
 import type { ToastMessage } from '~/components/ui/toaster'
+import { reasonPhrase } from '~/lib/http-status'
 import { toastCookie } from './cookies.server.ts'
 
 /** Redirect after a successful action, showing a toast on the next page. */
@@ -18,14 +19,6 @@ export function apiError(status: number, error: string, extra: Record<string, un
   return data({ error, ...extra }, { ...init, status })
 }
 
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  403: 'Forbidden',
-  413: 'Content Too Large',
-  415: 'Unsupported Media Type',
-  429: 'Too Many Requests',
-}
-
 /**
  * A refusal thrown by the HTTP layer (body limits, rate limits, invalid text)
  * where any route may be serving the request: `{ error }` JSON on /api/*, the
@@ -33,5 +26,5 @@ const STATUS_TEXT: Record<number, string> = {
  */
 export function clientError(request: Request, status: number, message: string, headers: HeadersInit = {}) {
   if (new URL(request.url).pathname.startsWith('/api/')) return data({ error: message }, { status, headers })
-  return data(message, { status, statusText: STATUS_TEXT[status] ?? 'Bad Request', headers })
+  return data(message, { status, statusText: reasonPhrase(status), headers })
 }
