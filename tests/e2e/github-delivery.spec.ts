@@ -266,8 +266,11 @@ test('a dispute shows the admin the listed and the delivered commit side by side
   const dispute = admin.page.getByRole('listitem', { name: `Dispute about ${TITLE}` }).filter({ hasText: `@${login}` })
   const evidence = dispute.getByRole('group', { name: 'Delivery evidence from GitHub' })
   await expect(evidence.getByText(/^The code changed on .+ UTC/)).toBeVisible()
-  await expect(evidence.getByText('Listed (when the buyer paid)')).toBeVisible()
-  await expect(evidence.getByText('Delivered (when access was confirmed)')).toBeVisible()
+  // Issue 26.10: a commit's own date is labelled as one, the listing's time as an event.
+  await expect(evidence.getByText('Listed commit (what the buyer paid for)')).toBeVisible()
+  await expect(evidence.getByText(/^Recorded with the listing: /)).toBeVisible()
+  await expect(evidence.getByText('Delivered commit (read when access was confirmed)')).toBeVisible()
+  await expect(evidence.getByText(/^Commit date: /)).toBeVisible()
   await expect(evidence.getByText(`@${login}`)).toBeVisible()
   await expect(evidence.getByText(REPOSITORY)).toBeVisible()
   await expectAccessible(admin.page)

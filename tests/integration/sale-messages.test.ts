@@ -414,10 +414,10 @@ describe('dispute timeline', () => {
     expect(entries.map((e) => [e.at.toISOString().slice(5, 19), e.source, e.title])).toEqual([
       ['11-01T09:59:00', 'sale', 'Checkout opened'],
       ['11-01T10:00:00', 'stripe', 'Payment received'],
-      ['11-01T10:00:00', 'github', 'Commit at listing (when the buyer paid)'],
+      ['11-01T10:00:00', 'github', 'Commit recorded with the listing (the code the buyer paid for)'],
       ['11-01T10:00:01', 'github', 'GitHub delivery started'],
       ['11-02T08:00:00', 'github', 'GitHub invitation sent'],
-      ['11-03T10:00:00', 'github', 'Commit at delivery (when access was confirmed)'],
+      ['11-03T10:00:00', 'github', 'Commit read when access was confirmed (the code delivered)'],
       ['11-03T10:00:00', 'github-webhook', 'Invitation accepted: buyer has access'],
       ['11-03T11:00:00', 'github-webhook', 'Buyer forked the repository'],
       ['11-03T12:00:00', 'message', 'Message from the buyer'],
@@ -431,7 +431,7 @@ describe('dispute timeline', () => {
       label: 'Fork',
       value: 'https://github.com/octo/kit',
     })
-    expect(entries.find((e) => e.title.startsWith('Commit at listing'))!.facts).toContainEqual({
+    expect(entries.find((e) => e.title.startsWith('Commit recorded with the listing'))!.facts).toContainEqual({
       label: 'Commit',
       value: 'a'.repeat(40),
     })

@@ -9,7 +9,11 @@ function When({ at }: { at: Date | string | null }) {
   return <time dateTime={new Date(at).toISOString()}>{formatDateTime(at)}</time>
 }
 
-function Commit({ label, sha, at }: { label: string; sha: string | null; at: Date | string | null }) {
+/**
+ * One commit and the times that go with it, each named for what it is: a commit's own date
+ * (when it was written) is never shown as the time of an event on the platform (issue 26.10).
+ */
+function Commit({ label, sha, times }: { label: string; sha: string | null; times: { label: string; at: Date | string | null }[] }) {
   return (
     <div className="grid min-w-0 gap-1 rounded-md border p-3">
       <dt className="text-xs font-medium text-muted-foreground">{label}</dt>
@@ -23,9 +27,11 @@ function Commit({ label, sha, at }: { label: string; sha: string | null; at: Dat
         ) : (
           <span className="text-sm text-muted-foreground">Not recorded</span>
         )}
-        <span className="text-xs text-muted-foreground">
-          <When at={at} />
-        </span>
+        {times.map((time) => (
+          <span key={time.label} className="text-xs text-muted-foreground" data-evidence-time={time.label}>
+            {time.label}: <When at={time.at} />
+          </span>
+        ))}
       </dd>
     </div>
   )
@@ -54,8 +60,16 @@ export function DeliveryEvidence({ evidence }: { evidence: GithubEvidence }) {
         <span className="font-medium">{evidence.summary}</span>
       </p>
       <dl className="grid gap-2 sm:grid-cols-2">
-        <Commit label="Listed (when the buyer paid)" sha={evidence.listedSha} at={evidence.listedAt} />
-        <Commit label="Delivered (when access was confirmed)" sha={evidence.deliveredSha} at={evidence.deliveredShaDate} />
+        <Commit
+          label="Listed commit (what the buyer paid for)"
+          sha={evidence.listedSha}
+          times={[{ label: 'Recorded with the listing', at: evidence.listedAt }]}
+        />
+        <Commit
+          label="Delivered commit (read when access was confirmed)"
+          sha={evidence.deliveredSha}
+          times={[{ label: 'Commit date', at: evidence.deliveredShaDate }]}
+        />
       </dl>
       <dl className="grid gap-x-4 gap-y-1 sm:grid-cols-[auto_1fr]">
         <dt className="text-muted-foreground">Repository</dt>

@@ -225,13 +225,15 @@ export async function assembleTimeline(sale: Pick<AdminTransaction, 'id' | 'crea
     })
   }
 
+  // Each entry stands at the time of an event on the platform; a commit's own date is a fact
+  // labelled as such, never the entry's time (issue 26.10).
   if (github) {
     if (github.listedSha && github.listedAt) {
       add({
         key: 'github:listed',
         at: github.listedAt,
         source: 'github',
-        title: 'Commit at listing (when the buyer paid)',
+        title: 'Commit recorded with the listing (the code the buyer paid for)',
         actor: 'GitHub',
         detail: null,
         facts: [
@@ -245,7 +247,7 @@ export async function assembleTimeline(sale: Pick<AdminTransaction, 'id' | 'crea
         key: 'github:delivered',
         at: github.acceptedAt,
         source: 'github',
-        title: 'Commit at delivery (when access was confirmed)',
+        title: 'Commit read when access was confirmed (the code delivered)',
         actor: 'GitHub',
         detail: github.summary,
         facts: [
