@@ -1,5 +1,5 @@
 import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from 'react-router'
-import { PreventFlashOnWrongTheme, Theme, ThemeProvider, useTheme } from 'remix-themes'
+import { PreventFlashOnWrongTheme, ThemeProvider, useTheme } from 'remix-themes'
 import { AppShell } from '~/components/app-shell/app-shell'
 import { ThemeStorageMirror } from '~/components/app-shell/theme-toggle'
 import { ErrorPage } from '~/components/error-page'
@@ -46,7 +46,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const unreadNotifications = user ? await unreadCount(user.id) : 0
   return data(
     {
-      theme: getTheme() ?? Theme.LIGHT,
+      // Null until the visitor picks one: the page then follows the system's light or dark (issue 26.14).
+      theme: getTheme(),
       sidebarOpen: readSidebarOpen(request),
       toast,
       user: user ? { email: user.email, isAdmin: user.isAdmin, unreadNotifications } : null,
@@ -55,18 +56,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   )
 }
 
-function Document({ children, title }: { children: React.ReactNode; title?: string }) {
+function Document({ children, title, ssrTheme }: { children: React.ReactNode; title?: string; ssrTheme: boolean }) {
   const [theme] = useTheme()
   // None on a page a shared cache may keep: its inline scripts are trusted by hash (entry.server.tsx).
   const nonce = useNonce() || undefined
   return (
-    <html lang="en" className={theme ?? 'light'}>
+    // Without a chosen theme the server cannot know the system's: <html> has no class, app.css's media
+    // query paints the first frame, and remix-themes' inline script sets the class before <body> is parsed.
+    <html lang="en" className={theme ?? undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         {title ? <title>{title}</title> : null}
         <Meta />
-        <PreventFlashOnWrongTheme ssrTheme nonce={nonce} />
+        <PreventFlashOnWrongTheme ssrTheme={ssrTheme} nonce={nonce} />
         <Links />
       </head>
       <body className="min-h-svh bg-background text-foreground antialiased">
@@ -81,9 +84,9 @@ function Document({ children, title }: { children: React.ReactNode; title?: stri
 export function Layout({ children }: { children: React.ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>('root')
   return (
-    <ThemeProvider specifiedTheme={rootData?.theme ?? Theme.LIGHT} themeAction="/action/set-theme">
+    <ThemeProvider specifiedTheme={rootData?.theme ?? null} themeAction="/action/set-theme">
       <ThemeStorageMirror />
-      <Document>
+      <Document ssrTheme={Boolean(rootData?.theme)}>
         <AppShell user={rootData?.user ?? null} sidebarOpen={rootData?.sidebarOpen ?? true}>
           {children}
         </AppShell>

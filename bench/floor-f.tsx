@@ -38,7 +38,7 @@ import {
   useRouteLoaderData,
   type StaticHandlerContext,
 } from 'react-router'
-import { PreventFlashOnWrongTheme, Theme, ThemeProvider, useTheme } from 'remix-themes'
+import { PreventFlashOnWrongTheme, ThemeProvider, useTheme, type Theme } from 'remix-themes'
 
 const APP_URL = process.env.FLOOR_F_APP_URL ?? 'http://127.0.0.1:3900'
 const PATHS_FILE = process.env.FLOOR_F_PATHS_FILE
@@ -57,11 +57,11 @@ type MetaEntry = { title?: string; name?: string; content?: string }
 
 /** The root's Layout and Document (app/root.tsx), without the framework's <Meta>, <Links> and <Scripts>. */
 function Shell() {
-  const root = useRouteLoaderData('root') as { theme: Theme; sidebarOpen: boolean; toast: null; user: null }
+  const root = useRouteLoaderData('root') as { theme: Theme | null; sidebarOpen: boolean; toast: null; user: null }
   return (
-    <ThemeProvider specifiedTheme={root.theme ?? Theme.LIGHT} themeAction="/action/set-theme">
+    <ThemeProvider specifiedTheme={root.theme ?? null} themeAction="/action/set-theme">
       <ThemeStorageMirror />
-      <Document>
+      <Document ssrTheme={Boolean(root.theme)}>
         <AppShell user={root.user} sidebarOpen={root.sidebarOpen}>
           <Outlet />
         </AppShell>
@@ -71,18 +71,18 @@ function Shell() {
   )
 }
 
-function Document({ children }: { children: React.ReactNode }) {
+function Document({ children, ssrTheme }: { children: React.ReactNode; ssrTheme: boolean }) {
   const [theme] = useTheme()
   const nonce = useNonce()
   const location = useLocation()
   const page = pages.get(`${location.pathname}${location.search}`)!
   return (
-    <html lang="en" className={theme ?? 'light'}>
+    <html lang="en" className={theme ?? undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         {page.meta.map((m, i) => (m.title ? <title key={i}>{m.title}</title> : <meta key={i} name={m.name} content={m.content} />))}
-        <PreventFlashOnWrongTheme ssrTheme nonce={nonce} />
+        <PreventFlashOnWrongTheme ssrTheme={ssrTheme} nonce={nonce} />
         <link rel="stylesheet" href={stylesheet} />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
       </head>
