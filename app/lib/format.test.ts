@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatDate, formatDateTime } from './format'
+import { formatDate, formatDateTime, pluralize } from './format'
 
 describe('formatDate / formatDateTime', () => {
   it('shows the UTC calendar day, whatever the input form', () => {
@@ -11,5 +11,14 @@ describe('formatDate / formatDateTime', () => {
 
   it('adds the time in UTC, saying so', () => {
     expect(formatDateTime('2026-11-03T16:05:00Z')).toBe('Nov 3, 2026, 4:05 PM UTC')
+  })
+})
+
+describe('pluralize', () => {
+  it('puts the noun in the number of its count (issue 26.16: no "1 stars", no "image(s)")', () => {
+    expect(pluralize(1, 'star')).toBe('1 star')
+    expect(pluralize(2, 'image')).toBe('2 images')
+    expect(pluralize(0, 'sale')).toBe('0 sales')
+    expect(pluralize(3, 'company', 'companies')).toBe('3 companies')
   })
 })

@@ -13,3 +13,8 @@ export function formatDate(value: Date | string): string {
 export function formatDateTime(value: Date | string): string {
   return `${DATE_TIME.format(new Date(value))} UTC`
 }
+
+/** A count with its noun in the right number: "1 sale", "2 sales", "0 images", "1 star". */
+export function pluralize(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : plural}`
+}

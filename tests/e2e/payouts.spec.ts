@@ -41,8 +41,14 @@ test('admin A prepares a batch, admin B approves and exports it (without JavaScr
   const adminB = await as(browser, DEMO.secondAdmin, 'Forkmarket Finance', { javaScriptEnabled: false })
   await adminB.page.goto('/admin?tab=payouts')
   const sameBatch = adminB.page.getByRole('listitem', { name: batchLabel })
-  await sameBatch.getByRole('button', { name: 'Approve' }).click()
   const badge = sameBatch.locator('[data-slot="badge"]')
+  // Issue 26.11: approving asks first, naming the total and the count; opening the step approves nothing.
+  await sameBatch.locator('summary', { hasText: 'Approve' }).click()
+  const confirm = sameBatch.locator('details[open]')
+  const total = (await sameBatch.locator('.tabular-nums').first().textContent())!
+  await expect(confirm.getByText(`Pay ${total} to 1 seller for 1 sale.`, { exact: false })).toBeVisible()
+  await expect(badge).toHaveText('Waiting for approval')
+  await confirm.getByRole('button', { name: `Approve ${total}` }).click()
   await expect(badge).toHaveText('Approved')
   await expect(sameBatch.getByText(/SHA-256/)).toBeVisible()
   await sameBatch.getByRole('button', { name: 'Export bank file' }).click()

@@ -24,7 +24,7 @@ import { adminFormId, FAILURE_TITLES, type AdminActionResult, type AdminIntent }
 
 export interface ActionDialogProps {
   intent: AdminIntent
-  target: { name: 'transactionId' | 'userId'; id: string }
+  target: { name: 'transactionId' | 'userId' | 'batchId'; id: string }
   /** Hidden values the action needs besides the target (e.g. the bank-details version the admin reviewed). */
   hidden?: Record<string, string>
   schema: z.ZodObject

@@ -6,10 +6,11 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/com
 import { Input } from '~/components/ui/input'
 import { Label } from '~/components/ui/label'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table'
-import { formatDateTime } from '~/lib/format'
+import { formatDateTime, pluralize } from '~/lib/format'
 import { formatCents } from '~/lib/money'
 import type { DueBySeller, PayoutBatchView } from '~/server/domain/payout-batches.server'
-import { adminFormId, type AdminActionResult, type AdminIntent } from './admin-actions'
+import { ActionDialog } from './action-dialog'
+import { adminFormId, ApproveBatchSchema, type AdminActionResult, type AdminIntent } from './admin-actions'
 
 type Serialized<T> = { [K in keyof T]: T[K] extends Date ? string | Date : T[K] extends Date | null ? string | Date | null : T[K] }
 type BatchRow = Serialized<Omit<PayoutBatchView, 'payees'>> & {
@@ -101,6 +102,35 @@ function SendForm({ batchId }: { batchId: string }) {
   )
 }
 
+/**
+ * Approving releases money (a bank file, or a single payout recorded as sent): a confirmation
+ * step that names what is approved — the total and how many sellers and sales — like the bank
+ * details' approval (decision 014; without JavaScript the same form opens in a disclosure).
+ */
+function ApproveBatch({ batch }: { batch: BatchRow }) {
+  const sales = batch.payees.reduce((count, payee) => count + payee.lines.length, 0)
+  const single = batch.kind === 'single'
+  return (
+    <ActionDialog
+      intent="approve-batch"
+      target={{ name: 'batchId', id: batch.id }}
+      schema={ApproveBatchSchema}
+      triggerLabel="Approve"
+      title={single ? 'Approve this payout' : 'Approve this payout batch'}
+      description={
+        <p data-approval-summary>
+          Pay <span className="font-medium text-foreground tabular-nums">{formatCents(batch.totalCents)}</span> to{' '}
+          {pluralize(batch.payees.length, 'seller')} for {pluralize(sales, 'sale')}.{' '}
+          {single
+            ? 'The payout is recorded as sent with its reference and the sale becomes Paid Out.'
+            : 'Its bank file can then be exported and uploaded to the bank.'}
+        </p>
+      }
+      submitLabel={`Approve ${formatCents(batch.totalCents)}`}
+    />
+  )
+}
+
 function BatchActions({ batch, adminId }: { batch: BatchRow; adminId: string }) {
   const ownDraft = batch.status === 'draft' && batch.preparedBy === adminId
   return (
@@ -116,7 +146,7 @@ function BatchActions({ batch, adminId }: { batch: BatchRow; adminId: string }) 
             </span>
           </div>
         ) : (
-          <ActionForm intent="approve-batch" batchId={batch.id} label="Approve" />
+          <ApproveBatch batch={batch} />
         )
       ) : null}
       {batch.status === 'approved' ? <ActionForm intent="export-batch" batchId={batch.id} label="Export bank file" /> : null}
