@@ -200,6 +200,7 @@ export class StripeApi {
       route('POST', '/v1/payment_intents/:id/confirm', (p, c, id) => this.confirmPaymentIntent(p, c, id), true),
       route('POST', '/v1/payment_intents/:id/cancel', (p, c, id) => this.cancelPaymentIntent(p, c, id)),
       route('POST', '/v1/refunds', (p, c) => this.createRefund(p, c)),
+      route('GET', '/v1/refunds', (p) => this.listRefunds(p)),
       route('GET', '/v1/refunds/:id', (p, _c, id) => this.retrieve(p, this.refunds, 'refund', id)),
       route('GET', '/v1/charges', (p) => this.listCharges(p)),
       route('GET', '/v1/charges/:id', (p, _c, id) => this.retrieve(p, this.charges, 'charge', id)),
@@ -569,7 +570,34 @@ export class StripeApi {
       all = all.slice(index + 1)
     }
     const page = all.slice(0, limit)
-    return { object: 'list', url: '/v1/charges', has_more: all.length > limit, data: page.map((charge) => this.render(charge, params)) }
+    return this.list('/v1/charges', page, all.length > limit, params)
+  }
+
+  /** GET /v1/refunds: newest first, `charge` or `payment_intent`, `limit` (1–100, default 10), `starting_after`. */
+  private listRefunds(params: Params): unknown {
+    rejectUnknown(params, ['limit', 'starting_after', 'ending_before', 'charge', 'payment_intent', 'expand'])
+    const limit = optionalInteger(params, 'limit') ?? 10
+    if (limit < 1 || limit > 100) throw parameterInvalid('limit', 'This value must be between 1 and 100.')
+    if (params.ending_before !== undefined)
+      throw parameterInvalid('ending_before', 'ending_before is not supported by the Stripe emulator.')
+    const charge = optionalString(params, 'charge')
+    const intent = optionalString(params, 'payment_intent')
+    let all = [...this.refunds.values()]
+      .reverse()
+      .filter((refund) => (!charge || refund.charge === charge) && (!intent || refund.payment_intent === intent))
+    const after = optionalString(params, 'starting_after')
+    if (after) {
+      const index = all.findIndex((refund) => refund.id === after)
+      if (index < 0) throw resourceMissing('refund', after, 'starting_after')
+      all = all.slice(index + 1)
+    }
+    return this.list('/v1/refunds', all.slice(0, limit), all.length > limit, params)
+  }
+
+  /** A list object; its items take the request's `expand[]=data.…` paths. */
+  private list(url: string, page: object[], hasMore: boolean, params: Params): unknown {
+    const expand = (optionalStringList(params, 'expand') ?? []).filter((path) => path.startsWith('data.')).map((path) => path.slice(5))
+    return { object: 'list', url, has_more: hasMore, data: page.map((item) => this.render(item, params, expand)) }
   }
 
   // --- Shared -----------------------------------------------------------------
@@ -581,10 +609,14 @@ export class StripeApi {
     return this.render(found, params)
   }
 
-  /** A detached copy for the response, with `expand[]` paths replaced by the objects they name. */
-  private render(object: object, params: Params): unknown {
-    const copy = structuredClone(object) as Record<string, unknown>
-    for (const path of optionalStringList(params, 'expand') ?? []) this.expandPath(copy, path.split('.'))
+  /**
+   * A detached copy for the response, with `expand[]` paths replaced by the objects they name and the
+   * includable fields left out unless expanded. `expand` defaults to the request's (a list's items are
+   * rendered with its `data.` paths).
+   */
+  private render(object: object, params: Params, expand = optionalStringList(params, 'expand') ?? []): unknown {
+    const copy = withoutIncludable(structuredClone(object) as Record<string, unknown>, expand)
+    for (const path of expand) this.expandPath(copy, path.split('.'))
     return copy
   }
 
@@ -592,7 +624,9 @@ export class StripeApi {
     const value = target[head]
     const resolved = typeof value === 'string' ? this.lookup(value) : value
     if (resolved === undefined || resolved === null || typeof resolved !== 'object') return
-    const copy = (resolved === value ? resolved : structuredClone(resolved)) as Record<string, unknown>
+    const copy = (
+      resolved === value ? resolved : withoutIncludable(structuredClone(resolved) as Record<string, unknown>, [rest.join('.')])
+    ) as Record<string, unknown>
     target[head] = copy
     if (rest.length > 0) this.expandPath(copy, rest)
   }
@@ -617,7 +651,11 @@ export class StripeApi {
       livemode: false,
       pending_webhooks: this.deps.pendingWebhooks(),
       request: { id: ctx.requestId, idempotency_key: ctx.idempotencyKey },
-      data: { object: structuredClone(object), ...(previous ? { previous_attributes: previous } : {}) },
+      // Webhook payloads are never expanded: includable fields are absent (Stripe's docs, "Expanding responses").
+      data: {
+        object: withoutIncludable(structuredClone(object) as Record<string, unknown>, []),
+        ...(previous ? { previous_attributes: previous } : {}),
+      },
     }
     this.events.push(event)
     this.eventsById.set(event.id, event)
@@ -627,6 +665,19 @@ export class StripeApi {
   private nowSeconds(): number {
     return Math.floor(this.deps.now() / 1000)
   }
+}
+
+/**
+ * Fields Stripe leaves out of an object unless the request expands them (API version 2022-11-15 on:
+ * a Charge's `refunds`). The emulator keeps them internally; responses and events show them only so.
+ */
+const INCLUDABLE: Record<string, string[]> = { charge: ['refunds'] }
+
+function withoutIncludable(copy: Record<string, unknown>, expand: string[]): Record<string, unknown> {
+  for (const field of INCLUDABLE[String(copy.object)] ?? []) {
+    if (!expand.some((path) => path === field || path.startsWith(`${field}.`))) delete copy[field]
+  }
+  return copy
 }
 
 function readAmount(params: Params): number {

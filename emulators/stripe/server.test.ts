@@ -337,6 +337,20 @@ describe('Stripe emulator API with the stripe SDK', () => {
 
       const charge = await stripe.charges.retrieve(intent.latest_charge as string)
       expect(charge).toMatchObject({ amount_refunded: 1000, refunded: true })
+      // API version 2022-11-15 on: a charge's refunds only when expanded (and on a list, as data.refunds).
+      expect(charge).not.toHaveProperty('refunds')
+      const expanded = await stripe.charges.retrieve(charge.id, { expand: ['refunds'] })
+      expect(expanded.refunds).toMatchObject({ object: 'list', data: [{ id: refund.id }], total_count: 1 })
+      const listed = await stripe.charges.list({ payment_intent: intent.id })
+      expect(listed.data[0]).not.toHaveProperty('refunds')
+      const listedExpanded = await stripe.charges.list({ payment_intent: intent.id, expand: ['data.refunds'] })
+      expect(listedExpanded.data[0]?.refunds?.data.map((r) => r.id)).toEqual([refund.id])
+      const viaIntent = await stripe.paymentIntents.retrieve(intent.id, { expand: ['latest_charge'] })
+      expect(viaIntent.latest_charge).not.toHaveProperty('refunds')
+      // The charge's refunds, newest first, by charge or by payment intent.
+      expect((await stripe.refunds.list({ charge: charge.id })).data).toEqual([refund])
+      expect((await stripe.refunds.list({ payment_intent: intent.id, limit: 1 })).data).toEqual([refund])
+      expect((await stripe.refunds.list({ charge: 'ch_none' })).data).toEqual([])
 
       const again = await rejection(stripe.refunds.create({ payment_intent: intent.id }))
       expect(again).toMatchObject({ statusCode: 400, code: 'charge_already_refunded' })
@@ -511,9 +525,11 @@ describe('Stripe emulator webhooks', () => {
 
     const refunded = receiver.eventsOf('charge.refunded').find((e) => (e.data.object as Stripe.Charge).payment_intent === intent.id)
     expect(refunded?.data).toMatchObject({
-      object: { object: 'charge', amount: 1500, amount_refunded: 1500, refunded: true, refunds: { data: [{ id: refund.id }] } },
+      object: { object: 'charge', amount: 1500, amount_refunded: 1500, refunded: true },
       previous_attributes: { amount_refunded: 0, refunded: false },
     })
+    // Webhook payloads are never expanded: the refund's id is in refund.created, or asked of the API.
+    expect(refunded?.data.object).not.toHaveProperty('refunds')
     const refundCreated = receiver.eventsOf('refund.created').find((e) => (e.data.object as Stripe.Refund).id === refund.id)
     expect(refundCreated?.data.object).toMatchObject({ amount: 1500, payment_intent: intent.id })
   })
@@ -849,7 +865,7 @@ describe('Stripe emulator data file (npm start keeps its payments across restart
         [declined.id, 'failed'],
         [intent.id, 'succeeded'],
       ])
-      const charge = await after.charges.retrieve(paid.latest_charge as string)
+      const charge = await after.charges.retrieve(paid.latest_charge as string, { expand: ['refunds'] })
       expect(charge).toMatchObject({ amount_captured: 4900, amount_refunded: 900, refunded: false })
       expect(charge.refunds?.data.map((r) => r.id)).toEqual([refund.id])
       expect(await after.refunds.retrieve(refund.id)).toMatchObject({ amount: 900, charge: charge.id })

@@ -329,6 +329,23 @@ describe('POST /api/stripe/webhook: amount and currency (issue 14.4)', () => {
   })
 })
 
+describe('charge.refunded made outside the admin flow (issue 25)', () => {
+  it("records the refund's id, which the event's charge does not carry (API 2022-11-15 on)", async () => {
+    const { sale, clientSecret } = await openSale()
+    await payIntent(clientSecret)
+    await webhooksDelivered()
+    // Refunded in Stripe's dashboard: only the charge.refunded webhook tells the app.
+    const refund = await stripe.refunds.create({ payment_intent: sale.stripePaymentIntentId! })
+    await webhooksDelivered()
+    const event = eventsFor(sale.stripePaymentIntentId!, ['charge.refunded'])[0]!
+    expect(event.data.object).not.toHaveProperty('refunds')
+    const row = await db.selectFrom('transactions').selectAll().where('id', '=', sale.id).executeTakeFirstOrThrow()
+    expect(row).toMatchObject({ status: 'refunded', stripeRefundId: refund.id })
+    const audit = (await auditFor(sale.id)).find((a) => a.toState === 'refunded')
+    expect(audit?.metadata).toMatchObject({ refundId: refund.id })
+  })
+})
+
 describe('charge.refunded after the seller was paid out (issue 14.9)', () => {
   it('alerts the admins and lists a money exception; the sale stays as it was', async () => {
     const admin = await signUp('admin', { admin: true })

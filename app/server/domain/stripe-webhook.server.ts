@@ -33,7 +33,8 @@ const SYSTEM: Actor = { id: null, role: 'system' }
 export async function processStripeEvent(event: Stripe.Event): Promise<EventResult> {
   if (!HANDLED_EVENTS.has(event.type)) return 'ignored'
   await prepareEscrow()
-  // Calls to Stripe wait until the database transaction has committed.
+  // Calls to Stripe happen before the database transaction (a read) or after it has committed.
+  const refundId = event.type === 'charge.refunded' ? await newestRefundId(event.data.object) : null
   const followUps: FollowUp[] = []
   const result = await db.transaction().execute(async (trx): Promise<EventResult> => {
     const fresh = await trx
@@ -55,7 +56,7 @@ export async function processStripeEvent(event: Stripe.Event): Promise<EventResu
         await paymentFailed(trx, event.data.object, now, 'Payment canceled')
         break
       case 'charge.refunded':
-        await chargeRefunded(trx, event.data.object, now)
+        await chargeRefunded(trx, event.data.object, refundId, now)
         break
     }
     return 'processed'
@@ -149,17 +150,28 @@ async function paymentFailed(trx: Executor, intent: Stripe.PaymentIntent, now: D
 }
 
 /**
+ * The refund a `charge.refunded` event reports: the newest of the charge's refunds. Since API version
+ * 2022-11-15 a Charge carries no `refunds` list unless expanded, and webhook payloads never are, so it
+ * is asked of Stripe (newest first). A failure throws: the webhook answers 5xx and Stripe retries.
+ */
+async function newestRefundId(charge: Stripe.Charge): Promise<string | null> {
+  const listed = charge.refunds?.data[0]?.id
+  if (listed) return listed
+  const { data } = await getStripe().refunds.list({ charge: charge.id, limit: 1 })
+  return data[0]?.id ?? null
+}
+
+/**
  * The money went back to the buyer (an admin's refund, or one made in Stripe's
  * dashboard): the sale is refunded and the buyer's access ends. Partial refunds
  * are only recorded. A sale already paid out to the seller cannot be refunded
  * by the machine's rules; that needs a person.
  */
-async function chargeRefunded(trx: Executor, charge: Stripe.Charge, now: Date) {
+async function chargeRefunded(trx: Executor, charge: Stripe.Charge, refundId: string | null, now: Date) {
   const intentId = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id
   if (!intentId) return
   const sale = await saleForIntent(trx, intentId)
   if (!sale) return
-  const refundId = charge.refunds?.data[0]?.id ?? null
   if (!charge.refunded) {
     await recordAudit(trx, {
       actorId: null,
