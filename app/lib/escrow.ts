@@ -10,6 +10,9 @@ export const DISPUTE_WINDOW_DAYS = DISPUTE_WINDOW_HOURS / 24
 /** Statuses in which the buyer owns the purchase (and may not buy the listing again). */
 export const OWNED_STATUSES = ['paid', 'delivering', 'delivered', 'completed', 'disputed'] as const satisfies readonly TransactionStatus[]
 
+/** Statuses in which the buyer's payment is held in escrow: paid, and neither completed nor refunded. */
+export const ESCROW_STATUSES = ['paid', 'delivering', 'delivered', 'disputed'] as const satisfies readonly TransactionStatus[]
+
 /**
  * Sales, as admins list them: payment attempts that never got paid (still open,
  * or failed) are not sales (issue 14.6).

@@ -1,3 +1,6 @@
+import type { TransactionStatus } from '../../db/schema.ts'
+import { ESCROW_STATUSES } from './escrow'
+
 /** The platform's share of every sale (design.md §5); the only place the rate lives. */
 export const PLATFORM_FEE_RATE = 0.15
 /** The fee and the seller's share as whole percentages, for copy ("a 15% fee", "you receive 85%"). */
@@ -17,6 +20,20 @@ export function splitFee(amountCents: number): FeeSplit {
   }
   const applicationFeeCents = Math.round(amountCents * PLATFORM_FEE_RATE)
   return { amountCents, applicationFeeCents, sellerShareCents: amountCents - applicationFeeCents }
+}
+
+/**
+ * Where a sale's platform fee stands — the ledger's rule (docs/decisions/020): earned when the sale
+ * completes (the release posts it to the platform_fee account); until then it is part of the buyer's
+ * payment held in escrow; a refunded or unpaid sale has none. Every figure of fees uses these two.
+ */
+export const FEE_EARNED_STATUSES = ['completed'] as const satisfies readonly TransactionStatus[]
+export const FEE_IN_ESCROW_STATUSES = ESCROW_STATUSES
+
+export function feeStanding(status: TransactionStatus): 'earned' | 'in-escrow' | null {
+  if ((FEE_EARNED_STATUSES as readonly TransactionStatus[]).includes(status)) return 'earned'
+  if ((FEE_IN_ESCROW_STATUSES as readonly TransactionStatus[]).includes(status)) return 'in-escrow'
+  return null
 }
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })

@@ -1,7 +1,8 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import { Banknote, CircleDollarSign, Download, Landmark, Receipt } from 'lucide-react'
+import { Download } from 'lucide-react'
 import { data, Form, useSubmit } from 'react-router'
 import { AdminActionSchema, adminActionTarget, adminFormId, type AdminIntent } from '~/components/admin/admin-actions'
+import { AdminSummaryCards } from '~/components/admin/admin-summary'
 import { ADMIN_TABS, AdminTabs, type AdminTab } from '~/components/admin/admin-tabs'
 import { AdminTransactionsTable, OpenDisputes } from '~/components/admin/admin-transactions'
 import { AuditLogTable } from '~/components/admin/audit-log-table'
@@ -9,14 +10,13 @@ import { MoneyExceptions } from '~/components/admin/money-exceptions'
 import { PayoutBatches } from '~/components/admin/payout-batches'
 import { PendingBankDetails } from '~/components/admin/pending-bank-details'
 import { Reconciliation } from '~/components/admin/reconciliation'
-import { StatCard } from '~/components/dashboard/stat-card'
 import { Button } from '~/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
 import { Label } from '~/components/ui/label'
 import { NativeSelect } from '~/components/ui/native-select'
 import { useHydrated } from '~/components/ui/use-hydrated'
 import { SALE_STATUSES, STATUS_LABELS } from '~/lib/escrow'
-import { formatCents, PLATFORM_FEE_PERCENT } from '~/lib/money'
+import { formatCents } from '~/lib/money'
 import {
   ADMIN_TRANSACTIONS_LIMIT,
   bankDetailsForPayouts,
@@ -252,32 +252,7 @@ export default function Admin({ loaderData }: Route.ComponentProps) {
         <p className="mt-1 text-sm text-muted-foreground">Payouts, disputes and seller bank details.</p>
       </div>
 
-      <section aria-label="Summary" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <StatCard
-          title="Gross sales"
-          value={formatCents(summary.grossSalesCents)}
-          description="Paid by buyers, refunds excluded"
-          icon={<Receipt />}
-        />
-        <StatCard
-          title="Platform fees earned"
-          value={formatCents(summary.platformFeesCents)}
-          description={`${PLATFORM_FEE_PERCENT}% of those sales`}
-          icon={<CircleDollarSign />}
-        />
-        <StatCard
-          title="Payouts due"
-          value={formatCents(summary.payoutsDueCents)}
-          description="Sellers’ share of completed sales not yet paid"
-          icon={<Landmark />}
-        />
-        <StatCard
-          title="Paid out"
-          value={formatCents(summary.paidOutCents)}
-          description="Sellers’ share already transferred"
-          icon={<Banknote />}
-        />
-      </section>
+      <AdminSummaryCards summary={summary} />
 
       <MoneyExceptions exceptions={loaderData.moneyExceptions} />
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { splitFee } from '../../app/lib/money.ts'
 import * as adminScreen from '../../app/routes/admin.tsx'
 import * as auditLogApi from '../../app/routes/api/admin-audit-log.ts'
 import * as approveApi from '../../app/routes/api/admin-bank-approve.ts'
@@ -10,7 +11,9 @@ import * as payoutsCsvApi from '../../app/routes/api/admin-payouts-csv.ts'
 import * as transactionsApi from '../../app/routes/api/admin-transactions.ts'
 import * as sellerBankApi from '../../app/routes/api/bank-details.ts'
 import { getAdminSummary } from '../../app/server/domain/admin.server.ts'
+import { backfillLedger } from '../../app/server/domain/ledger.server.ts'
 import { csvCell, payoutsToCsv } from '../../app/server/domain/payouts.server.ts'
+import { reconcile } from '../../app/server/domain/reconciliation.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'
 import { apiRequest, callRoute } from '../support/call-route.ts'
 import { createListing, createSale, formRequest, GB_ACCOUNT, giveBankDetails, screenRequest, signUp } from './admin-fixtures.ts'
@@ -102,10 +105,29 @@ describe('summary figures', () => {
     await sale('failed', 128000)
     expect(await getAdminSummary()).toEqual({
       grossSalesCents: 31000,
-      platformFeesCents: 4650,
+      // Issue 26.12: the fees named by where they stand, adding up to 15 % of the gross (4650).
+      platformFeesEarnedCents: 1800,
+      platformFeesInEscrowCents: 2850,
       payoutsDueCents: 3400,
       paidOutCents: 6800,
     })
+  })
+
+  it("the fees earned are the Reconciliation tab's (the ledger's platform_fee); with those in escrow they add up to every gross sale's fee", async () => {
+    const { sale } = await world()
+    await sale('paid', 1000)
+    await sale('disputed', 2000)
+    await sale('completed', 4000)
+    await sale('completed', 8000, 'BACS-2')
+    await sale('refunded', 16000)
+    await backfillLedger(db)
+    const summary = await getAdminSummary()
+    const { totals } = await reconcile([])
+    expect(totals.platformFeeCents).toBe(summary.platformFeesEarnedCents)
+    expect(totals.platformFeeInEscrowCents).toBe(summary.platformFeesInEscrowCents)
+    expect(summary.platformFeesEarnedCents + summary.platformFeesInEscrowCents).toBe(
+      [1000, 2000, 4000, 8000].reduce((fees, amount) => fees + splitFee(amount).applicationFeeCents, 0),
+    )
   })
 })
 

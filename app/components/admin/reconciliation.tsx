@@ -124,8 +124,8 @@ function LatestRun({ run }: { run: ReconciliationRunRow }) {
           ['Refunded at the provider', t.providerRefundsCents],
           ['Taken (ledger)', t.ledgerChargesCents],
           ['Refunded (ledger)', t.ledgerRefundsCents],
-          ['In escrow', t.escrowCents],
-          ['Platform fees', t.platformFeeCents],
+          ['Held in escrow (buyers’ payments)', t.escrowCents],
+          ['Platform fees earned on completed sales', t.platformFeeCents],
           ['Due to sellers', t.sellerPayableCents],
           ['Paid out', t.paidOutCents],
         ].map(([label, cents]) => (
@@ -135,6 +135,13 @@ function LatestRun({ run }: { run: ReconciliationRunRow }) {
           </div>
         ))}
       </dl>
+      {t.platformFeeInEscrowCents !== undefined ? (
+        <p className="text-sm text-muted-foreground" data-fee-split>
+          Platform fees: {formatCents(t.platformFeeCents)} earned on completed sales + {formatCents(t.platformFeeInEscrowCents)} held in
+          escrow (part of the payments above) = {formatCents(t.platformFeeCents + t.platformFeeInEscrowCents)}, as the dashboard counts
+          them.
+        </p>
+      ) : null}
       {run.exceptions.length > 0 ? (
         <Table>
           <TableHeader>

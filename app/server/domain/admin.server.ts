@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { OWNED_STATUSES, SALE_STATUSES } from '~/lib/escrow'
 import { isUuid } from '~/lib/ids'
+import { FEE_EARNED_STATUSES, FEE_IN_ESCROW_STATUSES } from '~/lib/money'
 import { payoutBlocker } from '~/lib/payouts'
 import type { AuditActorRole, BankDetailsStatus, TransactionStatus } from '../../../db/schema.ts'
 import { db } from '../infra/db.server.ts'
@@ -14,8 +15,10 @@ export const AUDIT_LOG_LIMIT = 100
 export interface AdminSummary {
   /** Gross sales: amounts of sales the buyers paid and that were not refunded (paid, delivered, completed, disputed). */
   grossSalesCents: number
-  /** Platform fees earned: the 15 % application fee of those same sales. */
-  platformFeesCents: number
+  /** Platform fees earned on completed sales (what the ledger's platform_fee account holds; the Reconciliation tab's figure). */
+  platformFeesEarnedCents: number
+  /** Platform fees held in escrow: the fee part of payments not yet released (the rest of the gross sales' fees). */
+  platformFeesInEscrowCents: number
   /** Payouts due: the sellers' share (amount − fee) of completed sales not yet paid out. */
   payoutsDueCents: number
   /** Paid out: the sellers' share of sales an admin marked paid (paidAt set). */
@@ -24,18 +27,22 @@ export interface AdminSummary {
 
 export async function getAdminSummary(): Promise<AdminSummary> {
   const owned = sql.join([...OWNED_STATUSES])
+  const earned = sql.join([...FEE_EARNED_STATUSES])
+  const inEscrow = sql.join([...FEE_IN_ESCROW_STATUSES])
   const row = await db
     .selectFrom('transactions')
     .select([
       sql<string>`coalesce(sum(amount_cents) filter (where status in (${owned})), 0)`.as('gross'),
-      sql<string>`coalesce(sum(application_fee_cents) filter (where status in (${owned})), 0)`.as('fees'),
+      sql<string>`coalesce(sum(application_fee_cents) filter (where status in (${earned})), 0)`.as('feesEarned'),
+      sql<string>`coalesce(sum(application_fee_cents) filter (where status in (${inEscrow})), 0)`.as('feesInEscrow'),
       sql<string>`coalesce(sum(seller_share_cents) filter (where ${payoutDue}), 0)`.as('due'),
       sql<string>`coalesce(sum(seller_share_cents) filter (where paid_at is not null), 0)`.as('paidOut'),
     ])
     .executeTakeFirstOrThrow()
   return {
     grossSalesCents: Number(row.gross),
-    platformFeesCents: Number(row.fees),
+    platformFeesEarnedCents: Number(row.feesEarned),
+    platformFeesInEscrowCents: Number(row.feesInEscrow),
     payoutsDueCents: Number(row.due),
     paidOutCents: Number(row.paidOut),
   }

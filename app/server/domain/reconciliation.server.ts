@@ -1,8 +1,8 @@
 import type { Task } from 'graphile-worker'
 import { sql } from 'kysely'
-import { OWNED_STATUSES } from '~/lib/escrow'
+import { ESCROW_STATUSES, OWNED_STATUSES } from '~/lib/escrow'
 import { isUuid } from '~/lib/ids'
-import { splitFee } from '~/lib/money'
+import { feeStanding, splitFee } from '~/lib/money'
 import { isPayoutDue } from '~/lib/payouts'
 import { RECONCILIATION_CRONTAB, RECONCILIATION_RULES, type ReconciliationRule } from '~/lib/reconciliation'
 import type { ReconciliationExceptionRow, TransactionStatus } from '../../../db/schema.ts'
@@ -31,7 +31,10 @@ export interface ReconciliationTotals {
   ledgerDebitsCents: number
   ledgerCreditsCents: number
   escrowCents: number
+  /** Platform fees earned on completed sales: the ledger's platform_fee account. */
   platformFeeCents: number
+  /** The fee part of the payments held in escrow (the sales' stored split); absent from runs before issue 26.12. */
+  platformFeeInEscrowCents?: number
   sellerPayableCents: number
   paidOutCents: number
   sales: number
@@ -66,7 +69,7 @@ export async function listProviderCharges(): Promise<ProviderCharge[]> {
   return charges
 }
 
-const ESCROW_STATUSES: readonly TransactionStatus[] = OWNED_STATUSES.filter((status) => status !== 'completed')
+const ESCROW: readonly TransactionStatus[] = ESCROW_STATUSES
 const TAKEN_STATUSES: readonly TransactionStatus[] = OWNED_STATUSES
 
 interface SaleLedger {
@@ -217,6 +220,7 @@ export async function reconcile(charges: ProviderCharge[]): Promise<Reconciliati
 
   // 3–6. Sale by sale: the fee rule, escrow, payable, refunds.
   const sellers = new Map<string, { taken: number; held: number; due: number; paidOut: number }>()
+  let feesInEscrow = 0
   for (const sale of sales) {
     const own = ledger.get(sale.id) ?? emptyLedger()
     const rule = splitFee(sale.amountCents)
@@ -224,7 +228,7 @@ export async function reconcile(charges: ProviderCharge[]): Promise<Reconciliati
     sellers.set(sale.sellerId, seller)
     seller.paidOut += own.paidOut
     if (TAKEN_STATUSES.includes(sale.status)) seller.taken += sale.sellerShareCents
-    if (ESCROW_STATUSES.includes(sale.status)) seller.held += sale.sellerShareCents
+    if (ESCROW.includes(sale.status)) seller.held += sale.sellerShareCents
     if (isPayoutDue(sale)) seller.due += sale.sellerShareCents
     const base = { transactionId: sale.id, sellerId: sale.sellerId }
 
@@ -236,7 +240,9 @@ export async function reconcile(charges: ProviderCharge[]): Promise<Reconciliati
         details: `The sale records a fee of ${sale.applicationFeeCents} cents on ${sale.amountCents}; the rule gives ${rule.applicationFeeCents}`,
       })
     }
-    const feeExpected = sale.status === 'completed' ? rule.applicationFeeCents : 0
+    const fee = feeStanding(sale.status)
+    const feeExpected = fee === 'earned' ? rule.applicationFeeCents : 0
+    if (fee === 'in-escrow') feesInEscrow += sale.applicationFeeCents
     if (own.platformFee !== feeExpected) {
       add('fee_rule', {
         ...base,
@@ -248,7 +254,7 @@ export async function reconcile(charges: ProviderCharge[]): Promise<Reconciliati
       add('fee_rule', { ...base, expectedCents: 1, actualCents: own.feeLines, details: `The fee was posted ${own.feeLines} times` })
     }
 
-    const escrowExpected = ESCROW_STATUSES.includes(sale.status)
+    const escrowExpected = ESCROW.includes(sale.status)
       ? sale.amountCents
       : sale.status === 'held'
         ? own.cashIn - own.cashOut // money that did not match the sale waits in escrow for an admin
@@ -318,6 +324,7 @@ export async function reconcile(charges: ProviderCharge[]): Promise<Reconciliati
       ledgerCreditsCents: credits,
       escrowCents: sum((l) => l.buyerFunds),
       platformFeeCents: sum((l) => l.platformFee),
+      platformFeeInEscrowCents: feesInEscrow,
       sellerPayableCents: sum((l) => l.sellerPayable),
       paidOutCents: sum((l) => l.paidOut),
       sales: sales.length,
