@@ -379,6 +379,12 @@ export interface Transactions {
   updatedAt: Generated<Timestamp>;
 }
 
+export interface UploadedImages {
+  createdAt: Generated<Timestamp>;
+  key: string;
+  ownerId: string;
+}
+
 export interface Users {
   avatarUrl: string | null;
   bio: string | null;
@@ -420,5 +426,6 @@ export interface DB {
   saleMessages: SaleMessages;
   searchTerms: SearchTerms;
   transactions: Transactions;
+  uploadedImages: UploadedImages;
   users: Users;
 }

@@ -347,7 +347,7 @@ describe('deeply nested JSON is a 400, never a 500', () => {
     path: (w: World) => string
     params?: (w: World) => Record<string, string>
     raw: string
-    as: As
+    as: 'buyer' | 'owner'
   }[] = [
     {
       name: 'POST /api/transactions/:id/messages',

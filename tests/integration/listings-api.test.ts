@@ -14,6 +14,7 @@ import {
   listSellerListings,
   setListingVisibility,
 } from '../../app/server/domain/listings.server.ts'
+import { removeAvatar, setAvatar } from '../../app/server/domain/seller-profiles.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'
 import { apiRequest, callRoute } from '../support/call-route.ts'
 import { apiListing, file, makeImage, recordSale, signUp, storedFiles, useTemporaryUploads } from './listings-support.ts'
@@ -531,5 +532,62 @@ describe('GET /api/seller/listings and the listings module contracts', () => {
     const listing = await createListing(seller.id, input)
     expect(listing).toMatchObject({ tags: ['a', 'b'], seller: { id: seller.id, displayName: 'direct', bio: null } })
     expect(listing).not.toHaveProperty('deliveryUrl')
+  })
+})
+
+describe('images belong to whoever uploaded them (issue 26.1)', () => {
+  const keyOf = (url: string) => url.split('/')[2]!
+  const stored = (url: string) => storedFiles(uploads).filter((f) => f.startsWith(keyOf(url)))
+  const IMAGE_NOT_YOURS = 'Only images you uploaded can be added to your listing'
+
+  it("a listing refuses another user's image (their avatar, their upload) on create and on PATCH", async () => {
+    const victim = await signUp('img-victim@example.com')
+    const attacker = await signUp('img-attacker@example.com')
+    const avatar = await setAvatar(victim.id, file(await makeImage('png'), 'me.png'))
+    const [victimUpload] = (await (await upload(victim.token, [file(await makeImage('png'), 'v.png')])).json()).images
+    const [own] = (await (await upload(attacker.token, [file(await makeImage('png'), 'a.png')])).json()).images
+
+    for (const body of [{ thumbnailUrl: avatar }, { screenshots: [own, victimUpload] }]) {
+      const refused = await create(attacker.token, apiListing(body))
+      expect(refused.status, JSON.stringify(body)).toBe(400)
+      expect(await refused.json()).toMatchObject({ error: IMAGE_NOT_YOURS })
+    }
+    const listing = await createOk(attacker.token, apiListing({ screenshots: [own] }))
+    const patched = await patch(attacker.token, listing.id, { thumbnailUrl: avatar })
+    expect(patched.status).toBe(400)
+    expect(await patched.json()).toMatchObject({ error: IMAGE_NOT_YOURS })
+    // Its own images, and the ones already on it, are kept as before.
+    expect((await patch(attacker.token, listing.id, { title: 'Renamed' })).status).toBe(200)
+    expect(stored(avatar)).toHaveLength(2)
+    expect(stored(victimUpload)).toHaveLength(2)
+  })
+
+  it('nothing is deleted while a listing or an avatar still refers to it', async () => {
+    const victim = await signUp('img-victim2@example.com')
+    const attacker = await signUp('img-attacker2@example.com')
+    const avatar = await setAvatar(victim.id, file(await makeImage('png'), 'me.png'))
+    // A listing that names the avatar (saved before images had owners): deleting it, or dropping the image, keeps the avatar.
+    const [own] = (await (await upload(attacker.token, [file(await makeImage('png'), 'a.png')])).json()).images
+    const first = await createOk(attacker.token, apiListing({ screenshots: [own] }))
+    const second = await createOk(attacker.token, apiListing({ title: 'Second', screenshots: [own] }))
+    for (const { id } of [first, second]) {
+      await db
+        .updateTable('listings')
+        .set({ thumbnailUrl: avatar, screenshots: [avatar, own] })
+        .where('id', '=', id)
+        .execute()
+    }
+    expect((await patch(attacker.token, first.id, { screenshots: [own], thumbnailUrl: own })).status).toBe(200)
+    expect((await remove(attacker.token, second.id)).status).toBe(200)
+    expect(stored(avatar)).toHaveLength(2)
+
+    // The owner's own listing shows their avatar image: removing the avatar keeps the file for the listing.
+    const mine = await createOk(victim.token, apiListing({ thumbnailUrl: avatar }))
+    expect(mine.thumbnailUrl).toBe(avatar)
+    await removeAvatar(victim.id)
+    expect(stored(avatar)).toHaveLength(2)
+    // Once nothing refers to it, it goes.
+    expect((await remove(victim.token, mine.id)).status).toBe(200)
+    expect(stored(avatar)).toEqual([])
   })
 })

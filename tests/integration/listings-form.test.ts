@@ -3,6 +3,7 @@ import * as createRoute from '../../app/routes/listing-create.tsx'
 import * as editRoute from '../../app/routes/listing-edit.tsx'
 import * as listingPage from '../../app/routes/listing.tsx'
 import { getDeliveryUrl, getListingById, getListingBySlug } from '../../app/server/domain/listings.server.ts'
+import { setAvatar } from '../../app/server/domain/seller-profiles.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'
 import { apiRequest, APP, callRoute } from '../support/call-route.ts'
 import { file, formPost, makeImage, recordSale, signUp, storedFiles, useTemporaryUploads } from './listings-support.ts'
@@ -419,5 +420,21 @@ describe('listing page', () => {
     )
     expect(response.status).toBe(403)
     expect(await getListingById(listing.id)).toBeDefined()
+  })
+})
+
+describe("another user's image (issue 26.1)", () => {
+  it('the create and edit screens refuse it with a field error (not a 500), and save nothing', async () => {
+    const victim = await signUp('form-img-victim@example.com')
+    const seller = await signUp('form-img-seller@example.com')
+    const avatar = await setAvatar(victim.id, file(await makeImage('png'), 'me.png'))
+    const refused = await postCreate(formFields({ title: 'Borrowed', screenshots: [avatar] }), seller.token)
+    expect(await errorsOf(refused)).toMatchObject({ screenshots: ['Only images you uploaded can be added to your listing'] })
+    expect(await db.selectFrom('listings').select('id').where('title', '=', 'Borrowed').execute()).toEqual([])
+
+    const listing = await createViaForm(seller.token, {}, [file(await makeImage('png'), 'own.png')])
+    const edit = await postEdit(listing.id, formFields({ screenshots: [...listing.screenshots, avatar] }), seller.token)
+    expect(await errorsOf(edit)).toMatchObject({ screenshots: ['Only images you uploaded can be added to your listing'] })
+    expect((await getListingById(listing.id))!.screenshots).toEqual(listing.screenshots)
   })
 })

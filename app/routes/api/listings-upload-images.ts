@@ -8,11 +8,11 @@ const api = apiRoute({
   policy: { bodyLimit: BODY_LIMITS.upload, rateLimit: RATE_LIMITS.upload },
   POST: {
     access: 'user',
-    handler: async ({ request, context }) => {
+    handler: async ({ request, context, user }) => {
       if (!/^multipart\/form-data\b/i.test(request.headers.get('Content-Type') ?? '')) {
         throw new AppError(400, 'Send the images as multipart/form-data in the field "images"')
       }
-      return uploadApiImages(await readFormBody(request, context))
+      return uploadApiImages(user.id, await readFormBody(request, context))
     },
   },
 })

@@ -168,12 +168,12 @@ export async function deleteApiListing(request: Request, userId: string, listing
  * `{ images: [urls], rejected: [{ name, error }] }`: the valid files are stored
  * even when others are refused; 400 when none could be stored.
  */
-export async function uploadApiImages(form: FormData) {
+export async function uploadApiImages(ownerId: string, form: FormData) {
   const files = chosenFiles(form.getAll('images'))
   if (files.length === 0) throw new AppError(400, 'No images were uploaded')
   if (files.length > MAX_IMAGES) throw new AppError(400, TOO_MANY_IMAGES_MESSAGE)
   try {
-    const { images, rejected } = await uploadImages(files)
+    const { images, rejected } = await uploadImages(ownerId, files)
     if (images.length === 0) throw new AppError(400, rejected.map((r) => r.error).join('. '), { extra: { rejected } })
     return { images, rejected }
   } catch (error) {

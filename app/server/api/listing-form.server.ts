@@ -73,7 +73,7 @@ export async function submitListingForm(
     } else {
       // The valid files are stored even if another file or field is wrong, so a no-JS retry
       // doesn't ask for them again; the refused ones are named, and nothing is saved yet.
-      const outcome = await uploadImages(files)
+      const outcome = await uploadImages(target.sellerId, files)
       uploaded = outcome.images
       if (outcome.rejected.length) imageError = `Not uploaded: ${outcome.rejected.map((r) => r.error).join('. ')}`
     }
@@ -92,14 +92,28 @@ export async function submitListingForm(
 
   const input = listingInputFromForm(submission.value, uploaded)
   const repoId = submission.value.githubRepoId
+  // Refused by the listing's own rules when it is saved (an image that is not the seller's, issue 26.1): shown on the form.
+  const refusedSave = (error: unknown) => {
+    if (!isAppError(error) || error.status !== 400) throw error
+    return data(
+      { result: submission.reply({ formErrors: [error.message], fieldErrors: error.fieldErrors }), uploadedImages: uploaded },
+      { status: 400 },
+    )
+  }
   if (!target.listingId) {
     // A listing delivered through GitHub is created hidden and shown once its repository is connected,
     // so it is never for sale, even for a moment, as a listing its seller delivers by hand.
     const withRepository = typeof repoId === 'number'
-    const [listing, bankStatus] = await Promise.all([
-      createListing(target.sellerId, withRepository ? { ...input, visible: false } : input),
-      getBankDetailsStatus(target.sellerId),
-    ])
+    let listing: Awaited<ReturnType<typeof createListing>>
+    let bankStatus: Awaited<ReturnType<typeof getBankDetailsStatus>>
+    try {
+      ;[listing, bankStatus] = await Promise.all([
+        createListing(target.sellerId, withRepository ? { ...input, visible: false } : input),
+        getBankDetailsStatus(target.sellerId),
+      ])
+    } catch (error) {
+      return refusedSave(error)
+    }
     const refused = await connectRepository(listing.id, target.sellerId, repoId)
     if (refused) {
       return redirectWithToast(`/seller/edit/${listing.id}`, {
@@ -115,10 +129,15 @@ export async function submitListingForm(
         ? input.visible
           ? 'Your listing is now live in the marketplace.'
           : 'Your listing is saved and hidden from the marketplace.'
-        : `Your listing is ${input.visible ? 'in the marketplace' : 'saved and hidden'}, but buyers can’t purchase it until you add your bank details on your profile.`,
+        : `Your listing is saved${input.visible ? '' : ' and hidden'}, but it is not in the marketplace and buyers can’t purchase it until you add your bank details on your profile.`,
     })
   }
-  const listing = await updateListing(target.listingId, target.sellerId, input)
+  let listing: Awaited<ReturnType<typeof updateListing>>
+  try {
+    listing = await updateListing(target.listingId, target.sellerId, input)
+  } catch (error) {
+    return refusedSave(error)
+  }
   if (!listing) throw data('Listing not found', { status: 404 })
   const refused = await connectRepository(listing.id, target.sellerId, repoId)
   if (refused) {

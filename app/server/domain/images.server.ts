@@ -2,14 +2,20 @@ import { randomBytes } from 'node:crypto'
 import sharp from 'sharp'
 import { IMAGE_SIZES, type ImageSize } from '~/lib/images'
 import { MAX_IMAGE_BYTES, MAX_IMAGES, TOO_MANY_IMAGES_MESSAGE } from '~/lib/listing-schema'
+import { db } from '../infra/db.server.ts'
 import { logEvent } from '../infra/log.server.ts'
 import { getStorage } from '../infra/storage.server.ts'
+import { AppError } from './errors.server.ts'
 
 /**
  * Listing image uploads: a file is accepted by its CONTENT (magic bytes of
  * JPEG, PNG or WebP), never by its name or Content-Type, then fully decoded
  * and re-encoded by sharp into the fixed WebP renditions of lib/images.ts.
  * Re-encoding drops EXIF/GPS and anything smuggled after the image data.
+ *
+ * An image belongs to whoever uploaded it (issue 26.1): storing one records its owner
+ * (`uploaded_images`), a listing takes only its seller's images (assertOwnImages), and an image is
+ * deleted only once no listing and no avatar refers to it (deleteUnusedImages).
  */
 
 /** Decompression-bomb guard: a 5 MB file may still claim 60 000 × 60 000 pixels. */
@@ -148,7 +154,11 @@ export interface RejectedImage {
  * not cost the others. Only a batch over the image limit is refused whole
  * (ImageRejectedError), before any file is read.
  */
-export async function uploadImages(files: File[], alreadyAttached = 0): Promise<{ images: string[]; rejected: RejectedImage[] }> {
+export async function uploadImages(
+  ownerId: string,
+  files: File[],
+  alreadyAttached = 0,
+): Promise<{ images: string[]; rejected: RejectedImage[] }> {
   if (alreadyAttached + files.length > MAX_IMAGES) throw new ImageRejectedError(TOO_MANY_IMAGES_MESSAGE)
   const prepared: PreparedImage[] = []
   const rejected: RejectedImage[] = []
@@ -163,21 +173,24 @@ export async function uploadImages(files: File[], alreadyAttached = 0): Promise<
     }
   }
   if (rejected.length) logEvent('info', 'listing_images_rejected', { count: rejected.length, stored: prepared.length })
-  return { images: await storePreparedImages(prepared), rejected }
+  return { images: await storePreparedImages(ownerId, prepared), rejected }
 }
 
 export function imageUrlFor(key: string): string {
   return `/uploads/${key}/full.webp`
 }
 
-function keysOfUrl(url: string): string[] {
-  const match = /^\/uploads\/([a-f0-9]{32})\/full\.webp$/.exec(url)
-  if (!match) return []
-  return (Object.keys(IMAGE_SIZES) as ImageSize[]).map((size) => `${match[1]}/${size}.webp`)
+/** The image's key (its folder in storage) when the URL is one of our stored images, else null. */
+function imageKeyOf(url: string): string | null {
+  return /^\/uploads\/([a-f0-9]{32})\/full\.webp$/.exec(url)?.[1] ?? null
 }
 
-/** Writes the renditions; returns the stored URLs (the `full` rendition). All or nothing. */
-export async function storePreparedImages(prepared: PreparedImage[]): Promise<string[]> {
+function renditionKeys(key: string): string[] {
+  return (Object.keys(IMAGE_SIZES) as ImageSize[]).map((size) => `${key}/${size}.webp`)
+}
+
+/** Writes the renditions and records `ownerId` as their owner; returns the stored URLs (the `full` rendition). All or nothing. */
+export async function storePreparedImages(ownerId: string, prepared: PreparedImage[]): Promise<string[]> {
   const storage = getStorage()
   const written: string[] = []
   try {
@@ -188,11 +201,57 @@ export async function storePreparedImages(prepared: PreparedImage[]): Promise<st
         written.push(key)
       }
     }
+    if (prepared.length) {
+      await db
+        .insertInto('uploadedImages')
+        .values(prepared.map((image) => ({ key: image.key, ownerId })))
+        .execute()
+    }
   } catch (error) {
     await storage.delete(written).catch(() => undefined)
     throw error
   }
   return prepared.map((image) => imageUrlFor(image.key))
+}
+
+export const IMAGE_NOT_YOURS = 'Only images you uploaded can be added to your listing'
+
+/**
+ * A listing takes only images its seller uploaded, plus those it already shows (`kept`: an edit
+ * keeps what the listing had, e.g. images stored before owners were recorded). Anything else — another
+ * user's avatar or upload — is a 400 on the images field (issue 26.1).
+ */
+export async function assertOwnImages(ownerId: string, urls: (string | null | undefined)[], kept: (string | null)[] = []): Promise<void> {
+  const keptUrls = new Set(kept)
+  const keys = [...new Set(urls.filter((url): url is string => !!url && !keptUrls.has(url)).map(imageKeyOf))]
+  if (keys.length === 0) return
+  if (keys.includes(null)) throw imageNotYours()
+  const owned = await db
+    .selectFrom('uploadedImages')
+    .select('key')
+    .where('ownerId', '=', ownerId)
+    .where('key', 'in', keys as string[])
+    .execute()
+  if (owned.length !== keys.length) throw imageNotYours()
+}
+
+function imageNotYours() {
+  return new AppError(400, IMAGE_NOT_YOURS, { fieldErrors: { screenshots: [IMAGE_NOT_YOURS] }, extra: { field: 'screenshots' } })
+}
+
+/** The keys among these that a listing (live or archived) or an avatar still refers to. */
+async function keysInUse(keys: string[]): Promise<Set<string>> {
+  const urls = keys.map(imageUrlFor)
+  const [listings, avatars] = await Promise.all([
+    db
+      .selectFrom('listings')
+      .select(['thumbnailUrl', 'screenshots'])
+      .where((eb) => eb.or([eb('thumbnailUrl', 'in', urls), eb('screenshots', '&&', eb.val(urls))]))
+      .execute(),
+    db.selectFrom('users').select('avatarUrl').where('avatarUrl', 'in', urls).execute(),
+  ])
+  const used = [...listings.flatMap((r) => [r.thumbnailUrl, ...r.screenshots]), ...avatars.map((r) => r.avatarUrl)]
+  return new Set(used.map((url) => (url ? imageKeyOf(url) : null)).filter((key): key is string => key !== null))
 }
 
 /** Whether this rendition of an image is stored (the demo data checks before it renders). */
@@ -218,10 +277,17 @@ export async function storeImageIfAbsent(key: string, renditions: Partial<Record
   return imageUrlFor(key)
 }
 
-/** Removes the stored renditions of these image URLs (others are ignored). */
-export async function deleteStoredImages(urls: string[]): Promise<void> {
-  const keys = urls.flatMap(keysOfUrl)
+/**
+ * Removes the stored renditions (and the owner record) of these image URLs once nothing refers to
+ * them: no listing, live or archived, and no avatar. Other URLs are ignored.
+ */
+export async function deleteUnusedImages(urls: (string | null | undefined)[]): Promise<void> {
+  const keys = [...new Set(urls.map((url) => (url ? imageKeyOf(url) : null)).filter((key): key is string => key !== null))]
   if (keys.length === 0) return
-  await getStorage().delete(keys)
-  logEvent('info', 'listing_images_deleted', { count: urls.length })
+  const inUse = await keysInUse(keys)
+  const unused = keys.filter((key) => !inUse.has(key))
+  if (unused.length === 0) return
+  await getStorage().delete(unused.flatMap(renditionKeys))
+  await db.deleteFrom('uploadedImages').where('key', 'in', unused).execute()
+  logEvent('info', 'images_deleted', { count: unused.length })
 }

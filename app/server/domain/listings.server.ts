@@ -15,7 +15,7 @@ import { db, isUniqueViolation } from '../infra/db.server.ts'
 import { logEvent } from '../infra/log.server.ts'
 import { cancelStaleCheckouts } from './checkout.server.ts'
 import { checkReplay, type IdempotentCreate } from './idempotency.server.ts'
-import { deleteStoredImages } from './images.server.ts'
+import { assertOwnImages, deleteUnusedImages } from './images.server.ts'
 
 export type ListingSeller = Pick<User, 'id' | 'username' | 'displayName' | 'avatarUrl' | 'bio'>
 
@@ -306,6 +306,7 @@ export async function createListingOnce(
     const earlier = await listingCreatedWith(sellerId, idempotent)
     if (earlier) return { listing: earlier, replayed: true }
   }
+  await assertOwnImages(sellerId, [input.thumbnailUrl, ...input.screenshots])
   const base = slugBase(input.title)
   for (let attempt = 0; attempt < 8; attempt++) {
     const slug = await nextFreeSlug(base)
@@ -376,23 +377,10 @@ export async function checkListingOwner(listingId: string, userId: string): Prom
   return row.visible ? 'forbidden' : 'not_found'
 }
 
-/** Images no listing refers to any more (a listing's own URLs, minus those still in use). */
-async function unreferencedImages(urls: string[]): Promise<string[]> {
-  const unique = [...new Set(urls)]
-  if (unique.length === 0) return []
-  const used = await db
-    .selectFrom('listings')
-    .select(['thumbnailUrl', 'screenshots'])
-    .where((eb) => eb.or([eb('thumbnailUrl', 'in', unique), eb('screenshots', '&&', eb.val(unique))]))
-    .execute()
-  const inUse = new Set(used.flatMap((r) => [r.thumbnailUrl, ...r.screenshots]))
-  return unique.filter((u) => !inUse.has(u))
-}
-
 /** Best effort: a leftover file costs storage, a failed request would cost the seller's edit. */
 async function removeImages(urls: string[]) {
   try {
-    await deleteStoredImages(await unreferencedImages(urls))
+    await deleteUnusedImages(urls)
   } catch (error) {
     logEvent('warn', 'listing_image_cleanup_failed', { reason: error instanceof Error ? error.message : String(error) })
   }
@@ -401,11 +389,13 @@ async function removeImages(urls: string[]) {
 /**
  * Replaces the editable fields of the seller's listing. The slug stays as it
  * was (links keep working after a title change). Images dropped from the
- * listing are removed from storage when nothing else uses them.
+ * listing are removed from storage when nothing else uses them. Images new to the listing must be
+ * the seller's own uploads (a 400 otherwise).
  */
 export async function updateListing(listingId: string, sellerId: string, input: ListingInput): Promise<ListingView | undefined> {
   const before = await getOwnedListing(listingId, sellerId)
   if (!before) return undefined
+  await assertOwnImages(sellerId, [input.thumbnailUrl, ...input.screenshots], [before.thumbnailUrl, ...before.screenshots])
   const row = await db
     .updateTable('listings')
     .set({ ...columnsFrom(input), updatedAt: new Date() })

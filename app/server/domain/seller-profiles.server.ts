@@ -13,7 +13,7 @@ import { USERNAME_PATTERN, USERNAME_TAKEN_MESSAGE, usernameProblem, type SellerP
 import { db, isUniqueViolation } from '../infra/db.server.ts'
 import { logEvent } from '../infra/log.server.ts'
 import { AppError } from './errors.server.ts'
-import { deleteStoredImages, ImageRejectedError, prepareImage, storePreparedImages } from './images.server.ts'
+import { deleteUnusedImages, ImageRejectedError, prepareImage, storePreparedImages } from './images.server.ts'
 import { sellerRatingTotals, sellerRecentReviews, type ReviewView } from './reviews.server.ts'
 
 export interface EditableProfile {
@@ -72,12 +72,12 @@ export async function updateSellerProfile(userId: string, input: SellerProfileIn
   }
 }
 
-/** Stores a new avatar through the listing images' path (checked, re-encoded to WebP) and drops the old one. */
+/** Stores a new avatar through the listing images' path (checked, re-encoded to WebP) and drops the old one unless a listing shows it. */
 export async function setAvatar(userId: string, file: File): Promise<string> {
   let url: string
   try {
     const prepared = await prepareImage(file.name, new Uint8Array(await file.arrayBuffer()))
-    ;[url] = (await storePreparedImages([prepared])) as [string]
+    ;[url] = (await storePreparedImages(userId, [prepared])) as [string]
   } catch (error) {
     if (error instanceof ImageRejectedError) throw new AppError(400, error.message, { extra: { field: 'avatar' } })
     throw error
@@ -88,7 +88,7 @@ export async function setAvatar(userId: string, file: File): Promise<string> {
     .set({ avatarUrl: url, profileEditedAt: new Date(), updatedAt: new Date() })
     .where('id', '=', userId)
     .execute()
-  if (previous?.avatarUrl) await deleteStoredImages([previous.avatarUrl]).catch(() => undefined)
+  await deleteUnusedImages([previous?.avatarUrl]).catch(() => undefined)
   logEvent('info', 'avatar_updated', { userId })
   return url
 }
@@ -100,7 +100,7 @@ export async function removeAvatar(userId: string): Promise<void> {
     .set({ avatarUrl: null, profileEditedAt: new Date(), updatedAt: new Date() })
     .where('id', '=', userId)
     .execute()
-  if (previous?.avatarUrl) await deleteStoredImages([previous.avatarUrl]).catch(() => undefined)
+  await deleteUnusedImages([previous?.avatarUrl]).catch(() => undefined)
 }
 
 export interface SellerPageListing {
