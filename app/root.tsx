@@ -106,7 +106,7 @@ export function meta() {
     {
       name: 'description',
       content:
-        'Forkmarket is the marketplace for apps, templates and full sites built on a code-hosting platform: pay by card, receive a fork, money held in escrow until delivery is confirmed.',
+        'Forkmarket is the marketplace for apps, templates and full sites built on a code-hosting platform: pay by card, receive the code by GitHub invitation or fork link, money held in escrow until delivery is confirmed.',
     },
   ]
 }

@@ -49,7 +49,7 @@ const STEPS: { title: string; description: string; icon: LucideIcon }[] = [
   },
   {
     title: 'Deliver & Earn',
-    description: `The seller delivers a fork link, the buyer confirms receipt within ${DISPUTE_WINDOW_HOURS} hours, and the seller is paid out by bank transfer.`,
+    description: `The seller delivers a fork link, or GitHub invites the buyer to the repository to fork it; the buyer confirms receipt within ${DISPUTE_WINDOW_HOURS} hours, and the seller is paid out by bank transfer.`,
     icon: GitFork,
   },
 ]
@@ -95,7 +95,8 @@ const BUYER_BENEFITS: { title: string; description: string; icon: LucideIcon }[]
   },
   {
     title: 'Delivered as a fork',
-    description: 'Get a fork link to your own copy of the repository, ready to clone and deploy.',
+    description:
+      'Get a fork link to your own copy of the repository, or accept a GitHub invitation to the seller’s repository and fork it. Access is removed if the sale is refunded.',
     icon: GitFork,
   },
 ]
@@ -124,7 +125,7 @@ function BenefitList({ items }: { items: { title: string; description: string; i
 function OrderTimeline() {
   const events = [
     { label: 'Payment received', detail: '$149.00 held in escrow', done: true },
-    { label: 'Delivered', detail: 'Fork link sent to buyer', done: true },
+    { label: 'Delivered', detail: 'GitHub invitation accepted, repository forked', done: true },
     { label: 'Receipt confirmed', detail: `Buyer confirmed within ${DISPUTE_WINDOW_HOURS} hours`, done: true },
     { label: 'Payout scheduled', detail: '$126.65 by bank transfer', done: false },
   ]
@@ -181,8 +182,8 @@ export default function Home() {
               Buy and Sell <span className="whitespace-nowrap">Production-Ready</span> Apps
             </h1>
             <p className="mt-6 max-w-xl text-lg leading-8 text-pretty text-muted-foreground">
-              Apps, templates and full sites from independent developers, delivered straight to your account as a fork. Pay once by card;
-              the money stays in escrow until delivery is confirmed.
+              Apps, templates and full sites from independent developers, delivered straight to your GitHub account as a fork. Pay once by
+              card; the money stays in escrow until delivery is confirmed.
             </p>
             <div className="mt-8 flex flex-col gap-3 sm:flex-row">
               <Link to="/marketplace" className={primaryButton}>
@@ -282,7 +283,7 @@ export function meta({}: Route.MetaArgs) {
     { title: 'Forkmarket — Buy and sell code-hosted apps and templates' },
     {
       name: 'description',
-      content: `Buy and sell apps, templates and full sites built on a code-hosting platform. Card payments, escrow protection, a ${DISPUTE_WINDOW_HOURS}-hour dispute window and delivery by fork link.`,
+      content: `Buy and sell apps, templates and full sites built on a code-hosting platform. Card payments, escrow protection, a ${DISPUTE_WINDOW_HOURS}-hour dispute window and delivery by GitHub invitation or fork link.`,
     },
   ]
 }

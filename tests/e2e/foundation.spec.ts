@@ -126,3 +126,30 @@ test('the theme persists across reloads without a flash of the wrong theme', asy
   await page.reload()
   await expect(page.locator('html')).toHaveClass(/dark/)
 })
+
+// Issue 26.20: delivery through GitHub (invitation → accept → your fork; access removed on refund) is
+// described beside the seller's fork link, on every page that explains delivery.
+test('the landing page, FAQ, Help and Disclaimer describe delivery through GitHub beside the fork link', async ({ page }) => {
+  await page.goto('/')
+  const home = page.getByRole('main')
+  await expect(home).toContainText('or GitHub invites the buyer to the repository to fork it')
+  await expect(home).toContainText('accept a GitHub invitation to the seller’s repository and fork it')
+  await expect(home).toContainText('Access is removed if the sale is refunded.')
+  await expect(home).not.toContainText('Fork link sent to buyer')
+  await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /GitHub invitation or fork link/)
+
+  await page.goto('/faq')
+  const faq = page.getByRole('main')
+  await expect(faq).toContainText('is delivered through GitHub')
+  await expect(faq).toContainText('Accept the invitation, then fork the repository')
+  await expect(faq).toContainText('your access to the repository is removed')
+  await expect(faq).toContainText('Otherwise the seller delivers a fork link')
+
+  await page.goto('/help')
+  await expect(page.getByRole('main')).toContainText('you accept the invitation to the repository and fork it')
+
+  await page.goto('/disclaimer')
+  const disclaimer = page.getByRole('main')
+  await expect(disclaimer).toContainText('once the buyer has accepted the GitHub invitation')
+  await expect(disclaimer).toContainText('Access given by a GitHub invitation is removed if the sale is refunded.')
+})

@@ -20,9 +20,10 @@ export default function DisclaimerPage() {
       </p>
       <p>
         What we do provide is escrow protection: a buyer's funds are held by the platform until delivery is confirmed. After the seller
-        delivers a fork link, the buyer has a {DISPUTE_WINDOW_DAYS}-day ({DISPUTE_WINDOW_HOURS}-hour) dispute window to press Confirm
-        Receipt or Report a problem; if they do neither, the sale is confirmed automatically after {DISPUTE_WINDOW_HOURS} hours. A reported
-        problem is reviewed by an admin, who either releases the funds to the seller or refunds the buyer. See our{' '}
+        delivers a fork link (or, for a listing delivered through GitHub, once the buyer has accepted the GitHub invitation to its
+        repository), the buyer has a {DISPUTE_WINDOW_DAYS}-day ({DISPUTE_WINDOW_HOURS}-hour) dispute window to press Confirm Receipt or
+        Report a problem; if they do neither, the sale is confirmed automatically after {DISPUTE_WINDOW_HOURS} hours. A reported problem is
+        reviewed by an admin, who either releases the funds to the seller or refunds the buyer. See our{' '}
         <Link to="/terms#disputes">Terms of Service</Link> for details.
       </p>
 
@@ -71,7 +72,8 @@ export default function DisclaimerPage() {
       <h2 id="availability">Availability of the service</h2>
       <p>
         We work to keep Forkmarket available and accurate, but we do not guarantee that it will be uninterrupted or error-free. Your
-        purchases stay accessible through the fork links delivered to you, which live on the code-hosting platform.
+        purchases stay accessible through your forks and the fork links delivered to you, which live on the code-hosting platform. Access
+        given by a GitHub invitation is removed if the sale is refunded.
       </p>
 
       <h2 id="liability">Limitation of liability</h2>

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import { LegalPage, SUPPORT_EMAIL } from '~/components/prose'
 import { DISPUTE_WINDOW_DAYS, DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
+import { VERIFIED_SOURCE_TITLE } from '~/lib/github'
 import { formatCents, PLATFORM_FEE_PERCENT, SELLER_SHARE_PERCENT, splitFee } from '~/lib/money'
 import { routePolicy } from '~/server/http/route-policy.server'
 import type { Route } from './+types/faq'
@@ -38,11 +39,20 @@ const GROUPS: Group[] = [
         id: 'delivery',
         question: 'How do I receive what I buy?',
         answer: (
-          <p>
-            The seller delivers a fork link: a link to your own copy of the repository on the code-hosting platform. It appears in the
-            Delivery column of <Link to="/purchases">My Purchases</Link> (it shows "Pending" until the seller delivers). Each listing states
-            its delivery timeframe, from instant to 3-5 days.
-          </p>
+          <>
+            <p>
+              A listing marked "{VERIFIED_SOURCE_TITLE}" is delivered through GitHub: after you pay, your connected GitHub account is
+              invited to the seller’s private repository with read access (GitHub e-mails you the invitation too). Accept the invitation,
+              then fork the repository: your fork is your copy. The invitation link is also in the Delivery column of{' '}
+              <Link to="/purchases">My Purchases</Link>, and your {DISPUTE_WINDOW_HOURS}-hour dispute window starts once you have access. If
+              the sale is refunded, your access to the repository is removed.
+            </p>
+            <p>
+              Otherwise the seller delivers a fork link: a link to your own copy of the repository on the code-hosting platform. It appears
+              in the Delivery column of <Link to="/purchases">My Purchases</Link> (it shows "Pending" until the seller delivers). Each
+              listing states its delivery timeframe, from instant to 3-5 days.
+            </p>
+          </>
         ),
       },
       {

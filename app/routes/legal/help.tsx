@@ -33,7 +33,8 @@ const TOPICS: Topic[] = [
     id: 'buying',
     icon: ShoppingCart,
     title: 'Buying',
-    summary: 'Pay once by card and get lifetime access. The seller delivers a fork link, which appears in My Purchases.',
+    summary:
+      'Pay once by card and get lifetime access. Delivered through GitHub, you accept the invitation to the repository and fork it; otherwise the seller delivers a fork link. Both appear in My Purchases.',
     links: [
       { to: '/faq#delivery', label: 'How do I receive what I buy?' },
       { to: '/faq#licences', label: 'Which licence do I need?' },
