@@ -5,7 +5,6 @@ import type { Config } from '../app/server/infra/env.server.ts'
 import { demoGithubSpec, type DemoGithub } from '../db/demo-github.ts'
 import { localSecret } from '../db/local-secrets.ts'
 import { assertPortFree } from '../db/ports.ts'
-import { emailUserId } from '../db/seed.ts'
 
 /**
  * Starts the local stand-ins for hosted services (Supabase Auth, Stripe, GitHub, mail) when
@@ -48,13 +47,17 @@ export async function startLocalServices(options: {
       await assertPortFree(port, 'GitHub emulator', 'GITHUB_EMULATOR_PORT')
       const { startGithubEmulator } = await import('./github/server.ts')
       const appOrigin = env.APP_URL ?? `http://localhost:${options.appPort}`
+      // Without APP_URL the app answers at localhost and 127.0.0.1 alike (issue 26.19): both are the App's
+      // callback URLs, as a GitHub App registers several; its one Setup URL is localhost's, and the app
+      // sends a seller who started at 127.0.0.1 back there (flowOriginRedirect).
+      const appOrigins = env.APP_URL ? [env.APP_URL] : [appOrigin, `http://127.0.0.1:${options.appPort}`]
       const github = await startGithubEmulator({
         port,
         dataFile: path.join(options.dataDir, 'github-emulator.json'),
         webhookUrl: `http://127.0.0.1:${options.appPort}/api/github/webhook`,
         webhookSecret: env.GITHUB_WEBHOOK_SECRET,
         setupUrl: `${appOrigin}/github/install/callback`,
-        callbackUrls: [`${appOrigin}/github/oauth/callback`],
+        callbackUrls: appOrigins.map((origin) => `${origin}/github/oauth/callback`),
       })
       // The demo organizations, repositories and buyers (created when missing; db/demo-github.ts).
       const seeded = github.seed(demoGithubSpec(new Date()))
@@ -84,6 +87,8 @@ export async function startLocalServices(options: {
     const port = env.SUPABASE_EMULATOR_PORT
     await assertPortFree(port, 'Supabase Auth emulator', 'SUPABASE_EMULATOR_PORT')
     const { startAuthEmulator } = await import('./supabase-auth/server.ts')
+    // Imported here, not on load: the demo data's module reaches into the app's, which read the configuration.
+    const { emailUserId } = await import('../db/seed.ts')
     const auth = await startAuthEmulator({
       port,
       dataFile: path.join(options.dataDir, 'auth-emulator.json'),

@@ -1,6 +1,6 @@
 import { redirect } from 'react-router'
 import { isAppError } from '~/server/domain/errors.server'
-import { completeInstallation, GITHUB_FLOW_RATE_LIMIT, GITHUB_PATHS } from '~/server/domain/github-delivery.server'
+import { completeInstallation, flowOriginRedirect, GITHUB_FLOW_RATE_LIMIT, GITHUB_PATHS } from '~/server/domain/github-delivery.server'
 import { requireUser } from '~/server/http/auth.server'
 import { redirectWithToast } from '~/server/http/responses.server'
 import { BODY_LIMITS, routePolicy } from '~/server/http/route-policy.server'
@@ -14,6 +14,9 @@ import type { Route } from './+types/install-callback'
 export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.tiny, rateLimit: GITHUB_FLOW_RATE_LIMIT })]
 
 export async function loader({ request, context }: Route.LoaderArgs) {
+  // Locally: back to the address (localhost or 127.0.0.1) the seller started at, where their session is.
+  const home = flowOriginRedirect(request)
+  if (home) return redirect(home)
   const user = await requireUser(request, context)
   try {
     const outcome = await completeInstallation({

@@ -69,7 +69,7 @@ import type {
 } from '../../../db/schema.ts'
 import type { RateLimit } from '../http/rate-limit.server.ts'
 import { db, isUniqueViolation } from '../infra/db.server.ts'
-import { config } from '../infra/env.server.ts'
+import { appUrl, config } from '../infra/env.server.ts'
 import { githubApp, githubEnabled, githubFailure, installationOctokit, userOctokit, type GithubFailure } from '../infra/github.server.ts'
 import { queueJob, type JobDefinition } from '../infra/jobs.server.ts'
 import { logEvent } from '../infra/log.server.ts'
@@ -351,6 +351,8 @@ interface FlowState {
   p: FlowPurpose
   /** The installation being verified (install flows that came back without a code). */
   i?: number
+  /** The origin the install flow began at, when it may differ from the App's one Setup URL (local, issue 26.19). */
+  o?: string
   exp: number
   n: string
 }
@@ -369,8 +371,8 @@ export function signFlowState(state: Omit<FlowState, 'exp' | 'n'>, now: Date = n
   return `${body}.${mac}`
 }
 
-/** The state if it is ours, unexpired and started by `userId`; else a 400 naming the problem. */
-export function readFlowState(value: string | null, userId: string, now: Date = new Date()): FlowState {
+/** The state if it is ours and unexpired, whoever started it; else a 400 naming the problem. */
+function verifyFlowState(value: string | null, now: Date): FlowState {
   const [body, mac] = (value ?? '').split('.')
   const expected = body ? createHmac('sha256', stateKey()).update(body).digest() : Buffer.alloc(0)
   const given = Buffer.from(mac ?? '', 'base64url')
@@ -378,19 +380,50 @@ export function readFlowState(value: string | null, userId: string, now: Date = 
     throw new AppError(400, 'This GitHub link is not valid: please start again')
   const state = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as FlowState
   if (state.exp < now.getTime()) throw new AppError(400, 'This GitHub link has expired: please start again')
+  return state
+}
+
+/** The state if it is ours, unexpired and started by `userId`; else a 400 naming the problem. */
+export function readFlowState(value: string | null, userId: string, now: Date = new Date()): FlowState {
+  const state = verifyFlowState(value, now)
   if (state.u !== userId) throw new AppError(403, 'This GitHub connection was started by another account')
   return state
+}
+
+/**
+ * Locally the app answers at http://localhost:PORT and http://127.0.0.1:PORT, each with cookies of its
+ * own, while GitHub sends every installation back to the App's one Setup URL: a flow begun at the other
+ * address goes back there (same path and query) before the session is read, else the seller would
+ * arrive signed out (issue 26.19). Only between origins `appUrl` answers at — none once APP_URL is set —
+ * and only for a state we signed.
+ */
+export function flowOriginRedirect(request: Request, now: Date = new Date()): string | null {
+  const url = new URL(request.url)
+  if (appUrl(request) !== url.origin) return null
+  let state: FlowState
+  try {
+    state = verifyFlowState(url.searchParams.get('state'), now)
+  } catch {
+    return null
+  }
+  if (!state.o || state.o === url.origin || appUrl(new Request(state.o)) !== state.o) return null
+  return `${state.o}${url.pathname}${url.search}`
 }
 
 function requireGithub(): void {
   if (!githubEnabled()) throw new AppError(503, 'GitHub delivery is not available on this site')
 }
 
-/** Where "Connect GitHub" sends a seller: the App's installation page (GitHub, or the emulator's consent page). */
-export async function installUrl(userId: string, returnTo: string): Promise<string> {
+/**
+ * Where "Connect GitHub" sends a seller: the App's installation page (GitHub, or the emulator's consent
+ * page). `origin`: the address the seller is at (`appUrl(request)`), where the flow returns to.
+ */
+export async function installUrl(userId: string, returnTo: string, origin?: string): Promise<string> {
   requireGithub()
   try {
-    return await githubApp().getInstallationUrl({ state: signFlowState({ u: userId, r: returnTo, p: 'install' }) })
+    return await githubApp().getInstallationUrl({
+      state: signFlowState({ u: userId, r: returnTo, p: 'install', ...(origin ? { o: origin } : {}) }),
+    })
   } catch (error) {
     logEvent('error', 'github_unavailable', { step: 'install_url', message: error instanceof Error ? error.message : String(error) })
     throw new AppError(502, 'GitHub could not be reached. Please try again.')
