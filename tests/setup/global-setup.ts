@@ -5,7 +5,6 @@ import type { TestProject } from 'vitest/node'
 import { createDb } from '../../db/connection.ts'
 import { startEmbeddedPostgres } from '../../db/embedded.ts'
 import { migrateToLatest } from '../../db/migrate.ts'
-import { freePort } from '../../db/ports.ts'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -20,7 +19,8 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'forkmarket-test-pg-'))
-  const pg = await startEmbeddedPostgres({ dataDir, port: await freePort(), database: 'forkmarket_template' })
+  // No port: one is chosen, and another if it is taken before PostgreSQL binds it (issue 26.18).
+  const pg = await startEmbeddedPostgres({ dataDir, database: 'forkmarket_template' })
   const db = createDb(pg.connectionString('forkmarket_template'), { max: 1 })
   try {
     await migrateToLatest(db)
