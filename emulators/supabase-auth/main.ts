@@ -1,13 +1,13 @@
 /**
  * CLI: `tsx emulators/supabase-auth/main.ts`
  *
- * SUPABASE_EMULATOR_PORT (default 54321), DATA_DIR (default .data; state goes
+ * SUPABASE_EMULATOR_PORT (default 12121), DATA_DIR (default .data; state goes
  * to $DATA_DIR/auth-emulator.json), SITE_URL (fallback redirect target).
  */
 import { join } from 'node:path'
 import { startAuthEmulator } from './server.ts'
 
-const port = Number(process.env.SUPABASE_EMULATOR_PORT ?? 54321)
+const port = Number(process.env.SUPABASE_EMULATOR_PORT ?? 12121)
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
   throw new Error(`SUPABASE_EMULATOR_PORT must be a port number, got "${process.env.SUPABASE_EMULATOR_PORT}"`)
 }

@@ -16,7 +16,7 @@ export type { Provider } from './store.ts'
 export type { AuthIdentity, AuthUser } from './users.ts'
 
 export interface AuthEmulatorOptions {
-  /** Default 54321; 0 picks a free port. */
+  /** Default 12121; 0 picks a free port. */
   port?: number
   /** Default '127.0.0.1'. */
   host?: string
@@ -47,7 +47,7 @@ export interface SessionResponse {
 }
 
 export interface AuthEmulator {
-  /** e.g. 'http://127.0.0.1:54321': the app's SUPABASE_URL. */
+  /** e.g. 'http://127.0.0.1:12121': the app's SUPABASE_URL. */
   url: string
   /** A JWT-shaped anon key: the app's SUPABASE_ANON_KEY. */
   anonKey: string
@@ -61,7 +61,7 @@ export interface AuthEmulator {
 }
 
 const API_VERSION = '2024-01-01'
-const DEFAULT_PORT = 54321
+const DEFAULT_PORT = 12121
 const DEFAULT_SITE_URL = 'http://localhost:3000'
 const REFRESH_TOKEN_REUSE_INTERVAL_MS = 10_000
 const FLOW_STATE_TTL_MS = 5 * 60_000

@@ -30,6 +30,15 @@ function problems(env: Record<string, string>): string[] {
 }
 
 describe('configuration', () => {
+  it('listens by default only on ports outside the ranges systems hand to outgoing connections (issue 26.18)', () => {
+    // Linux's default ip_local_port_range, and the IANA dynamic range macOS and Windows use: a default port
+    // in them can be taken by any outgoing connection (the embedded PostgreSQL's 54329 was).
+    const ephemeral = (value: number) => (value >= 32_768 && value <= 60_999) || value >= 49_152
+    const defaults = Object.entries(parseConfig({})).filter(([name]) => name === 'PORT' || name.endsWith('_PORT'))
+    expect(defaults.length).toBeGreaterThanOrEqual(8)
+    expect(defaults.filter(([, value]) => ephemeral(Number(value)))).toEqual([])
+  })
+
   it('accepts an empty environment locally, with the documented defaults', () => {
     const config = parseConfig({})
     expect(config).toMatchObject({

@@ -33,7 +33,7 @@ const shape = {
   SKIP_BUILD: flag.default(false),
 
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
-  EMBEDDED_PG_PORT: port.default(54329),
+  EMBEDDED_PG_PORT: port.default(12132),
   DB_POOL_MAX: positiveInt.default(10),
   SEED_DEMO_DATA: flag.optional(),
 
@@ -42,7 +42,7 @@ const shape = {
 
   SUPABASE_URL: httpUrl.optional(),
   SUPABASE_ANON_KEY: text.optional(),
-  SUPABASE_EMULATOR_PORT: port.default(54321),
+  SUPABASE_EMULATOR_PORT: port.default(12121),
   AUTH_ACCESS_TOKEN_TTL: positiveInt.default(600),
   ADMIN_EMAILS: z
     .string()
@@ -302,7 +302,7 @@ export const ENV_DOCS: { readonly [K in EnvName]: EnvDoc } = {
     meaning: 'an external PostgreSQL (no embedded server is started); required in production',
     example: 'postgres://user:pass@host:5432/forkmarket',
   },
-  EMBEDDED_PG_PORT: { group: 'Database', default: '`54329`', meaning: 'port of the embedded PostgreSQL' },
+  EMBEDDED_PG_PORT: { group: 'Database', default: '`12132`', meaning: 'port of the embedded PostgreSQL' },
   DB_POOL_MAX: { group: 'Database', default: '`10`', meaning: 'connections per app process' },
   SEED_DEMO_DATA: {
     group: 'Database',
@@ -334,7 +334,7 @@ export const ENV_DOCS: { readonly [K in EnvName]: EnvDoc } = {
     meaning: "the project's anon key (required in production)",
     example: '…',
   },
-  SUPABASE_EMULATOR_PORT: { group: 'Identity (Supabase Auth)', default: '`54321`', meaning: 'port of the local auth emulator' },
+  SUPABASE_EMULATOR_PORT: { group: 'Identity (Supabase Auth)', default: '`12121`', meaning: 'port of the local auth emulator' },
   AUTH_ACCESS_TOKEN_TTL: {
     group: 'Identity (Supabase Auth)',
     default: '`600`',
