@@ -502,6 +502,28 @@ async function ensureSellers(db: Kysely<DB>, count: number, random: Random): Pro
   })
 }
 
+/** Bulk sellers can take payments (pending bank details): the marketplace shows only such sellers' listings (issue 26.13). */
+async function ensureSellersCanSell(db: Kysely<DB>, sellerIds: string[]) {
+  for (let start = 0; start < sellerIds.length; start += 500) {
+    await db
+      .insertInto('bankDetails')
+      .values(
+        sellerIds.slice(start, start + 500).map((userId) => ({
+          userId,
+          country: 'GB' as const,
+          accountHolder: 'Bulk Seller',
+          bankName: 'Bulk Bank',
+          sortCode: '112233',
+          accountNumberLast4: '1234',
+          status: 'pending' as const,
+          requestedAt: new Date(),
+        })),
+      )
+      .onConflict((oc) => oc.column('userId').doNothing())
+      .execute()
+  }
+}
+
 async function insertBatch(db: Kysely<DB>, batch: BulkListing[], sellerIds: string[]) {
   const column = <T>(get: (l: BulkListing) => T) => batch.map(get)
   // Arrays of arrays must be rectangular in Postgres, so list columns travel as '|'-joined text.
@@ -559,6 +581,7 @@ export async function seedBulkListings(db: Kysely<DB>, options: BulkSeedOptions)
     .padStart(2, '0')}x`
 
   const sellerIds = await ensureSellers(db, sellerCount, random)
+  await ensureSellersCanSell(db, sellerIds)
   const inFlight = new Set<Promise<void>>()
   let inserted = 0
   for (let start = 0; start < total; start += batchSize) {

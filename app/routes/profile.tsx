@@ -118,7 +118,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         approvedAt={bankDetails?.approvedAt}
         rejectionReason={bankDetails?.rejectionReason}
       />
-      <Card>
+      <Card id="bank-details" className="scroll-mt-20">
         <CardHeader>
           <CardTitle asChild>
             <h2>Bank Details</h2>

@@ -7,11 +7,13 @@ import { GithubAlerts } from '~/components/dashboard/github-alerts'
 import { PayoutStatements, SellerAnalyticsCard } from '~/components/dashboard/seller-analytics'
 import { SellerListingsTable } from '~/components/dashboard/seller-listings-table'
 import { SellerTransactionsTable } from '~/components/dashboard/seller-transactions-table'
+import { SetupChecklist } from '~/components/dashboard/setup-checklist'
 import { StatCard } from '~/components/dashboard/stat-card'
 import { Button } from '~/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
 import { DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
 import { formatCents } from '~/lib/money'
+import { sellerSetupSteps } from '~/lib/seller-setup'
 import { z } from '~/lib/zod'
 import { isAppError } from '~/server/domain/errors.server'
 import { deliverSale } from '~/server/domain/escrow.server'
@@ -51,6 +53,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     statements,
     // Issue 16: "Reconnect GitHub" (listings hidden for a lost repository) and invitations waiting on GitHub's limits.
     github: { lostAccess: github.lostAccess, waitingInvitations: github.waitingInvitations },
+    // Issue 26.13: the new seller's setup checklist (hidden once every step is done).
+    setup: sellerSetupSteps({
+      bio: user.bio,
+      avatarUrl: user.avatarUrl,
+      githubConnected: github.installations.length > 0,
+      bankStatus: dashboard.bankStatus,
+      listingCount: dashboard.listings.length,
+    }),
     reconnectUrl: githubPath(GITHUB_INSTALL_PATH, new URL(request.url).pathname),
   }
 }
@@ -94,7 +104,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function SellerDashboard({ loaderData }: Route.ComponentProps) {
-  const { stats, listings, transactions, bankAlert, bankStatus, github, reconnectUrl } = loaderData
+  const { stats, listings, transactions, bankAlert, bankStatus, github, reconnectUrl, setup, notForSale } = loaderData
   return (
     <div className="mx-auto grid max-w-6xl grid-cols-1 gap-6 px-4 py-8">
       <div className="flex flex-wrap items-center justify-between gap-4">
@@ -112,6 +122,7 @@ export default function SellerDashboard({ loaderData }: Route.ComponentProps) {
 
       {bankAlert ? <BankAlert kind={bankAlert} bankStatus={bankStatus} pendingSales={stats.pendingSales > 0} /> : null}
       <GithubAlerts status={github} reconnectUrl={reconnectUrl} />
+      {setup.some((step) => !step.done) ? <SetupChecklist steps={setup} /> : null}
 
       <section aria-label="Summary" className="grid gap-4 sm:grid-cols-3">
         <StatCard
@@ -152,7 +163,7 @@ export default function SellerDashboard({ loaderData }: Route.ComponentProps) {
               </Button>
             </div>
           ) : (
-            <SellerListingsTable listings={listings} />
+            <SellerListingsTable listings={listings} notForSale={notForSale} />
           )}
         </CardContent>
       </Card>

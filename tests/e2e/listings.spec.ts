@@ -122,7 +122,7 @@ test('create a listing with images and every section, see it, edit it, change th
   const listingUrl = page.url()
   // Not "now live": the toast and the owner's page say buyers can't purchase it yet, with the way to fix it.
   await expect(page.getByRole('region', { name: 'Notifications (F8)' })).toContainText(
-    'Your listing is in the marketplace, but buyers can’t purchase it until you add your bank details on your profile.',
+    'Your listing is saved, but it is not in the marketplace and buyers can’t purchase it until you add your bank details on your profile.',
   )
   const ownerNotice = page.getByRole('alert').filter({ hasText: 'Buyers can’t purchase this listing until you add your bank details' })
   await expect(ownerNotice.getByRole('link', { name: 'Add Bank Details' })).toHaveAttribute('href', '/profile')

@@ -3,13 +3,17 @@ import * as listingsRoute from '../../app/routes/api/listings.ts'
 import { db } from '../../app/server/infra/db.server.ts'
 import type { NewListing } from '../../db/schema.ts'
 import { apiRequest, callRoute } from '../support/call-route.ts'
+import { giveBankDetails } from '../support/payment-fixtures.ts'
 
-export async function makeSeller(username = 'seller', displayName = 'Sam Seller') {
-  return db
+/** A seller who can take payments (bank details on file): the marketplace shows only their listings (issue 26.13). */
+export async function makeSeller(username = 'seller', displayName = 'Sam Seller', { bank = true }: { bank?: boolean } = {}) {
+  const seller = await db
     .insertInto('users')
     .values({ username, displayName, email: `${username}@example.com`, avatarUrl: `https://avatars.example.com/${username}.png` })
     .returning(['id', 'username', 'displayName', 'avatarUrl'])
     .executeTakeFirstOrThrow()
+  if (bank) await giveBankDetails(seller.id, 'pending')
+  return seller
 }
 
 let slugCounter = 0

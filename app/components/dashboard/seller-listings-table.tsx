@@ -50,9 +50,10 @@ function VisibilitySwitch({ listing }: { listing: SellerListingRow }) {
   )
 }
 
-export function SellerListingsTable({ listings }: { listings: SellerListingRow[] }) {
+/** `notForSale`: why none of the seller's listings can be bought (issue 26.13), shown on each visible one. */
+export function SellerListingsTable({ listings, notForSale = null }: { listings: SellerListingRow[]; notForSale?: string | null }) {
   return (
-    <Table>
+    <Table label="Your listings">
       <TableHeader>
         <TableRow>
           <TableHead>Title</TableHead>
@@ -76,7 +77,14 @@ export function SellerListingsTable({ listings }: { listings: SellerListingRow[]
               {formatCents(listing.priceCents)}
             </TableCell>
             <TableCell label="Status">
-              <Badge variant={listing.visible ? 'success' : 'secondary'}>{listing.visible ? 'Active' : 'Hidden'}</Badge>
+              <div className="grid justify-items-start gap-1">
+                <Badge variant={listing.visible ? 'success' : 'secondary'}>{listing.visible ? 'Active' : 'Hidden'}</Badge>
+                {listing.visible && notForSale ? (
+                  <Link to="/profile#bank-details" className="text-xs font-medium text-foreground underline underline-offset-4">
+                    {notForSale}
+                  </Link>
+                ) : null}
+              </div>
             </TableCell>
             <TableCell label="Visible">
               <VisibilitySwitch listing={listing} />

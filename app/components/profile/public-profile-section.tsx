@@ -41,7 +41,7 @@ export function PublicProfileSection({ profile, lastResult }: { profile: PublicP
     onValidate: ({ formData }) => parseWithZod(formData, { schema: SellerProfileSchema }),
   })
   return (
-    <Card>
+    <Card id="public-profile" className="scroll-mt-20">
       <CardHeader>
         <CardTitle asChild>
           <h2>Public profile</h2>

@@ -23,12 +23,15 @@
  * Rules kept on purpose:
  * - Every WHERE repeats `visible AND archived_at IS NULL` literally, the
  *   predicate of the partial indexes, so the planner can use them.
+ * - Only listings that can be bought are found: their seller can take
+ *   payments (issue 26.13); the seller sees the others on their dashboard.
  * - Queries run as unnamed statements (Kysely's default). A named prepared
  *   statement switches to a generic plan after five runs, blind to how rare a
  *   search term is, and goes 10× slower (issue 10).
  */
 import { sql, type CompiledQuery, type Expression, type Kysely, type SqlBool } from 'kysely'
 import { encodeCursor, LICENCES_FOR_FILTER, resultOrder, type MarketplaceFilters, type PageCursor, type ResultOrder } from '~/lib/filters'
+import { PAYABLE_BANK_STATUSES } from '~/lib/seller-eligibility'
 import type { DB } from '../../../db/schema.ts'
 import { db as appDb } from '../infra/db.server.ts'
 
@@ -138,6 +141,11 @@ function filterConditions(filters: MarketplaceFilters, search: string | null): E
   const ref = sql.ref
   // Exactly the partial indexes' predicate (migrations/0001).
   const conditions: Expression<SqlBool>[] = [sql<SqlBool>`${ref('l.visible')} AND ${ref('l.archivedAt')} IS NULL`]
+  // Issue 26.13: only what can be bought — the seller can take payments (sellerCanTakePayments). One
+  // primary-key probe of bank_details per candidate row; the listings indexes still drive the scan.
+  conditions.push(
+    sql<SqlBool>`EXISTS (SELECT 1 FROM bank_details b WHERE b.user_id = ${ref('l.sellerId')} AND b.status IN (${sql.join([...PAYABLE_BANK_STATUSES])}))`,
+  )
   if (filters.type !== 'all') conditions.push(sql<SqlBool>`${ref('l.type')} = ${filters.type}`)
   if (filters.licence !== 'all') {
     conditions.push(sql<SqlBool>`${ref('l.licence')} IN (${sql.join(LICENCES_FOR_FILTER[filters.licence])})`)

@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { OWNED_STATUSES } from '~/lib/escrow'
 import { sellerCanTakePayments } from '~/lib/seller-eligibility'
+import { notForSaleReason } from '~/lib/seller-setup'
 import type { BankDetailsStatus, DeliveryProof, TransactionStatus } from '../../../db/schema.ts'
 import { db } from '../infra/db.server.ts'
 import { getBankDetailsStatus } from './bank-details.server.ts'
@@ -127,6 +128,8 @@ export interface SellerDashboard {
    * `pending`: spec §9, at least one pending sale and details waiting for approval.
    */
   bankAlert: 'pending' | 'missing' | null
+  /** Issue 26.13: why the seller's listings are not in the marketplace (cannot be bought), or null. */
+  notForSale: string | null
 }
 
 export async function getSellerDashboard(sellerId: string): Promise<SellerDashboard> {
@@ -140,5 +143,5 @@ export async function getSellerDashboard(sellerId: string): Promise<SellerDashbo
   let bankAlert: SellerDashboard['bankAlert'] = null
   if (!sellerCanTakePayments(bankStatus) && (listings.length > 0 || stats.pendingSales > 0)) bankAlert = 'missing'
   else if (bankStatus === 'pending' && stats.pendingSales > 0) bankAlert = 'pending'
-  return { stats: { ...stats, activeListings }, listings, transactions, bankStatus, bankAlert }
+  return { stats: { ...stats, activeListings }, listings, transactions, bankStatus, bankAlert, notForSale: notForSaleReason(bankStatus) }
 }
