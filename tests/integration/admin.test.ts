@@ -173,6 +173,8 @@ describe('bank details approval', () => {
         id: seller.id,
         email: seller.email,
         bankDetails: expect.objectContaining({ accountNumber: GB_ACCOUNT, sortCode: '040004', status: 'pending' }),
+        // No other seller's approved details name this account (issue 26.5).
+        sharedAccountWith: [],
       },
     ])
   })

@@ -1,11 +1,16 @@
 import { readFile } from 'node:fs/promises'
 import { sql } from 'kysely'
+import { createElement } from 'react'
+import { renderToString } from 'react-dom/server'
+import { createRoutesStub } from 'react-router'
 import { describe, expect, it } from 'vitest'
 import { validateXML } from 'xmllint-wasm'
+import { PendingBankDetails } from '../../app/components/admin/pending-bank-details.tsx'
 import * as adminScreen from '../../app/routes/admin.tsx'
 import * as approveApi from '../../app/routes/api/admin-bank-approve.ts'
 import * as batchActionApi from '../../app/routes/api/admin-payout-batch-action.ts'
 import * as batchFileApi from '../../app/routes/api/admin-payout-batch-file.ts'
+import * as batchApi from '../../app/routes/api/admin-payout-batch.ts'
 import * as batchesApi from '../../app/routes/api/admin-payout-batches.ts'
 import * as statementApi from '../../app/routes/api/seller-payout-statement.ts'
 import * as sellerPayoutsApi from '../../app/routes/api/seller-payouts.ts'
@@ -455,3 +460,47 @@ async function preparedDraft(adminId: string, lines: { sellerId: string }[]) {
     .execute()
   return batch
 }
+
+describe('one bank account approved for two sellers (issue 26.5)', () => {
+  it('the approving admin is warned on the bank-details screen, and the batch shows it on both payees', async () => {
+    const { alice, bob, gbSeller, deSeller, sale } = await world()
+    // The same sort code and account number as gbSeller's approved details, typed differently.
+    const twin = await signUp('twin-seller@example.com')
+    await giveBankDetails(twin.id, 'pending')
+    await db.updateTable('bankDetails').set({ sortCode: '04-00-04' }).where('userId', '=', twin.id).execute()
+    const other = await signUp('other-seller@example.com')
+    await giveBankDetails(other.id, 'pending', '99887766')
+
+    const screen = await (await callRoute(adminScreen, screenRequest('/admin?tab=bank-details', alice.token))).json()
+    const shared = Object.fromEntries(
+      screen.pendingBank.map((e: { email: string; sharedAccountWith: string[] }) => [e.email, e.sharedAccountWith]),
+    )
+    expect(shared).toEqual({ 'twin-seller@example.com': ['gb-seller@example.com'], 'other-seller@example.com': [] })
+    const html = renderToString(
+      createElement(
+        createRoutesStub([{ path: '/', Component: () => createElement(PendingBankDetails, { entries: screen.pendingBank }) }]),
+        {
+          initialEntries: ['/'],
+        },
+      ),
+    )
+    expect(html.replaceAll('<!-- -->', '')).toContain('This bank account is already approved for gb-seller@example.com')
+
+    await approveBankDetails({ adminId: bob.id, userId: twin.id, version: 1 })
+    await sale(gbSeller, 'completed', 5000)
+    await sale(twin, 'completed', 3000)
+    await sale(deSeller, 'completed', 2000)
+    const batch = await preparePayoutBatch({ adminId: alice.id })
+    const view = await (
+      await callRoute(batchApi, apiRequest(`/api/admin/payout-batches/${batch.id}`, { token: bob.token }), { batchId: batch.id })
+    ).json()
+    const payees = Object.fromEntries(
+      view.batch.payees.map((p: { sellerEmail: string; sharedAccountWith: string[] }) => [p.sellerEmail, p.sharedAccountWith]),
+    )
+    expect(payees).toEqual({
+      'gb-seller@example.com': ['twin-seller@example.com'],
+      'twin-seller@example.com': ['gb-seller@example.com'],
+      'de-seller@example.com': [],
+    })
+  })
+})

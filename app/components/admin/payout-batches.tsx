@@ -1,4 +1,4 @@
-import { Download } from 'lucide-react'
+import { Download, TriangleAlert } from 'lucide-react'
 import { Form, useActionData, useNavigation } from 'react-router'
 import { Badge, type BadgeProps } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
@@ -237,7 +237,7 @@ function BatchCard({ batch, adminId }: { batch: BatchRow; adminId: string }) {
           </div>
         ) : null}
       </dl>
-      <Table>
+      <Table label={`Payees of ${title.toLowerCase()} ${batch.id.slice(0, 8)}`}>
         <TableHeader>
           <TableRow>
             <TableHead>Seller</TableHead>
@@ -259,6 +259,12 @@ function BatchCard({ batch, adminId }: { batch: BatchRow; adminId: string }) {
                     {p.accountHolder} · {p.bankName} ({p.country})
                   </div>
                   <div className="font-mono text-xs">{p.account}</div>
+                  {p.sharedAccountWith.length ? (
+                    <p className="mt-1 flex items-start gap-1 text-xs [overflow-wrap:anywhere]" data-shared-account>
+                      <TriangleAlert aria-hidden="true" className="mt-0.5 size-3.5 shrink-0 text-warning" />
+                      <span>Same account as {p.sharedAccountWith.join(', ')}</span>
+                    </p>
+                  ) : null}
                 </div>
               </TableCell>
               <TableCell label="Amount" className="text-end tabular-nums">
@@ -330,7 +336,7 @@ export function PayoutBatches({ batches, due, adminId }: { batches: BatchRow[]; 
           {due.length === 0 ? (
             <p className="text-sm text-muted-foreground">Nothing is due.</p>
           ) : (
-            <Table>
+            <Table label="Due to sellers">
               <TableHeader>
                 <TableRow>
                   <TableHead>Seller</TableHead>

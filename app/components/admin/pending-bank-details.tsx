@@ -1,3 +1,4 @@
+import { TriangleAlert } from 'lucide-react'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
 import { formatDate } from '~/lib/format'
 import { ActionDialog } from './action-dialog'
@@ -14,6 +15,21 @@ export interface PendingBankEntry {
     needsTwoApprovals?: boolean
     firstApprovedAt?: string | Date | null
   }
+  /** Issue 26.5: other sellers whose approved details name the same account. */
+  sharedAccountWith?: string[]
+}
+
+/** The approving admin's warning: this account already receives another seller's payouts. */
+function SharedAccountWarning({ emails }: { emails: string[] }) {
+  return (
+    <p className="flex items-start gap-2 text-sm [overflow-wrap:anywhere]" data-shared-account>
+      <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-warning" />
+      <span>
+        This bank account is already approved for {emails.join(', ')}. Payouts to both would go to one account: check that it is this
+        seller’s before approving.
+      </span>
+    </p>
+  )
 }
 
 /** Bank details waiting for a decision, oldest request first, each with Approve and Reject. */
@@ -38,6 +54,7 @@ export function PendingBankDetails({ entries }: { entries: PendingBankEntry[] })
                     : 'Changed details: two different admins must approve them.'}
                 </p>
               ) : null}
+              {entry.sharedAccountWith?.length ? <SharedAccountWarning emails={entry.sharedAccountWith} /> : null}
             </CardHeader>
             <CardContent className="grid gap-4">
               <BankDetailsView details={entry.bankDetails} />
@@ -49,7 +66,12 @@ export function PendingBankDetails({ entries }: { entries: PendingBankEntry[] })
                   schema={ApproveBankSchema}
                   triggerLabel="Approve"
                   title="Approve bank details"
-                  description={<p>Payouts to {entry.email} will go to this account. Check it against the seller’s name first.</p>}
+                  description={
+                    <>
+                      <p>Payouts to {entry.email} will go to this account. Check it against the seller’s name first.</p>
+                      {entry.sharedAccountWith?.length ? <SharedAccountWarning emails={entry.sharedAccountWith} /> : null}
+                    </>
+                  }
                   details={<BankDetailsView details={entry.bankDetails} />}
                   submitLabel="Approve"
                 />

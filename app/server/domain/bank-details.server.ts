@@ -218,8 +218,60 @@ export async function saveBankDetails(userId: string, input: BankDetailsInput, n
   })
 }
 
+/**
+ * The account payouts go to, to tell when two sellers name the same one: the IBAN, or the country,
+ * bank code and account number (spaces, dashes and case ignored). Null without a number.
+ */
+export function bankAccountIdentity(details: {
+  country: string
+  sortCode: string | null
+  routingNumber: string | null
+  accountNumber: string | null
+  iban: string | null
+}): string | null {
+  const clean = (value: string | null) => (value ?? '').replace(/[\s-]/g, '').toUpperCase()
+  if (details.iban) return `IBAN ${clean(details.iban)}`
+  if (details.accountNumber) return `${details.country} ${clean(details.sortCode ?? details.routingNumber)} ${clean(details.accountNumber)}`
+  return null
+}
+
+/**
+ * For each of these accounts (by the seller who names it; answers in the same order), the e-mails of the other sellers whose
+ * approved bank details name the same account (issue 26.5): two sellers paid into one account is
+ * worth a look before an approval or a payout. The numbers are encrypted with random IVs, so the
+ * approved details are decrypted here to compare them (admin screens only).
+ */
+export async function sellersSharingAccount(accounts: { userId: string; identity: string | null }[]): Promise<string[][]> {
+  if (!accounts.some((account) => account.identity)) return accounts.map(() => [])
+  const approved = await db
+    .selectFrom('bankDetails')
+    .innerJoin('users', 'users.id', 'bankDetails.userId')
+    .selectAll('bankDetails')
+    .select('users.email')
+    .where('bankDetails.status', '=', 'approved')
+    .orderBy('users.email')
+    .execute()
+  const byIdentity = new Map<string, { userId: string; email: string }[]>()
+  for (const { email, ...row } of approved) {
+    const identity = bankAccountIdentity(toFullBankDetails(row))
+    if (identity) byIdentity.set(identity, [...(byIdentity.get(identity) ?? []), { userId: row.userId, email }])
+  }
+  return accounts.map(({ userId, identity }) => {
+    const others = identity ? (byIdentity.get(identity) ?? []).filter((seller) => seller.userId !== userId) : []
+    return [...new Set(others.map((seller) => seller.email))]
+  })
+}
+
+export interface PendingBankDetailsEntry {
+  id: string
+  email: string
+  bankDetails: FullBankDetails
+  /** Other sellers whose approved details name the same account (a warning for the approving admin). */
+  sharedAccountWith: string[]
+}
+
 /** Pending entries for the admin, oldest request first, with the full numbers (spec §3 "Pending bank entry"). */
-export async function listPendingBankDetails(): Promise<{ id: string; email: string; bankDetails: FullBankDetails }[]> {
+export async function listPendingBankDetails(): Promise<PendingBankDetailsEntry[]> {
   const rows = await db
     .selectFrom('bankDetails')
     .innerJoin('users', 'users.id', 'bankDetails.userId')
@@ -228,7 +280,11 @@ export async function listPendingBankDetails(): Promise<{ id: string; email: str
     .where('bankDetails.status', '=', 'pending')
     .orderBy('bankDetails.requestedAt', 'asc')
     .execute()
-  return rows.map(({ email, ...row }) => ({ id: row.userId, email, bankDetails: toFullBankDetails(row) }))
+  const entries = rows.map(({ email, ...row }) => ({ id: row.userId, email, bankDetails: toFullBankDetails(row) }))
+  const shared = await sellersSharingAccount(
+    entries.map((entry) => ({ userId: entry.id, identity: bankAccountIdentity(entry.bankDetails) })),
+  )
+  return entries.map((entry, i) => ({ ...entry, sharedAccountWith: shared[i]! }))
 }
 
 export async function countPendingBankDetails(): Promise<number> {

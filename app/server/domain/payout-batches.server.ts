@@ -8,6 +8,7 @@ import { ensureJobSchema } from '../infra/jobs.server.ts'
 import { logEvent } from '../infra/log.server.ts'
 import { decryptSecret } from '../infra/secret-box.server.ts'
 import { recordAudit } from './audit.server.ts'
+import { bankAccountIdentity, sellersSharingAccount } from './bank-details.server.ts'
 import {
   buildBankCsv,
   buildPain001,
@@ -597,6 +598,8 @@ export interface PayoutBatchPayeeView {
   bankName: string
   /** Masked: the approver checks the account's end, the file carries the full number. */
   account: string
+  /** Other sellers whose approved bank details name this same account (issue 26.5). */
+  sharedAccountWith: string[]
   lines: PayoutBatchLineView[]
 }
 
@@ -670,6 +673,13 @@ export async function listPayoutBatches({ batchId }: { batchId?: string } = {}):
       .orderBy('payoutBatchLines.transactionId')
       .execute(),
   ])
+  const snapshots = payees.map((p) => ({
+    ...p,
+    iban: p.ibanEncrypted ? decryptSecret(p.ibanEncrypted) : null,
+    accountNumber: p.accountNumberEncrypted ? decryptSecret(p.accountNumberEncrypted) : null,
+  }))
+  const shared = await sellersSharingAccount(snapshots.map((p) => ({ userId: p.sellerId, identity: bankAccountIdentity(p) })))
+  const decrypted = snapshots.map((p, i) => ({ ...p, sharedAccountWith: shared[i]! }))
   return batches.map((b) => ({
     id: b.id,
     kind: b.kind,
@@ -689,7 +699,7 @@ export async function listPayoutBatches({ batchId }: { batchId?: string } = {}):
     cancelReason: b.cancelReason,
     xmlSha256: b.xmlSha256,
     csvSha256: b.csvSha256,
-    payees: payees
+    payees: decrypted
       .filter((p) => p.batchId === b.id)
       .map((p) => ({
         position: p.position,
@@ -700,9 +710,10 @@ export async function listPayoutBatches({ batchId }: { batchId?: string } = {}):
         country: p.country,
         accountHolder: p.accountHolder,
         bankName: p.bankName,
-        account: p.ibanEncrypted
-          ? `IBAN ${last4(decryptSecret(p.ibanEncrypted))}`
-          : `${p.sortCode ? `Sort code ${p.sortCode}` : `Routing ${p.routingNumber ?? ''}`} · ${last4(p.accountNumberEncrypted ? decryptSecret(p.accountNumberEncrypted) : null)}`,
+        account: p.iban
+          ? `IBAN ${last4(p.iban)}`
+          : `${p.sortCode ? `Sort code ${p.sortCode}` : `Routing ${p.routingNumber ?? ''}`} · ${last4(p.accountNumber)}`,
+        sharedAccountWith: p.sharedAccountWith,
         lines: lines
           .filter((l) => l.batchId === b.id && l.sellerId === p.sellerId)
           .map((l) => ({
