@@ -21,6 +21,7 @@ import { keepEmptyIdempotencyKey } from './app/server/http/idempotency.server.ts
 import { plainServerError, rejectMalformedHost } from './app/server/http/malformed-request.server.ts'
 import { precompressAssets, precompressedAssets } from './app/server/http/static-assets.server.ts'
 import { ConfigError, loadConfig, parseConfig, type AppConfig } from './app/server/infra/env.server.ts'
+import { routeConsoleToLog } from './app/server/infra/log.server.ts'
 import { createDb } from './db/connection.ts'
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts'
 import { localSecret } from './db/local-secrets.ts'
@@ -65,6 +66,13 @@ function ensureBuild(config: AppConfig, buildDir: string) {
 async function main() {
   // The operator's environment, checked before anything starts (production must set every secret).
   const env = parseConfig()
+  // What libraries print through console goes through the log: an error (supabase-js's refused refresh, with
+  // its stack) is one JSON line, as everything is in production (issue 26.17).
+  routeConsoleToLog({ plainText: env.NODE_ENV === 'production' ? 'json' : 'as-is' })
+  // The AWS SDK tells every start, over eight lines, that its releases after January 2027 need Node 22 (this
+  // machine's Node 20 is past its end of life, README; the image runs Node 26): off, as the SDK documents
+  // (aws/aws-sdk-js-v3#7983), unless the operator set the variable. Only that warning: the SDK reads it alone.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true'
   const { PORT: port, HOST: host, DATA_DIR: dataDir } = env
   mkdirSync(dataDir, { recursive: true })
   await assertPortFree(port, 'the web app', 'PORT', host)
