@@ -1,9 +1,18 @@
 /** The emulated Stripe resources: PaymentIntents, charges, refunds and the events they raise. */
 
-import { authorize, brandOf, fundingOf, isWellFormedNumber, TEST_PAYMENT_METHODS, type CardDetails } from './cards.ts'
+import {
+  authorize,
+  brandOf,
+  fundingOf,
+  isWellFormedNumber,
+  requiresAuthentication,
+  TEST_PAYMENT_METHODS,
+  type CardDetails,
+} from './cards.ts'
 import { docUrl, invalidRequest, parameterInvalid, parameterMissing, resourceMissing, StripeApiError, unexpectedState } from './errors.ts'
 import type { Params } from './form.ts'
 import {
+  authenticationFailure,
   buildCharge,
   buildLastPaymentError,
   buildPaymentIntent,
@@ -44,6 +53,8 @@ export interface ApiDependencies {
   /** Called for each new event, after it is recorded. */
   onEvent: (event: StripeEvent) => void
   pendingWebhooks: () => number
+  /** The emulator's origin as clients reach it (the 3-D Secure challenge's address). */
+  publicUrl: () => string
 }
 
 type Handler = (params: Params, ctx: RequestContext, id: string) => unknown
@@ -254,6 +265,12 @@ export class StripeApi {
     }
   }
 
+  /** The intent, for the 3-D Secure page: only with its client secret. */
+  findPaymentIntent(id: string, clientSecret: string): PaymentIntent | undefined {
+    const intent = this.paymentIntents.get(id)
+    return intent && intent.client_secret === clientSecret ? structuredClone(intent) : undefined
+  }
+
   findEvent(id: string): StripeEvent | undefined {
     return this.eventsById.get(id)
   }
@@ -362,7 +379,7 @@ export class StripeApi {
     return this.render(intent, params)
   }
 
-  /** Charges the card; a decline is recorded on the intent and then thrown as a 402. */
+  /** Confirms with the given (or attached) card: 3-D Secure first where the card asks for it, else charged. */
   private confirm(intent: PaymentIntent, given: PaymentMethod | undefined, ctx: RequestContext): void {
     const paymentMethod = given ?? (intent.payment_method ? this.paymentMethods.get(intent.payment_method) : undefined)
     if (!paymentMethod) {
@@ -372,6 +389,56 @@ export class StripeApi {
         { code: 'payment_intent_unexpected_state', param: 'payment_method', payment_intent: intent },
       )
     }
+    if (requiresAuthentication(this.cardNumbers.get(paymentMethod.id) ?? '')) {
+      // 3-D Secure: nothing is charged until the cardholder authenticates (authenticate() below).
+      intent.status = 'requires_action'
+      intent.payment_method = paymentMethod.id
+      intent.last_payment_error = null
+      intent.next_action = {
+        type: 'use_stripe_sdk',
+        use_stripe_sdk: {
+          type: 'three_d_secure_redirect',
+          stripe_js: `${this.deps.publicUrl()}/_emulator/3ds/${intent.id}`,
+          source: newId('src'),
+        },
+      }
+      this.emit('payment_intent.requires_action', intent, ctx)
+      return
+    }
+    this.charge(intent, paymentMethod, ctx)
+  }
+
+  /**
+   * The cardholder's answer to the 3-D Secure challenge (the stand-in Stripe.js's dialog, or the
+   * challenge page at /_emulator/3ds/:id): completed, the card is charged; failed, the intent goes
+   * back to requires_payment_method with `payment_intent_authentication_failure`.
+   */
+  authenticate(id: string, clientSecret: string, outcome: 'complete' | 'fail'): PaymentIntent {
+    const intent = this.paymentIntents.get(id)
+    if (!intent || intent.client_secret !== clientSecret) throw resourceMissing('payment_intent', id)
+    const paymentMethod = intent.payment_method ? this.paymentMethods.get(intent.payment_method) : undefined
+    if (intent.status !== 'requires_action' || !paymentMethod) {
+      throw unexpectedState(`This PaymentIntent has a status of ${intent.status}: there is no authentication to complete.`, intent)
+    }
+    const ctx: RequestContext = { requestId: newId('req'), idempotencyKey: null, keyKind: 'publishable' }
+    intent.next_action = null
+    if (outcome === 'complete') {
+      try {
+        this.charge(intent, paymentMethod, ctx)
+      } catch (error) {
+        if (!(error instanceof StripeApiError)) throw error
+      }
+    } else {
+      intent.status = 'requires_payment_method'
+      intent.payment_method = null
+      intent.last_payment_error = authenticationFailure(paymentMethod)
+      this.emit('payment_intent.payment_failed', intent, ctx)
+    }
+    return structuredClone(intent)
+  }
+
+  /** Charges the card; a decline is recorded on the intent and then thrown as a 402. */
+  private charge(intent: PaymentIntent, paymentMethod: PaymentMethod, ctx: RequestContext): void {
     const decline = authorize(this.cardNumbers.get(paymentMethod.id) ?? '')
     const charge = buildCharge(intent, paymentMethod, decline, this.nowSeconds())
     this.charges.set(charge.id, charge)
@@ -388,6 +455,7 @@ export class StripeApi {
       })
     }
     intent.status = 'succeeded'
+    intent.next_action = null
     intent.amount_received = intent.amount
     intent.payment_method = paymentMethod.id
     intent.last_payment_error = null

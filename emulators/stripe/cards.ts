@@ -55,6 +55,16 @@ const APPROVED = new Set([
 
 const DEBIT = new Set(['4000056655665556', '5200828282828210'])
 
+/**
+ * 3-D Secure test cards (Stripe's "Authentication and 3D Secure" test cards): every on-session
+ * payment asks the cardholder to authenticate; once authenticated, the payment succeeds.
+ */
+const AUTHENTICATION_REQUIRED = new Set(['4000002500003155', '4000002760003184', '4000000000003220'])
+
+export function requiresAuthentication(digits: string): boolean {
+  return AUTHENTICATION_REQUIRED.has(digits)
+}
+
 /** Numbers behind the `pm_card_*` shortcuts the server-side API accepts. */
 export const TEST_PAYMENT_METHODS: Record<string, string> = {
   pm_card_visa: '4242424242424242',
@@ -62,6 +72,9 @@ export const TEST_PAYMENT_METHODS: Record<string, string> = {
   pm_card_mastercard: '5555555555554444',
   pm_card_mastercard_debit: '5200828282828210',
   pm_card_amex: '378282246310005',
+  pm_card_authenticationRequired: '4000002760003184',
+  pm_card_authenticationRequiredOnSetup: '4000002500003155',
+  pm_card_threeDSecure2Required: '4000000000003220',
   pm_card_chargeDeclined: '4000000000000002',
   pm_card_chargeDeclinedInsufficientFunds: '4000000000009995',
   pm_card_chargeDeclinedLostCard: '4000000000009987',
@@ -104,7 +117,7 @@ export function fundingOf(digits: string): CardDetails['funding'] {
  * refused the way Stripe refuses them in test mode.
  */
 export function authorize(digits: string): Decline | null {
-  if (APPROVED.has(digits)) return null
+  if (APPROVED.has(digits) || AUTHENTICATION_REQUIRED.has(digits)) return null
   return (
     DECLINES[digits] ?? {
       code: 'card_declined',

@@ -29,13 +29,19 @@ export interface PaymentMethod {
 }
 
 export interface LastPaymentError {
-  type: 'card_error'
+  type: 'card_error' | 'invalid_request_error'
   code: string
-  decline_code: string
+  decline_code?: string
   message: string
   doc_url: string
-  charge: string
+  charge?: string
   payment_method: PaymentMethod
+}
+
+/** What the customer must do before the payment can go on: here, 3-D Secure through Stripe.js. */
+export interface NextAction {
+  type: 'use_stripe_sdk'
+  use_stripe_sdk: { type: 'three_d_secure_redirect'; stripe_js: string; source: string }
 }
 
 export interface PaymentIntent {
@@ -64,7 +70,7 @@ export interface PaymentIntent {
   livemode: false
   managed_payments: null
   metadata: Metadata
-  next_action: null
+  next_action: NextAction | null
   on_behalf_of: string | null
   payment_method: string | null
   payment_method_configuration_details: null
@@ -310,6 +316,17 @@ export function buildLastPaymentError(decline: Decline, charge: Charge, paymentM
     message: decline.message,
     doc_url: docUrl(decline.code),
     charge: charge.id,
+    payment_method: paymentMethod,
+  }
+}
+
+/** The cardholder failed (or abandoned) 3-D Secure: Stripe's `payment_intent_authentication_failure`. */
+export function authenticationFailure(paymentMethod: PaymentMethod): LastPaymentError {
+  return {
+    type: 'invalid_request_error',
+    code: 'payment_intent_authentication_failure',
+    message: 'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
+    doc_url: docUrl('payment_intent_authentication_failure'),
     payment_method: paymentMethod,
   }
 }

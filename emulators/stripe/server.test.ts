@@ -181,6 +181,58 @@ describe('Stripe emulator API with the stripe SDK', () => {
       })
     })
 
+    it('asks for 3-D Secure on an authentication card: requires_action, nothing charged until the challenge is answered', async () => {
+      const intent = await createIntent()
+      const confirmed = await stripe.paymentIntents.confirm(intent.id, { payment_method: 'pm_card_authenticationRequired' })
+      expect(confirmed).toMatchObject({
+        status: 'requires_action',
+        latest_charge: null,
+        next_action: { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect' } },
+      })
+      const challengeUrl = (confirmed.next_action as unknown as { use_stripe_sdk: { stripe_js: string } }).use_stripe_sdk.stripe_js
+      expect(challengeUrl).toBe(`${emulator.url}/_emulator/3ds/${intent.id}`)
+      // The challenge page, for a person: only with the client secret.
+      expect((await fetch(challengeUrl)).status).toBe(404)
+      const page = await fetch(`${challengeUrl}?client_secret=${intent.client_secret}`)
+      expect(await page.text()).toContain('Complete authentication')
+
+      const answer = (outcome: string, extra: Record<string, string> = {}) =>
+        fetch(challengeUrl, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ client_secret: intent.client_secret!, outcome, ...extra }),
+        })
+      expect((await answer('maybe')).status).toBe(400)
+      const completed = await answer('complete', { return_url: 'http://localhost:3000/purchase-success' })
+      expect(completed.status).toBe(303)
+      const back = new URL(completed.headers.get('location')!)
+      expect(Object.fromEntries(back.searchParams)).toMatchObject({ payment_intent: intent.id, redirect_status: 'succeeded' })
+      const paid = await stripe.paymentIntents.retrieve(intent.id)
+      expect(paid).toMatchObject({ status: 'succeeded', next_action: null, amount_received: 1000 })
+      expect(paid.latest_charge).toMatch(/^ch_/)
+      expect((await answer('complete')).status).toBe(400)
+    })
+
+    it('a failed 3-D Secure challenge is payment_intent_authentication_failure; the intent takes another card', async () => {
+      const intent = await createIntent()
+      await stripe.paymentIntents.confirm(intent.id, { payment_method: 'pm_card_authenticationRequiredOnSetup' })
+      const failed = await fetch(`${emulator.url}/_emulator/3ds/${intent.id}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ client_secret: intent.client_secret!, outcome: 'fail' }),
+      })
+      expect(await failed.json()).toMatchObject({
+        status: 'requires_payment_method',
+        payment_method: null,
+        next_action: null,
+        last_payment_error: { type: 'invalid_request_error', code: 'payment_intent_authentication_failure' },
+      })
+      const events = emulator.events.filter((e) => (e.data.object as { id: string }).id === intent.id).map((e) => e.type)
+      expect(events).toEqual(['payment_intent.created', 'payment_intent.requires_action', 'payment_intent.payment_failed'])
+      expect(await stripe.paymentIntents.confirm(intent.id, { payment_method: 'pm_card_visa' })).toMatchObject({ status: 'succeeded' })
+    })
+
     it('creates and confirms in one call with confirm=true', async () => {
       const intent = await createIntent({ confirm: true, payment_method: 'pm_card_mastercard', allowed_payment_method_types: ['card'] })
       expect(intent.status).toBe('succeeded')

@@ -80,11 +80,13 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions): Promise<
   const now = opts.now ?? Date.now
   const webhooks = new WebhookDispatcher(opts.webhookUrl, opts.webhookSecret, now)
   if (opts.webhookDelayMs) webhooks.setDelay({ ms: opts.webhookDelayMs })
+  let url = ''
   const api = new StripeApi({
     now,
     apiVersion: Stripe.API_VERSION,
     onEvent: (event) => webhooks.dispatch(event),
     pendingWebhooks: () => (webhooks.hasEndpoint ? 1 : 0),
+    publicUrl: () => url,
   })
   const idempotency = new IdempotencyStore()
   const saved = opts.dataFile ? readStripeState(opts.dataFile) : undefined
@@ -106,7 +108,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions): Promise<
   const host = opts.host ?? '127.0.0.1'
   const server = createServer((req, res) => void handleRequest(app, req, res))
   const port = await listen(server, opts.port ?? DEFAULT_PORT, host)
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+  url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
 
   return {
     url,
@@ -224,6 +226,8 @@ function sendScript(app: App, req: IncomingMessage, res: ServerResponse): void {
 /** Test hooks for when the emulator runs in another process (see main.ts). */
 async function handleControl(app: App, method: string, path: string, res: ServerResponse, req: IncomingMessage): Promise<void> {
   const resend = /^\/_emulator\/events\/(evt_\w+)\/resend$/.exec(path)
+  const challenge = /^\/_emulator\/3ds\/(pi_\w+)$/.exec(path)
+  if (challenge?.[1] && (method === 'GET' || method === 'POST')) return threeDSecure(app, method, challenge[1], req, res)
   if (method === 'POST' && path === '/_emulator/webhook-delay') {
     // JSON { ms, metadata? }: delay later deliveries (of events whose object's metadata matches).
     let body: { ms?: unknown; metadata?: unknown }
@@ -250,6 +254,54 @@ async function handleControl(app: App, method: string, path: string, res: Server
     return sendStored(res, { status: 200, body: { status: await app.webhooks.resend(event) } })
   }
   throw unrecognizedUrl(method, path)
+}
+
+/**
+ * The 3-D Secure challenge, as the card's bank would show it. GET: the page (by hand, or where a
+ * redirect took the cardholder), with `client_secret` and an optional `return_url`. POST (the page's
+ * buttons, or the stand-in Stripe.js's dialog): `client_secret` and `outcome` (complete | fail);
+ * answers the PaymentIntent, or 303 to `return_url` with `redirect_status` as Stripe's redirect does.
+ */
+async function threeDSecure(app: App, method: string, intentId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://emulator.invalid')
+  const params: Params = { ...parseForm(url.search.slice(1)), ...(method === 'POST' ? parseForm(await readBody(req)) : {}) }
+  const clientSecret = typeof params.client_secret === 'string' ? params.client_secret : ''
+  const returnUrl = typeof params.return_url === 'string' && /^https?:\/\//.test(params.return_url) ? params.return_url : undefined
+  if (method === 'GET') {
+    const intent = app.api.findPaymentIntent(intentId, clientSecret)
+    if (!intent) throw invalidRequest(`No such payment_intent: '${intentId}'`, { code: 'resource_missing', status: 404 })
+    return void res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(challengePage(intent, clientSecret, returnUrl))
+  }
+  const outcome = params.outcome === 'complete' || params.outcome === 'fail' ? params.outcome : undefined
+  if (!outcome) throw invalidRequest('outcome must be complete or fail', { param: 'outcome', status: 400 })
+  const intent = app.api.authenticate(intentId, clientSecret, outcome)
+  app.changed()
+  if (!returnUrl) return sendStored(res, { status: 200, body: intent })
+  const back = new URL(returnUrl)
+  back.searchParams.set('payment_intent', intent.id)
+  back.searchParams.set('payment_intent_client_secret', intent.client_secret)
+  back.searchParams.set('redirect_status', intent.status === 'succeeded' ? 'succeeded' : 'failed')
+  res.writeHead(303, { Location: back.href }).end()
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+
+function challengePage(
+  intent: { id: string; amount: number; currency: string; status: string },
+  clientSecret: string,
+  returnUrl?: string,
+): string {
+  const amount = `${(intent.amount / 100).toFixed(2)} ${intent.currency.toUpperCase()}`
+  const hidden = [`<input type="hidden" name="client_secret" value="${escapeHtml(clientSecret)}">`]
+  if (returnUrl) hidden.push(`<input type="hidden" name="return_url" value="${escapeHtml(returnUrl)}">`)
+  const form = (outcome: string, label: string) =>
+    `<form method="post"><input type="hidden" name="outcome" value="${outcome}">${hidden.join('')}<button type="submit">${label}</button></form>`
+  const body =
+    intent.status === 'requires_action'
+      ? `<p>Authenticate a test payment of ${escapeHtml(amount)} (${escapeHtml(intent.id)}).</p>${form('complete', 'Complete authentication')}${form('fail', 'Fail authentication')}`
+      : `<p>This payment is ${escapeHtml(intent.status)}: there is nothing to authenticate.</p>`
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>3D Secure test page — Stripe emulator</title></head><body><main><h1>3D Secure test page</h1>${body}</main></body></html>`
 }
 
 function authenticate(req: IncomingMessage, params: Params): Credential {

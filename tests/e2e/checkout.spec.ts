@@ -57,6 +57,40 @@ test("a declined card shows 'Payment Failed' and creates no sale", async ({ page
   expect(await purchaseOf(page, ADA_LISTING.title)).toBeUndefined()
 })
 
+test.describe('3-D Secure (cards that require authentication, issue 25)', () => {
+  test('the buyer completes the challenge: Purchase Successful and the purchase is recorded', async ({ page }) => {
+    await signIn(page, { email: uniqueEmail('threeds'), fullName: 'Tess Secure' })
+    const id = await listingId(page.request, ADA_LISTING.slug)
+    await page.goto(`/checkout/${id}`)
+    await payWithCard(page, '4000 0027 6000 3184')
+    const challenge = page.getByRole('dialog', { name: '3D Secure test page' })
+    await expect(challenge.getByText(`Authenticate this test payment of ${ADA_LISTING.price}.`)).toBeVisible()
+    // Nothing is charged while the challenge is open.
+    await expect(page).toHaveURL(new RegExp(`/checkout/${id}$`))
+    await challenge.getByRole('button', { name: 'Complete authentication' }).click()
+    await expect(page).toHaveURL(/\/purchase-success\?payment_intent=pi_/)
+    await expect(page.getByText('Your payment is confirmed.')).toBeVisible()
+    await purchaseRecorded(page, ADA_LISTING.title)
+  })
+
+  test('the buyer fails the challenge: Payment Failed, no sale, and another card on the same form succeeds', async ({ page }) => {
+    await signIn(page, { email: uniqueEmail('threeds-fail'), fullName: 'Fay Lure' })
+    const id = await listingId(page.request, ADA_LISTING.slug)
+    await page.goto(`/checkout/${id}`)
+    await payWithCard(page, '4000 0025 0000 3155')
+    await page.getByRole('dialog', { name: '3D Secure test page' }).getByRole('button', { name: 'Fail authentication' }).click()
+    await expect(page.getByRole('alert').filter({ hasText: 'Payment Failed' }).first()).toBeVisible()
+    await expect(page.getByText('We are unable to authenticate your payment method.', { exact: false }).first()).toBeVisible()
+    await expect(page).toHaveURL(new RegExp(`/checkout/${id}$`))
+    expect(await purchaseOf(page, ADA_LISTING.title)).toBeUndefined()
+
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242')
+    await page.getByRole('button', { name: /^Pay \$/ }).click()
+    await expect(page.getByText('Your payment is confirmed.')).toBeVisible()
+    await purchaseRecorded(page, ADA_LISTING.title)
+  })
+})
+
 test('Seller Setup Required for a seller without bank details (or rejected ones), then back to /', async ({ page }) => {
   await signIn(page, { email: uniqueEmail('setup'), fullName: 'Sam Setup' })
   for (const slug of ['go-rest-api-boilerplate' /* noah: none */, 'shopify-style-storefront' /* sara: rejected */]) {

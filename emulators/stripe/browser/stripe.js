@@ -574,10 +574,12 @@
       if (invalid) return { error: invalid }
 
       const { payment_method_data: extra = {}, ...rest } = confirmParams
-      const result = await this.confirmIntent(intentId, clientSecret, {
-        ...rest,
-        payment_method_data: { ...extra, ...element.paymentMethodData() },
-      })
+      const result = await this.nextActions(
+        await this.confirmIntent(intentId, clientSecret, {
+          ...rest,
+          payment_method_data: { ...extra, ...element.paymentMethodData() },
+        }),
+      )
       if (result.error) return { error: result.error }
       if (redirect === 'if_required') return { paymentIntent: result.data }
       redirectTo(confirmParams.return_url, result.data)
@@ -599,25 +601,46 @@
           ...paymentMethod.card.paymentMethodData(),
         }
       }
-      const result = await this.confirmIntent(intentId, clientSecret, params)
+      const result = await this.nextActions(await this.confirmIntent(intentId, clientSecret, params))
       return result.error ? { error: result.error } : { paymentIntent: result.data }
     }
 
     async retrievePaymentIntent(clientSecret) {
-      const intentId = intentIdFromSecret(clientSecret)
-      const result = await request('GET', `/v1/payment_intents/${intentId}`, {
-        key: this.publishableKey,
-        client_secret: clientSecret,
-      })
+      const result = await this.retrieveIntent(clientSecret)
       return result.error ? { error: result.error } : { paymentIntent: result.data }
     }
 
-    handleNextAction({ clientSecret }) {
-      return this.retrievePaymentIntent(clientSecret)
+    async handleNextAction({ clientSecret }) {
+      const result = await this.nextActions(await this.retrieveIntent(clientSecret))
+      return result.error ? { error: result.error } : { paymentIntent: result.data }
     }
 
     handleCardAction(clientSecret) {
-      return this.retrievePaymentIntent(clientSecret)
+      return this.handleNextAction({ clientSecret })
+    }
+
+    retrieveIntent(clientSecret) {
+      return request('GET', `/v1/payment_intents/${intentIdFromSecret(clientSecret)}`, {
+        key: this.publishableKey,
+        client_secret: clientSecret,
+      })
+    }
+
+    /**
+     * 3-D Secure, as stripe.js runs it in a modal over the page: the cardholder completes or fails
+     * the challenge; a failure (or closing it) is `payment_intent_authentication_failure`, and the
+     * page stays where it is (no redirect), as with Stripe.
+     */
+    async nextActions(result) {
+      if (result.error || result.data.status !== 'requires_action') return result
+      const intent = result.data
+      const outcome = await challenge(intent)
+      const answered = await request('POST', `/_emulator/3ds/${intent.id}`, { client_secret: intent.client_secret, outcome })
+      if (answered.error) return answered
+      if (answered.data.status === 'requires_payment_method' && answered.data.last_payment_error) {
+        return { error: { ...answered.data.last_payment_error, payment_intent: answered.data } }
+      }
+      return answered
     }
 
     paymentRequest() {
@@ -631,6 +654,86 @@
         client_secret: clientSecret,
       })
     }
+  }
+
+  /** The challenge dialog (the bank's page in real stripe.js's modal): resolves 'complete' or 'fail'. */
+  function challenge(intent) {
+    return new Promise((resolve) => {
+      const previous = document.activeElement
+      const overlay = createNode(
+        'div',
+        {},
+        {
+          position: 'fixed',
+          inset: '0',
+          background: 'rgba(0, 0, 0, 0.6)',
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'center',
+          zIndex: '2147483647',
+        },
+      )
+      const dialog = createNode(
+        'div',
+        {},
+        {
+          background: '#ffffff',
+          color: '#1a1a1a',
+          padding: '24px',
+          borderRadius: '8px',
+          width: 'min(360px, calc(100% - 32px))',
+          fontFamily: 'system-ui, sans-serif',
+          boxShadow: '0 10px 30px rgba(0, 0, 0, 0.3)',
+        },
+      )
+      dialog.setAttribute('role', 'dialog')
+      dialog.setAttribute('aria-modal', 'true')
+      const heading = createNode(
+        'h2',
+        { id: `stripe-3ds-${intent.id}`, textContent: '3D Secure test page' },
+        { margin: '0 0 12px', fontSize: '18px' },
+      )
+      dialog.setAttribute('aria-labelledby', heading.id)
+      const amount = new Intl.NumberFormat('en-US', { style: 'currency', currency: intent.currency.toUpperCase() }).format(
+        intent.amount / 100,
+      )
+      const text = createNode('p', { textContent: `Authenticate this test payment of ${amount}.` }, { margin: '0 0 16px' })
+      const done = (outcome) => {
+        document.removeEventListener('keydown', onKey, true)
+        overlay.remove()
+        if (previous && typeof previous.focus === 'function') previous.focus()
+        resolve(outcome)
+      }
+      const onKey = (event) => {
+        if (event.key === 'Escape') done('fail')
+      }
+      const button = (label, outcome, primary) => {
+        const node = createNode(
+          'button',
+          { type: 'button', textContent: label },
+          {
+            display: 'block',
+            width: '100%',
+            margin: '8px 0 0',
+            padding: '10px 12px',
+            borderRadius: '6px',
+            border: primary ? '1px solid #0a58ca' : '1px solid #6b7280',
+            background: primary ? '#0a58ca' : '#ffffff',
+            color: primary ? '#ffffff' : '#1a1a1a',
+            fontSize: '15px',
+            cursor: 'pointer',
+          },
+        )
+        node.addEventListener('click', () => done(outcome))
+        return node
+      }
+      const complete = button('Complete authentication', 'complete', true)
+      dialog.append(heading, text, complete, button('Fail authentication', 'fail', false))
+      overlay.append(dialog)
+      document.body.append(overlay)
+      document.addEventListener('keydown', onKey, true)
+      complete.focus()
+    })
   }
 
   function redirectTo(returnUrl, paymentIntent) {
