@@ -5,9 +5,20 @@ import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { ServerRouter, type EntryContext, type RouterContextProvider } from 'react-router'
 import { NonceProvider } from '~/lib/nonce'
+// The job modules and the database, statically: the routes import them statically already, so they are in the
+// server bundle whatever this file does; importing them dynamically here only made the build warn
+// (INEFFECTIVE_DYNAMIC_IMPORT) on every start that builds (issue 26.17).
+import { ADMIN_ALERT_JOBS } from '~/server/domain/admin-alerts.server'
+import { ESCROW_JOBS } from '~/server/domain/escrow.server'
+import { GITHUB_JOBS } from '~/server/domain/github-delivery.server'
+import { NOTIFICATION_JOBS } from '~/server/domain/notification-sender.server'
+import { RECONCILIATION_JOBS } from '~/server/domain/reconciliation.server'
 import { isCacheCandidate, renderedPageResponse } from '~/server/http/http-cache.server'
 import { routePolicyContext } from '~/server/http/route-policy.server'
 import { inlineScriptHashes, securityHeaders } from '~/server/http/security-headers.server'
+import { SESSION_JOBS } from '~/server/http/session-tokens.server'
+import { db } from '~/server/infra/db.server'
+import { startJobWorker } from '~/server/infra/jobs.server'
 
 export const streamTimeout = 5_000
 
@@ -116,13 +127,6 @@ function renderShareable(
  * GitHub invitations, revocations and the delivery sweep, issue 16).
  */
 export async function startBackgroundJobs(): Promise<{ stop(): Promise<void> }> {
-  const { startJobWorker } = await import('~/server/infra/jobs.server')
-  const { ESCROW_JOBS } = await import('~/server/domain/escrow.server')
-  const { SESSION_JOBS } = await import('~/server/http/session-tokens.server')
-  const { GITHUB_JOBS } = await import('~/server/domain/github-delivery.server')
-  const { NOTIFICATION_JOBS } = await import('~/server/domain/notification-sender.server')
-  const { ADMIN_ALERT_JOBS } = await import('~/server/domain/admin-alerts.server')
-  const { RECONCILIATION_JOBS } = await import('~/server/domain/reconciliation.server')
   return startJobWorker([
     ...ESCROW_JOBS,
     ...SESSION_JOBS,
@@ -135,6 +139,5 @@ export async function startBackgroundJobs(): Promise<{ stop(): Promise<void> }> 
 
 /** Called by server.ts last on shutdown, after in-flight requests and jobs have finished. */
 export async function closeDatabase(): Promise<void> {
-  const { db } = await import('~/server/infra/db.server')
   await db.destroy()
 }
