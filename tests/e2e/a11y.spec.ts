@@ -184,3 +184,27 @@ test('keyboard focus rings are visible on every kind of button from the first fr
     }
   }
 })
+
+// Issue 26.15: between the stacked layout (below 48rem) and its own width a table scrolls sideways;
+// it is then a named region a keyboard can reach and scroll (axe scrollable-region-focusable),
+// and a table that fits is no tab stop. At 1120 px the audit log's container is just over 48rem.
+test('a table that scrolls sideways is a named region in the tab order; one that fits is not', async ({ page }) => {
+  await signIn(page, { email: DEMO.admin, fullName: 'Forkmarket Admin' })
+  await page.setViewportSize({ width: 1120, height: 900 })
+  await page.goto('/admin?tab=audit-log')
+  await waitForHydration(page)
+  const container = page.locator('[data-slot="table-container"]')
+  expect(await container.evaluate((el) => el.scrollWidth > el.clientWidth), 'the audit log scrolls sideways at 1120 px').toBe(true)
+  const region = page.getByRole('region', { name: 'Audit log' })
+  await expect(region).toHaveAttribute('tabindex', '0')
+  const { violations } = await new AxeBuilder({ page }).setLegacyMode().withRules(['scrollable-region-focusable']).analyze()
+  expect(violations.map((v) => v.nodes.map((n) => n.target.join(' '))).flat()).toEqual([])
+  await region.focus()
+  await page.keyboard.press('ArrowRight')
+  await expect.poll(() => region.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0)
+
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await expect(page.getByRole('region', { name: 'Audit log' })).toHaveCount(0)
+  await expect(container).not.toHaveAttribute('tabindex')
+  await expect(page.getByRole('table', { name: 'Audit log' })).toBeVisible()
+})

@@ -133,7 +133,7 @@ export function AdminTransactionsTable({
 }) {
   if (transactions.length === 0) return <p className="py-6 text-center text-sm text-muted-foreground">No transactions</p>
   return (
-    <Table>
+    <Table label="Transactions">
       <TableHeader>
         <TableRow>
           <TableHead>Sale</TableHead>

@@ -18,7 +18,7 @@ export interface AuditLogRow {
 export function AuditLogTable({ entries }: { entries: AuditLogRow[] }) {
   if (entries.length === 0) return <p className="py-6 text-center text-sm text-muted-foreground">Nothing recorded yet</p>
   return (
-    <Table>
+    <Table label="Audit log">
       <TableHeader>
         <TableRow>
           <TableHead>When</TableHead>

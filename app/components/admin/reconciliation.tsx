@@ -53,7 +53,7 @@ export function Reconciliation({ runs }: { runs: ReconciliationRunRow[] }) {
             <h3 id="earlier-runs" className="text-sm font-semibold">
               Earlier runs
             </h3>
-            <Table>
+            <Table label="Earlier reconciliation runs">
               <TableHeader>
                 <TableRow>
                   <TableHead>Started</TableHead>
@@ -143,7 +143,7 @@ function LatestRun({ run }: { run: ReconciliationRunRow }) {
         </p>
       ) : null}
       {run.exceptions.length > 0 ? (
-        <Table>
+        <Table label="Differences found">
           <TableHeader>
             <TableRow>
               <TableHead>Rule broken</TableHead>

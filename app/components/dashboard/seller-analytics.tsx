@@ -134,7 +134,7 @@ export function SellerAnalyticsCard({
         </section>
         <details className="text-sm">
           <summary className="cursor-pointer text-primary underline-offset-4 hover:underline">Show the numbers by day</summary>
-          <Table className="mt-2">
+          <Table className="mt-2" label="Views, sales and revenue by day">
             <TableHeader>
               <TableRow>
                 <TableHead>Day</TableHead>

@@ -35,7 +35,7 @@ export function SellerTransactionsTable({
   waitingInvitations?: Record<string, string>
 }) {
   return (
-    <Table>
+    <Table label="Your sales">
       <TableHeader>
         <TableRow>
           <TableHead>Listing</TableHead>

@@ -52,7 +52,7 @@ export function PurchasesTable({
 }) {
   const hasActions = purchases.some((p) => p.status === 'delivered')
   return (
-    <Table>
+    <Table label="Your purchases">
       <TableHeader>
         <TableRow>
           <TableHead>Listing</TableHead>
