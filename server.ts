@@ -20,14 +20,13 @@ import { createHttpServer, lingeringClose } from './app/server/http/http-server.
 import { keepEmptyIdempotencyKey } from './app/server/http/idempotency.server.ts'
 import { plainServerError, rejectMalformedHost } from './app/server/http/malformed-request.server.ts'
 import { precompressAssets, precompressedAssets } from './app/server/http/static-assets.server.ts'
-import { ConfigError, loadConfig, parseConfig, type AppConfig } from './app/server/infra/env.server.ts'
+import { ConfigError, loadConfig, parseConfig, quietAwsSdkNodeNotice, type AppConfig } from './app/server/infra/env.server.ts'
 import { routeConsoleToLog } from './app/server/infra/log.server.ts'
 import { createDb } from './db/connection.ts'
-import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts'
+import type { EmbeddedDatabase } from './db/embedded.ts'
 import { localSecret } from './db/local-secrets.ts'
-import { migrateToLatest } from './db/migrate.ts'
+import { migrateToLatest, pendingMigrations } from './db/migrate.ts'
 import { assertPortFree, PortInUseError } from './db/ports.ts'
-import { seedDemoDataOnce } from './db/seed.ts'
 import { startLocalServices, type LocalServices } from './emulators/local-services.ts'
 
 const ROOT = path.dirname(new URL(import.meta.url).pathname)
@@ -39,8 +38,13 @@ interface EntryModule {
   closeDatabase?: () => Promise<void>
 }
 
-function log(message: string) {
-  console.log(`[forkmarket] ${message}`)
+/** Production logs one JSON object per line (as the app's logEvent does); a person at `npm start` reads plain lines. */
+let jsonLogs = false
+
+function log(message: string, level: 'info' | 'error' = 'info') {
+  const write = level === 'error' ? console.error : console.log
+  if (jsonLogs) write(JSON.stringify({ time: new Date().toISOString(), level, event: 'launcher', message }))
+  else write(`[forkmarket] ${message}`)
 }
 
 function newestMtime(dir: string): number {
@@ -69,10 +73,8 @@ async function main() {
   // What libraries print through console goes through the log: an error (supabase-js's refused refresh, with
   // its stack) is one JSON line, as everything is in production (issue 26.17).
   routeConsoleToLog({ plainText: env.NODE_ENV === 'production' ? 'json' : 'as-is' })
-  // The AWS SDK tells every start, over eight lines, that its releases after January 2027 need Node 22 (this
-  // machine's Node 20 is past its end of life, README; the image runs Node 26): off, as the SDK documents
-  // (aws/aws-sdk-js-v3#7983), unless the operator set the variable. Only that warning: the SDK reads it alone.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true'
+  quietAwsSdkNodeNotice()
+  jsonLogs = env.NODE_ENV === 'production'
   const { PORT: port, HOST: host, DATA_DIR: dataDir } = env
   mkdirSync(dataDir, { recursive: true })
   await assertPortFree(port, 'the web app', 'PORT', host)
@@ -83,6 +85,8 @@ async function main() {
   if (!env.DATABASE_URL) {
     const pgPort = env.EMBEDDED_PG_PORT
     log(`no DATABASE_URL: starting embedded PostgreSQL on port ${pgPort} with data in ${path.join(dataDir, 'postgres')}`)
+    // Imported only here: production images carry no PostgreSQL binaries (the package looks for them on load).
+    const { startEmbeddedPostgres } = await import('./db/embedded.ts')
     embedded = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), port: pgPort })
     supplied.DATABASE_URL = embedded.connectionString()
   }
@@ -93,9 +97,22 @@ async function main() {
   const config = loadConfig({ ...services.defaults, ...process.env, ...supplied, ...services.supplied })
 
   const db = createDb(config.DATABASE_URL, { max: 2, applicationName: 'forkmarket-launcher' })
-  const applied = await migrateToLatest(db)
-  if (applied.length) log(`applied migrations: ${applied.join(', ')}`)
+  if (config.NODE_ENV === 'production') {
+    // The release step migrates (README: Deployment); an instance never starts on an older schema.
+    const pending = await pendingMigrations(db)
+    if (pending.length) {
+      await db.destroy()
+      throw new Error(
+        `the database lacks ${pending.length} migration(s) (${pending.join(', ')}): run the release step first, db/cli.ts migrate`,
+      )
+    }
+  } else {
+    const applied = await migrateToLatest(db)
+    if (applied.length) log(`applied migrations: ${applied.join(', ')}`)
+  }
   if (config.SEED_DEMO_DATA ?? Boolean(embedded)) {
+    // Imported only to seed: the demo data reaches into the app's modules, which read the configuration on import.
+    const { seedDemoDataOnce } = await import('./db/seed.ts')
     if (await seedDemoDataOnce(db, new Date(), { github: services.demoGithub, stripe: services.demoStripe }))
       log('loaded the demo data (first start)')
   }
@@ -130,7 +147,9 @@ async function main() {
     app.use('/assets', precompressedAssets(assets), express.static(assets, { immutable: true, maxAge: '1y' }))
     // Only the public/ paths go to the file system; every other request goes straight to the app.
     app.use('/tech-icons', express.static(path.join(BUILD_DIR, 'client', 'tech-icons'), { maxAge: '1d' }))
-    app.get('/favicon.svg', (_req, res) => res.sendFile(path.join(BUILD_DIR, 'client', 'favicon.svg'), { maxAge: '1d' }))
+    // The icon the layout links, and the .ico browsers and crawlers ask for at the root whatever the page says.
+    for (const icon of ['favicon.svg', 'favicon.ico'])
+      app.get(`/${icon}`, (_req, res) => res.sendFile(path.join(BUILD_DIR, 'client', icon), { maxAge: '1d' }))
   }
   // Background jobs (escrow auto-confirm) run inside the app bundle so they share its database pool.
   const entry = entryModule
@@ -184,9 +203,9 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof PortInUseError) console.error(`[forkmarket] ${error.message}`)
+  if (error instanceof PortInUseError) log(error.message, 'error')
   else if (error instanceof ConfigError)
     for (const problem of error.problems) console.error(`[forkmarket] invalid configuration: ${problem}`)
-  else console.error(`[forkmarket] failed to start: ${error instanceof Error ? error.message : String(error)}`)
+  else log(`failed to start: ${error instanceof Error ? error.message : String(error)}`, 'error')
   process.exit(1)
 })

@@ -5,7 +5,6 @@
 import { ConfigError, loadConfig, parseConfig } from '../app/server/infra/env.server.ts'
 import { createDb } from './connection.ts'
 import { migrateToLatest } from './migrate.ts'
-import { demoImagesStored, seedDemoDataOnce } from './seed.ts'
 
 const [command, ...args] = process.argv.slice(2)
 const url = databaseUrlOrExit()
@@ -16,6 +15,7 @@ try {
     console.log(applied.length ? `applied: ${applied.join(', ')}` : 'already up to date')
   } else if (command === 'seed') {
     await migrateToLatest(db)
+    const { demoImagesStored, seedDemoDataOnce } = await import('./seed.ts')
     // The demo's bank details are encrypted with the key `npm start` uses (generated under DATA_DIR locally).
     const { localSecret } = await import('./local-secrets.ts')
     const { DATA_DIR, BANK_DETAILS_KEY } = parseConfig()

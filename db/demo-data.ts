@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto'
+
 // The demo marketplace loaded on the first local start: believable listings
 // across the stacks from several sellers. Values of languages/frameworks/
 // dependencies are members of the option lists in app/lib/options.ts.
@@ -771,4 +773,13 @@ export function demoLongDescription(listing: DemoListing): string {
     `What you get: the full source as a fork on the code-hosting platform, a README that takes you from clone to production, seed data, and tests for the important paths. Integrations: ${listing.dependencies.join(', ') || 'none — it runs on its own'}.`,
     `Why buyers pick it: clean structure, sensible defaults, and a codebase you will be comfortable changing. Tags: ${listing.tags.join(', ')}.`,
   ].join('\n\n')
+}
+
+/**
+ * The local auth emulator derives a user's id from the e-mail the same way,
+ * so signing in locally as a demo account lands on the seeded record.
+ */
+export function emailUserId(email: string): string {
+  const hex = createHash('sha256').update(`forkmarket:${email.trim().toLowerCase()}`).digest('hex')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`
 }

@@ -14,3 +14,12 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   }
   return (results ?? []).map((r) => r.migrationName)
 }
+
+/**
+ * The migrations this database has not applied. Production applies none at start: several instances
+ * start at once, and a deployment runs them first as its release step (`db/cli.ts migrate`).
+ */
+export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
+  const known = await new Migrator({ db, provider, allowUnorderedMigrations: true }).getMigrations()
+  return known.filter((migration) => !migration.executedAt).map((migration) => migration.name)
+}

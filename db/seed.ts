@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import type Stripe from 'stripe'
 import { splitFee } from '../app/lib/money.ts'
@@ -8,7 +7,16 @@ import { imageUrlFor } from '../app/server/domain/images.server.ts'
 import { backfillLedger } from '../app/server/domain/ledger.server.ts'
 import { logEvent } from '../app/server/infra/log.server.ts'
 import { encryptSecret } from '../app/server/infra/secret-box.server.ts'
-import { DEMO_ADMIN, DEMO_ADMIN_2, DEMO_BUYERS, DEMO_LISTINGS, DEMO_REVIEWS, DEMO_SELLERS, demoLongDescription } from './demo-data.ts'
+import {
+  DEMO_ADMIN,
+  DEMO_ADMIN_2,
+  DEMO_BUYERS,
+  DEMO_LISTINGS,
+  DEMO_REVIEWS,
+  DEMO_SELLERS,
+  demoLongDescription,
+  emailUserId,
+} from './demo-data.ts'
 import { seedDemoGithub, type DemoGithub } from './demo-github.ts'
 import {
   planDemoImages,
@@ -22,15 +30,6 @@ import { seedDemoMessages } from './demo-messages.ts'
 import { DEMO_INTENT_PREFIX, demoListingId, demoSaleId, payDemoSales } from './demo-payments.ts'
 import { seedDemoPayouts } from './demo-payouts.ts'
 import type { DB } from './schema.ts'
-
-/**
- * The local auth emulator derives a user's id from the e-mail the same way,
- * so signing in locally as a demo account lands on the seeded record.
- */
-export function emailUserId(email: string): string {
-  const hex = createHash('sha256').update(`forkmarket:${email.trim().toLowerCase()}`).digest('hex')
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`
-}
 
 const HOUR = 3_600_000
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import path from 'node:path'
 import Stripe from 'stripe'
 import type { Config } from '../app/server/infra/env.server.ts'
+import { emailUserId } from '../db/demo-data.ts'
 import { demoGithubSpec, type DemoGithub } from '../db/demo-github.ts'
 import { localSecret } from '../db/local-secrets.ts'
 import { assertPortFree } from '../db/ports.ts'
@@ -87,8 +88,6 @@ export async function startLocalServices(options: {
     const port = env.SUPABASE_EMULATOR_PORT
     await assertPortFree(port, 'Supabase Auth emulator', 'SUPABASE_EMULATOR_PORT')
     const { startAuthEmulator } = await import('./supabase-auth/server.ts')
-    // Imported here, not on load: the demo data's module reaches into the app's, which read the configuration.
-    const { emailUserId } = await import('../db/seed.ts')
     const auth = await startAuthEmulator({
       port,
       dataFile: path.join(options.dataDir, 'auth-emulator.json'),

@@ -236,6 +236,16 @@ export function config(): AppConfig {
   return (globalThis as Holder)[CURRENT] ?? loadConfig()
 }
 
+/**
+ * The AWS SDK tells every start, over eight lines, that its releases after January 2027 need Node 22 (this
+ * machine's Node 20 is past its end of life, README; the image runs Node 26): off, as the SDK documents
+ * (aws/aws-sdk-js-v3#7983), unless the operator set the variable. Only that warning: the SDK reads it alone.
+ * Here because this module is the one place that touches process.env.
+ */
+export function quietAwsSdkNodeNotice(): void {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true'
+}
+
 export function isProduction(): boolean {
   return config().NODE_ENV === 'production'
 }
