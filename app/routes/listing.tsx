@@ -252,12 +252,12 @@ export default function ListingPage({ loaderData, actionData }: Route.ComponentP
                   <AvatarFallback>{seller.displayName.slice(0, 1).toUpperCase()}</AvatarFallback>
                 </Avatar>
                 <div className="min-w-0">
-                  <p className="truncate font-medium">
+                  <p className="font-medium">
                     <Link to={`/sellers/${seller.username}`} className="underline-offset-4 hover:underline">
                       {seller.displayName}
                     </Link>
                   </p>
-                  <p className="truncate text-sm text-muted-foreground">@{seller.username}</p>
+                  <p className="text-sm text-muted-foreground">@{seller.username}</p>
                 </div>
               </div>
               <Link to={`/sellers/${seller.username}`} className="text-sm font-medium underline underline-offset-4">

@@ -26,10 +26,10 @@ export default function SellerPage({ loaderData }: Route.ComponentProps) {
           <AvatarFallback className="text-2xl">{seller.displayName.slice(0, 1).toUpperCase()}</AvatarFallback>
         </Avatar>
         <div className="grid min-w-0 gap-2">
-          <h1 className="text-3xl font-bold tracking-tight break-words">{seller.displayName}</h1>
+          <h1 className="text-3xl font-bold tracking-tight">{seller.displayName}</h1>
           <p className="text-sm text-muted-foreground">@{seller.username}</p>
           <RatingSummary average={seller.rating.average} count={seller.rating.count} />
-          {seller.bio ? <p className="max-w-prose text-sm break-words whitespace-pre-line">{seller.bio}</p> : null}
+          {seller.bio ? <p className="max-w-prose text-sm whitespace-pre-line">{seller.bio}</p> : null}
           <dl className="mt-2 flex flex-wrap gap-x-6 gap-y-2 text-sm">
             <div className="flex items-center gap-2">
               <CalendarDays aria-hidden="true" className="size-4 text-muted-foreground" />

@@ -24,7 +24,7 @@ export function AppShell({ user, sidebarOpen, children }: AppShellProps) {
       <SidebarInset>
         <SiteHeader user={user} />
         {/* tabIndex lets the skip link move keyboard focus here, not just scroll. */}
-        <main id="main" tabIndex={-1} className="flex-1">
+        <main id="main" tabIndex={-1} className="user-text min-w-0 flex-1">
           {children}
         </main>
         <SiteFooter />

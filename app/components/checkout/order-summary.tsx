@@ -26,8 +26,8 @@ export function OrderSummary({ title, sellerUsername, fee }: OrderSummaryProps) 
       </CardHeader>
       <CardContent className="grid gap-4">
         <div className="grid min-w-0 gap-1">
-          <p className="text-base font-medium break-words">{title}</p>
-          <p className="text-sm break-words text-muted-foreground">by @{sellerUsername}</p>
+          <p className="text-base font-medium">{title}</p>
+          <p className="text-sm text-muted-foreground">by @{sellerUsername}</p>
         </div>
         <dl className="grid gap-3 border-t pt-4 text-sm">
           <Row label="Price" value={formatCents(fee.amountCents)} />

@@ -30,7 +30,7 @@ export function ReviewCard({ review, canReply, canHide, actionResult }: { review
           <AvatarFallback>{review.author.displayName.slice(0, 1).toUpperCase()}</AvatarFallback>
         </Avatar>
         <div className="grid min-w-0 gap-0.5">
-          <p className="truncate text-sm font-medium">{review.author.displayName}</p>
+          <p className="text-sm font-medium">{review.author.displayName}</p>
           <p className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
             <Stars value={review.stars} />
             <span className="sr-only">{`${review.stars} out of 5 stars`}</span>
@@ -50,11 +50,11 @@ export function ReviewCard({ review, canReply, canHide, actionResult }: { review
           </span>
         </p>
       ) : null}
-      <p className="text-sm break-words whitespace-pre-line">{review.body}</p>
+      <p className="text-sm whitespace-pre-line">{review.body}</p>
       {review.sellerReply ? (
         <div className="grid gap-1 border-s-2 ps-3 text-sm">
           <p className="font-medium">Reply from the seller</p>
-          <p className="break-words whitespace-pre-line text-muted-foreground">{review.sellerReply.body}</p>
+          <p className="whitespace-pre-line text-muted-foreground">{review.sellerReply.body}</p>
         </div>
       ) : canReply && !review.hidden ? (
         <ReplyForm reviewId={review.id} lastResult={resultFor('reply')} />
