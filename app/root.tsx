@@ -19,6 +19,8 @@ import stylesheet from './app.css?url'
 
 export const links: Route.LinksFunction = () => [
   { rel: 'stylesheet', href: stylesheet },
+  // The .ico for browsers without SVG icons (and it answers the root /favicon.ico they request anyway).
+  { rel: 'icon', href: '/favicon.ico', sizes: '32x32' },
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ]
 

@@ -193,7 +193,9 @@ export async function seedDemoData(db: Kysely<DB>, now: Date, images: DemoListin
       paidAtProvider: at(hoursAgo),
     }
   }
-  const fork = (slug: string) => JSON.stringify({ forkUrl: `https://github.com/demobuyer/${slug}` })
+  // The buyer's own copy: under the buyer's account (issue 26.16: Jules's dispute showed the other buyer's fork).
+  const fork = (slug: string, buyer: string) =>
+    JSON.stringify({ forkUrl: `https://github.com/${DEMO_BUYERS.find((b) => emailUserId(b.email) === buyer)!.username}/${slug}` })
   await db
     .insertInto('transactions')
     .values([
@@ -202,7 +204,7 @@ export async function seedDemoData(db: Kysely<DB>, now: Date, images: DemoListin
         status: 'completed',
         deliveredAt: at(24 * 20),
         completedAt: at(24 * 17),
-        deliveryProof: fork(listings[0]!.slug),
+        deliveryProof: fork(listings[0]!.slug, buyerId),
         paymentReference: 'BACS-2026-1042',
         paidAt: at(24 * 14),
       },
@@ -211,9 +213,9 @@ export async function seedDemoData(db: Kysely<DB>, now: Date, images: DemoListin
         status: 'completed',
         deliveredAt: at(24 * 9),
         completedAt: at(24 * 8),
-        deliveryProof: fork(listings[1]!.slug),
+        deliveryProof: fork(listings[1]!.slug, buyerId),
       },
-      { ...sale(2, buyerId, 30), status: 'delivered', deliveredAt: at(20), deliveryProof: fork(listings[2]!.slug) },
+      { ...sale(2, buyerId, 30), status: 'delivered', deliveredAt: at(20), deliveryProof: fork(listings[2]!.slug, buyerId) },
       { ...sale(8, buyerId, 5), status: 'paid' },
       {
         ...sale(10, secondBuyerId, 24 * 4),
@@ -221,7 +223,7 @@ export async function seedDemoData(db: Kysely<DB>, now: Date, images: DemoListin
         deliveredAt: at(24 * 3),
         disputedAt: at(24 * 2),
         disputeReason: 'The booking page crashes on start; the fork is missing the migrations folder.',
-        deliveryProof: fork(listings[10]!.slug),
+        deliveryProof: fork(listings[10]!.slug, secondBuyerId),
       },
       { ...sale(16, secondBuyerId, 24 * 6), status: 'refunded', refundedAt: at(24 * 5), stripeRefundId: 're_demo_1' },
       {
@@ -229,7 +231,7 @@ export async function seedDemoData(db: Kysely<DB>, now: Date, images: DemoListin
         status: 'completed',
         deliveredAt: at(24 * 11),
         completedAt: at(24 * 8),
-        deliveryProof: fork(listings[5]!.slug),
+        deliveryProof: fork(listings[5]!.slug, secondBuyerId),
       },
     ])
     .execute()

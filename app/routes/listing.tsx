@@ -147,9 +147,12 @@ export default function ListingPage({ loaderData, actionData }: Route.ComponentP
             </div>
             <h1 className="text-3xl font-bold tracking-tight text-balance">{listing.title}</h1>
             <p className="text-lg text-muted-foreground">{listing.shortDescription}</p>
-            <a href="#reviews" className="w-fit rounded-sm">
-              <RatingSummary average={reviews.rating.average} count={reviews.rating.count} />
-            </a>
+            {/* Unreviewed, the Reviews section says so once (issue 26.16: "No reviews yet" stood here, above the list and in it). */}
+            {reviews.rating.count > 0 ? (
+              <a href="#reviews" className="w-fit rounded-sm">
+                <RatingSummary average={reviews.rating.average} count={reviews.rating.count} />
+              </a>
+            ) : null}
             <TechSummary listing={listing} />
           </div>
           <ListingTabs listing={listing} />
@@ -158,7 +161,7 @@ export default function ListingPage({ loaderData, actionData }: Route.ComponentP
               <h2 id="reviews-title" className="text-2xl font-semibold tracking-tight">
                 Reviews
               </h2>
-              <RatingSummary average={reviews.rating.average} count={reviews.rating.count} />
+              {reviews.rating.count > 0 ? <RatingSummary average={reviews.rating.average} count={reviews.rating.count} /> : null}
             </div>
             {reviews.reviewableSaleId ? (
               <div className="rounded-lg border p-4">

@@ -68,6 +68,20 @@ test('an unknown path shows the 404 page with status 404', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found')
 })
 
+// Issue 26.16: the icon answers at the root, where browsers and crawlers ask for it, and the layout links it.
+test('the favicon is served at /favicon.ico and linked from the layout; loading a page meets no 404', async ({ page }) => {
+  const missing: string[] = []
+  page.on('response', (response) => {
+    if (response.status() === 404) missing.push(response.url())
+  })
+  await page.goto('/marketplace')
+  await expect(page.locator('head link[rel="icon"][href="/favicon.ico"]')).toHaveCount(1)
+  const icon = await page.request.get('/favicon.ico')
+  expect(icon.status()).toBe(200)
+  expect(icon.headers()['content-type']).toMatch(/^image\/(x-icon|vnd\.microsoft\.icon)$/)
+  expect(missing).toEqual([])
+})
+
 test('healthz answers 200 with the database up', async ({ request }) => {
   const response = await request.get('/healthz')
   expect(response.status()).toBe(200)

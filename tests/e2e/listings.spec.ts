@@ -95,9 +95,9 @@ test('create a listing with images and every section, see it, edit it, change th
     .setInputFiles([await png('one.png', { r: 200, g: 40, b: 40 }), await png('two.png', { r: 40, g: 40, b: 200 })])
   // Success toasts are announced politely (role=status) in the notifications region.
   const notifications = page.getByRole('region', { name: 'Notifications (F8)' })
-  await expect(notifications.getByRole('status').getByText('2 image(s) uploaded successfully', { exact: true })).toBeVisible()
+  await expect(notifications.getByRole('status').getByText('2 images uploaded successfully', { exact: true })).toBeVisible()
   await notifications.getByRole('button', { name: 'Dismiss notification' }).click()
-  await expect(notifications.getByText('2 image(s) uploaded successfully')).toHaveCount(0)
+  await expect(notifications.getByText('2 images uploaded successfully')).toHaveCount(0)
   const gallery = page.getByRole('list', { name: 'Listing images' })
   await expect(gallery.getByRole('listitem')).toHaveCount(2)
   await expect(gallery.getByRole('listitem').first().getByText('Main')).toBeVisible()
@@ -330,7 +330,7 @@ test('a long title is shown whole with a counter and a message, and a bad image 
       { name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('just text, not an image') },
     ])
   const notifications = page.getByRole('region', { name: 'Notifications (F8)' })
-  await expect(notifications.getByText('1 image(s) uploaded successfully', { exact: true })).toBeVisible()
+  await expect(notifications.getByText('1 image uploaded successfully', { exact: true })).toBeVisible()
   await expect(page.getByRole('list', { name: 'Listing images' }).getByRole('listitem')).toHaveCount(1)
   const refused = page.getByRole('alert').filter({ hasText: '1 file was not uploaded' })
   await expect(refused).toContainText('“notes.png” is not a JPG, PNG or WebP image')

@@ -173,6 +173,17 @@ test.describe('without JavaScript', () => {
   })
 })
 
+test('the rating filter counts its stars in words: "1 star & up", "2 stars & up" (issue 26.16)', async ({ page }) => {
+  await page.goto('/marketplace')
+  expect(await page.locator('#filter-min-rating option').allTextContents()).toEqual([
+    'Any rating',
+    '4 stars & up',
+    '3 stars & up',
+    '2 stars & up',
+    '1 star & up',
+  ])
+})
+
 test('the empty state', async ({ page }) => {
   // A hidden listing's title word finds nothing: hidden listings never appear.
   await page.goto('/marketplace?search=retired')

@@ -50,6 +50,12 @@ test('a buyer reviews after confirming; the review shows on the listing and the 
   await expect(page.getByRole('list', { name: 'Recent reviews' })).toContainText(body)
 })
 
+test('a listing without reviews says so once (issue 26.16)', async ({ page }) => {
+  await page.goto('/listing/restaurant-ordering-site')
+  await expect(page.getByRole('heading', { name: 'Reviews', level: 2 })).toBeVisible()
+  await expect(page.getByText('No reviews yet')).toHaveCount(1)
+})
+
 // Axe on the new states, light and dark, 1280 and 390 px (as a11y.spec.ts): a listing with reviews
 // and a seller's reply, the seller page, Top Rated with a minimum rating, and /profile's Public profile.
 test('axe finds no violations on reviews, seller pages and the public profile', async ({ page }) => {

@@ -82,3 +82,41 @@ describe('demo images', () => {
     expect((await served(lost)).meta).toMatchObject({ width: 1600, height: 1000 })
   })
 })
+
+describe('demo sales', () => {
+  it(
+    "every delivered demo sale's fork is under its own buyer's account (issue 26.16: Jules's dispute showed another buyer's fork)",
+    { timeout: 180_000 },
+    async () => {
+      expect(await seedDemoDataOnce(db)).toBe(true)
+      const sales = await db
+        .selectFrom('transactions')
+        .innerJoin('users as buyer', 'buyer.id', 'transactions.buyerId')
+        .innerJoin('listings', 'listings.id', 'transactions.listingId')
+        .select(['listings.title', 'transactions.deliveryProof', 'buyer.username', 'buyer.githubLogin'])
+        .execute()
+      const forks = sales.filter((sale) => sale.deliveryProof?.forkUrl)
+      expect(forks.length).toBeGreaterThan(3)
+      for (const sale of forks) {
+        const owner = new URL(sale.deliveryProof!.forkUrl!).pathname.split('/')[1]
+        expect([sale.username, sale.githubLogin], `${sale.title}: ${sale.deliveryProof!.forkUrl}`).toContain(owner)
+      }
+      // The disputed demo sale's delivery (what its timeline shows) names the same fork.
+      const dispute = await db
+        .selectFrom('transactions')
+        .innerJoin('listings', 'listings.id', 'transactions.listingId')
+        .select(['transactions.id', 'transactions.deliveryProof'])
+        .where('listings.title', '=', 'Restaurant Ordering Site')
+        .where('transactions.status', '=', 'disputed')
+        .executeTakeFirstOrThrow()
+      expect(dispute.deliveryProof?.forkUrl).toBe('https://github.com/jules/restaurant-ordering-site')
+      const delivered = await db
+        .selectFrom('auditLog')
+        .select('metadata')
+        .where('entityId', '=', dispute.id)
+        .where('action', '=', 'deliver')
+        .executeTakeFirstOrThrow()
+      expect(delivered.metadata).toMatchObject({ forkUrl: 'https://github.com/jules/restaurant-ordering-site' })
+    },
+  )
+})

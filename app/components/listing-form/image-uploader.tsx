@@ -8,6 +8,7 @@ import { ErrorList } from '~/components/ui/field'
 import { Input } from '~/components/ui/input'
 import { showToast } from '~/components/ui/toaster'
 import { useHydrated } from '~/components/ui/use-hydrated'
+import { pluralize } from '~/lib/format'
 import { IMAGE_SIZES, imageVariant } from '~/lib/images'
 import { applyImageFlow, IMAGE_HINT, MAX_IMAGES, TOO_MANY_IMAGES_MESSAGE } from '~/lib/listing-schema'
 
@@ -86,7 +87,7 @@ export function ImageUploader({ defaultScreenshots, defaultThumbnail, errors, er
       setImages((current) => [...current, ...urls])
       setMain((current) => current ?? urls[0] ?? null)
       setRefused(rejected)
-      showToast({ type: 'success', title: 'Images uploaded', description: `${urls.length} image(s) uploaded successfully` })
+      showToast({ type: 'success', title: 'Images uploaded', description: `${pluralize(urls.length, 'image')} uploaded successfully` })
     } catch (error) {
       if (error instanceof UploadError) setRefused(error.rejected)
       showToast({ type: 'error', title: 'Upload failed', description: error instanceof Error ? error.message : 'Failed to upload images' })

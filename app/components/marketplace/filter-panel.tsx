@@ -12,6 +12,7 @@ import {
   type FilterInputs,
   type LicenceFilter,
 } from '~/lib/filters'
+import { pluralize } from '~/lib/format'
 import { DEPENDENCIES, FRAMEWORKS, LANGUAGES } from '~/lib/options'
 import { MIN_RATING_OPTIONS } from '~/lib/ratings'
 import { OptionGroup } from './option-group'
@@ -67,7 +68,7 @@ export function FilterPanel({ inputs, priceError }: { inputs: FilterInputs; pric
           <option value="">Any rating</option>
           {MIN_RATING_OPTIONS.map((stars) => (
             <option key={stars} value={String(stars)}>
-              {stars} stars &amp; up
+              {pluralize(stars, 'star')} &amp; up
             </option>
           ))}
         </NativeSelect>
