@@ -129,7 +129,7 @@ function LatestRun({ run }: { run: ReconciliationRunRow }) {
           ['Due to sellers', t.sellerPayableCents],
           ['Paid out', t.paidOutCents],
         ].map(([label, cents]) => (
-          <div key={label as string} className="grid gap-0.5">
+          <div key={label as string} className="grid content-start gap-0.5">
             <dt className="text-muted-foreground">{label}</dt>
             <dd className="font-medium tabular-nums">{formatCents(cents as number)}</dd>
           </div>
