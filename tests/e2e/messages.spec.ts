@@ -103,6 +103,8 @@ test('with JavaScript the open thread shows the other side’s new message witho
 })
 
 test('an admin resolves a dispute from its timeline: sources shown, reason required, audited', async ({ page }) => {
+  // Two accessibility scans (open and decided), each in two themes at two widths.
+  test.setTimeout(120_000)
   await signIn(page, { email: DEMO.admin, fullName: 'Forkmarket Admin' })
   await page.goto('/admin?tab=transactions&status=disputed')
   await page.getByRole('link', { name: `Resolve dispute about ${DISPUTED}` }).click()
@@ -147,9 +149,17 @@ test('an admin resolves a dispute from its timeline: sources shown, reason requi
   await expect(row).toHaveCount(1)
   await expect(row).toContainText(/release/)
   await expect(row).toContainText('disputed → completed')
-  // And the sale is no longer open for a decision.
+  // Decided, the dispute still opens (issue 26.7): read only, with the decision, who made it and why.
   const again = await page.goto(disputeUrl)
-  expect(again?.status()).toBe(409)
+  expect(again?.status()).toBe(200)
+  const decision = page.locator('[data-dispute-decision="released"]')
+  await expect(decision).toContainText('Funds released to the seller')
+  await expect(decision).toContainText(DEMO.admin)
+  await expect(decision).toContainText('The seller pushed the migrations; the buyer confirmed it builds.')
+  await expect(page.getByRole('button', { name: 'Release Funds' })).toHaveCount(0)
+  await expect(page.getByRole('link', { name: 'Read the conversation between buyer and seller' })).toHaveCount(0)
+  await expect(timeline.getByRole('heading', { level: 3 }).last()).toHaveText('Admin released the funds to the seller')
+  await scan(page, disputeUrl)
 })
 
 async function scan(page: Page, path: string) {
