@@ -61,15 +61,21 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
-  webServer: {
-    command: `rm -rf ${DATA_DIR} && npx tsx ${E2E_CLUSTER ? `scripts/cluster.ts --instances ${E2E_CLUSTER}` : 'server.ts'}`,
-    url: `http://localhost:${PORT}/healthz`,
-    env: E2E_ENV,
-    timeout: E2E_CLUSTER ? 240_000 : 120_000,
-    // The cluster stops nginx, its instances, the emulators and the database in order on SIGTERM.
-    ...(E2E_CLUSTER ? { gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 60_000 } } : {}),
-    reuseExistingServer: false,
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
+  /**
+   * E2E_EXTERNAL=1: the app is already running on PORT with the stand-ins on the same ports — the
+   * production image in a container (.ci/container, tests/container/stand-ins.ts) — so none is started.
+   */
+  webServer: process.env.E2E_EXTERNAL
+    ? undefined
+    : {
+        command: `rm -rf ${DATA_DIR} && npx tsx ${E2E_CLUSTER ? `scripts/cluster.ts --instances ${E2E_CLUSTER}` : 'server.ts'}`,
+        url: `http://localhost:${PORT}/healthz`,
+        env: E2E_ENV,
+        timeout: E2E_CLUSTER ? 240_000 : 120_000,
+        // The cluster stops nginx, its instances, the emulators and the database in order on SIGTERM.
+        ...(E2E_CLUSTER ? { gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 60_000 } } : {}),
+        reuseExistingServer: false,
+        stdout: 'ignore',
+        stderr: 'pipe',
+      },
 })

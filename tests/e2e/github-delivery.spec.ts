@@ -11,7 +11,8 @@ import { DEMO, signIn, uniqueEmail, waitForHydration } from './support'
 // listed and delivered commits; an uninstalled App asks the seller to reconnect.
 // Each new screen state is scanned by axe in both themes at 1280 and 390 px.
 // The tests share one listing, so they run in order.
-test.describe.configure({ mode: 'serial', timeout: 120_000 })
+// 3 min: the seller's journey runs axe at two widths in two themes on three pages (2 min ran out under load).
+test.describe.configure({ mode: 'serial', timeout: 180_000 })
 
 const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`
 const ORG = `e2e-org-${run}`
