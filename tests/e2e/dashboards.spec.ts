@@ -226,7 +226,8 @@ test('bank details: GB, US and IBAN country; rejected, resubmitted, approved; a 
   page,
   browser,
 }) => {
-  test.setTimeout(120_000)
+  // Three people, three bank-detail rounds and a four-eyes payout: 2 min ran out on a loaded machine.
+  test.setTimeout(180_000)
   const email = uniqueEmail('banker')
   await signIn(page, { email, fullName: 'Bea Banker', from: '/profile' })
   await hydrated(page)
@@ -352,6 +353,11 @@ test('bank details: GB, US and IBAN country; rejected, resubmitted, approved; a 
   const finance = await as(browser, DEMO.secondAdmin, 'Forkmarket Finance')
   await finance.page.goto('/admin?tab=payouts')
   await finance.page.getByRole('listitem').filter({ hasText: 'BACS-E2E-0001' }).getByRole('button', { name: 'Approve' }).click()
+  // Issue 26.11: approving asks first, naming the total and the count.
+  await finance.page
+    .getByRole('dialog', { name: 'Approve this payout' })
+    .getByRole('button', { name: /^Approve \$/ })
+    .click()
   await expect(finance.page.getByText('Payout batch approved', { exact: true })).toBeVisible()
   await finance.close()
   await admin.page.goto('/admin?status=completed')
