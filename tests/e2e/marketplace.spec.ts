@@ -103,7 +103,9 @@ test.describe('with JavaScript', () => {
     expect(await loading.locator(':scope > div').count()).toBe(6)
     release()
     await expect(loading).toHaveCount(0)
-    await expect(cardTitles(page).first()).toHaveText('Event Ticketing Platform')
+    // The dearest listing a buyer can buy: sara@'s Event Ticketing Platform ($449) is not in the marketplace while
+    // her bank details are rejected (issue 26.13), so mateo@'s ($349, bank details pending) leads.
+    await expect(cardTitles(page).first()).toHaveText('Machine Learning Model Dashboard')
   })
 
   test('pages through the results with next and previous links', async ({ page }) => {
