@@ -137,3 +137,33 @@ test('the bank form without JavaScript: every country’s fields in one column, 
   }
   await noScript.close()
 })
+
+// Issue 26.6 leftover: user text wraps anywhere, but an amount is never broken across lines
+// ("$253.3/0" in the payout batch table at 1280 px): every text of an amount cell is one line.
+test('amounts stay whole on one line in the admin tables at 1280 and 1120 px', async ({ page }) => {
+  await signIn(page, { email: DEMO.admin, fullName: 'Forkmarket Admin', from: '/admin' })
+  const amountCells = 'td[data-label="Amount"], td[data-label="Due"], td[data-label="Expected"], td[data-label="Found"]'
+  for (const width of [1280, 1120]) {
+    await page.setViewportSize({ width, height: 900 })
+    for (const tab of ['transactions', 'payouts']) {
+      await page.goto(`/admin?tab=${tab}`)
+      await waitForHydration(page)
+      const broken = await page.locator(amountCells).evaluateAll((cells) =>
+        cells.flatMap((cell) => {
+          const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT)
+          const lines: string[] = []
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            if (!node.textContent?.trim()) continue
+            const range = document.createRange()
+            range.selectNodeContents(node)
+            const tops = new Set(Array.from(range.getClientRects(), (rect) => Math.round(rect.top)))
+            if (tops.size > 1) lines.push(node.textContent)
+          }
+          return lines
+        }),
+      )
+      expect(await page.locator(amountCells).count(), `amounts on ${tab}`).toBeGreaterThan(0)
+      expect(broken, `amounts broken across lines on ${tab} at ${width} px`).toEqual([])
+    }
+  }
+})

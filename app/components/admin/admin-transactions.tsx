@@ -168,7 +168,7 @@ export function AdminTransactionsTable({
                 </div>
               </div>
             </TableCell>
-            <TableCell label="Amount" className="text-end tabular-nums">
+            <TableCell label="Amount" className="text-end tabular-nums whitespace-nowrap">
               <div>
                 <div>{formatCents(t.amountCents)}</div>
                 <div className="text-xs whitespace-nowrap text-muted-foreground">fee {formatCents(t.applicationFeeCents)}</div>

@@ -36,7 +36,7 @@ export function AuditLogTable({ entries }: { entries: AuditLogRow[] }) {
             <TableCell label="Who">
               {entry.actorEmail ?? '—'} <span className="text-xs text-muted-foreground">({entry.actorRole})</span>
             </TableCell>
-            <TableCell label="Action" className="font-mono text-xs">
+            <TableCell label="Action" className="font-mono text-xs whitespace-nowrap">
               {entry.action}
             </TableCell>
             <TableCell label="On" className="text-xs">

@@ -267,7 +267,7 @@ function BatchCard({ batch, adminId }: { batch: BatchRow; adminId: string }) {
                   ) : null}
                 </div>
               </TableCell>
-              <TableCell label="Amount" className="text-end tabular-nums">
+              <TableCell label="Amount" className="text-end tabular-nums whitespace-nowrap">
                 {formatCents(p.amountCents)}
               </TableCell>
               <TableCell label="Sales" className="text-sm">
@@ -350,7 +350,7 @@ export function PayoutBatches({ batches, due, adminId }: { batches: BatchRow[]; 
                   <TableRow key={d.sellerId}>
                     <TableCell className="[overflow-wrap:anywhere]">{d.sellerEmail}</TableCell>
                     <TableCell label="Sales">{d.sales}</TableCell>
-                    <TableCell label="Due" className="text-end tabular-nums">
+                    <TableCell label="Due" className="text-end tabular-nums whitespace-nowrap">
                       {formatCents(d.amountCents)}
                     </TableCell>
                     <TableCell label="Bank details">

@@ -166,10 +166,10 @@ function LatestRun({ run }: { run: ReconciliationRunRow }) {
                 <TableCell label="Seller" className="font-mono text-xs">
                   <span title={e.sellerId ?? undefined}>{short(e.sellerId)}</span>
                 </TableCell>
-                <TableCell label="Expected" className="tabular-nums">
+                <TableCell label="Expected" className="tabular-nums whitespace-nowrap">
                   {money(e.expectedCents)}
                 </TableCell>
-                <TableCell label="Found" className="tabular-nums">
+                <TableCell label="Found" className="tabular-nums whitespace-nowrap">
                   {money(e.actualCents)}
                 </TableCell>
                 <TableCell label="Details" className="max-w-sm text-xs break-words">

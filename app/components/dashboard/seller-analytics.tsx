@@ -150,13 +150,13 @@ export function SellerAnalyticsCard({
                 .map((d) => (
                   <TableRow key={d.day}>
                     <TableCell>{formatDate(`${d.day}T12:00:00Z`)}</TableCell>
-                    <TableCell label="Views" className="text-end tabular-nums">
+                    <TableCell label="Views" className="text-end tabular-nums whitespace-nowrap">
                       {d.views}
                     </TableCell>
-                    <TableCell label="Sales" className="text-end tabular-nums">
+                    <TableCell label="Sales" className="text-end tabular-nums whitespace-nowrap">
                       {d.sales}
                     </TableCell>
-                    <TableCell label="Revenue" className="text-end tabular-nums">
+                    <TableCell label="Revenue" className="text-end tabular-nums whitespace-nowrap">
                       {formatCents(d.revenueCents)}
                     </TableCell>
                   </TableRow>

@@ -73,7 +73,7 @@ export function SellerListingsTable({ listings, notForSale = null }: { listings:
                 {listing.title}
               </Link>
             </TableCell>
-            <TableCell label="Price" className="tabular-nums">
+            <TableCell label="Price" className="tabular-nums whitespace-nowrap">
               {formatCents(listing.priceCents)}
             </TableCell>
             <TableCell label="Status">

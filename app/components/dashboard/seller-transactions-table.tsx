@@ -67,10 +67,10 @@ export function SellerTransactionsTable({
               <TableCell label="Date" className="whitespace-nowrap">
                 {formatDate(t.createdAt)}
               </TableCell>
-              <TableCell label="Amount" className="text-end tabular-nums">
+              <TableCell label="Amount" className="text-end tabular-nums whitespace-nowrap">
                 {formatCents(t.amountCents)}
               </TableCell>
-              <TableCell label="Your share" className="text-end tabular-nums">
+              <TableCell label="Your share" className="text-end tabular-nums whitespace-nowrap">
                 {formatCents(t.sellerShareCents)}
               </TableCell>
               <TableCell label="Status">

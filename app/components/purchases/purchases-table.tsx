@@ -91,7 +91,7 @@ export function PurchasesTable({
               <TableCell label="Date" className="whitespace-nowrap">
                 <time dateTime={new Date(purchase.createdAt).toISOString()}>{formatDate(purchase.createdAt)}</time>
               </TableCell>
-              <TableCell label="Amount" className="text-right tabular-nums">
+              <TableCell label="Amount" className="text-right tabular-nums whitespace-nowrap">
                 {formatCents(purchase.amountCents)}
               </TableCell>
               <TableCell label="Status">
