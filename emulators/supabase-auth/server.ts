@@ -4,9 +4,25 @@
  * `@supabase/ssr` clients use. For local development and tests only.
  */
 import { createHash, randomUUID } from 'node:crypto'
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { JWTPayload } from 'jose'
+import {
+  ApiError,
+  errorReply,
+  headerValue,
+  html,
+  invalidApiKey,
+  json,
+  methodNotAllowed,
+  notFound,
+  OAuthError,
+  redirect,
+  toApiRequest,
+  type ApiRequest,
+  type Reply,
+} from './http.ts'
+import { operationKey, type OperationKey } from './operations.ts'
 import { AuthStore, isProvider, type Provider, type SessionRecord, type UserRecord } from './store.ts'
 import { describeJwtFailure, generateSigningKey, TokenSigner, unverifiedRole } from './tokens.ts'
 import { accessTokenClaims, AUTHENTICATED, githubLogin, providerIdentityData, toAuthUser, type AuthUser } from './users.ts'
@@ -56,17 +72,17 @@ export interface AuthEmulator {
   close(): Promise<void>
   /** Test helper: finds or creates the user and mints a full session without a browser. */
   createSession(input: { email: string; fullName?: string; provider?: Provider }): Promise<SessionResponse>
+  /** The last answers to the operations GoTrue's OpenAPI description covers (for the contract test). */
+  exchanges: Exchange[]
   /** Test helper: signs any claims with the emulator's real key (to test how the app judges iss, aud, nbf…). */
   signClaims(claims: Record<string, unknown>): Promise<string>
 }
 
-const API_VERSION = '2024-01-01'
 const DEFAULT_PORT = 12121
 const DEFAULT_SITE_URL = 'http://localhost:3000'
 const REFRESH_TOKEN_REUSE_INTERVAL_MS = 10_000
 const FLOW_STATE_TTL_MS = 5 * 60_000
 const ANON_KEY_LIFETIME_SECONDS = 10 * 365 * 24 * 60 * 60
-const MAX_BODY_BYTES = 64 * 1024
 
 export async function startAuthEmulator(opts: AuthEmulatorOptions = {}): Promise<AuthEmulator> {
   if (process.env.NODE_ENV === 'production') {
@@ -86,6 +102,7 @@ export async function startAuthEmulator(opts: AuthEmulatorOptions = {}): Promise
   const ctx: EmulatorContext = {
     store,
     signer,
+    exchanges: [],
     flows: new Map(),
     issuer: `${url}/auth/v1`,
     siteUrl: opts.siteUrl ?? DEFAULT_SITE_URL,
@@ -100,6 +117,7 @@ export async function startAuthEmulator(opts: AuthEmulatorOptions = {}): Promise
     url,
     anonKey: store.anonKey,
     issuer: ctx.issuer,
+    exchanges: ctx.exchanges,
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()))
@@ -152,7 +170,19 @@ function urlHost(host: string): string {
 // ---------------------------------------------------------------------------
 // HTTP plumbing
 
+/** One answer to an operation of GoTrue's description (see operations.ts), as the client received it. */
+export interface Exchange {
+  operation: OperationKey
+  status: number
+  /** The `X-Supabase-Api-Version` the request sent, if any. */
+  requestApiVersion: string | undefined
+  headers: Record<string, string>
+  /** Parsed when the reply is JSON. */
+  body: unknown
+}
+
 interface EmulatorContext {
+  exchanges: Exchange[]
   store: AuthStore
   signer: TokenSigner
   /** PKCE flow states by auth code; short-lived, so deliberately not persisted. */
@@ -176,35 +206,11 @@ interface Pkce {
   method: 's256' | 'plain'
 }
 
-interface ApiRequest {
-  method: string
-  url: URL
-  headers: IncomingHttpHeaders
-  /** Query-string-like view of a JSON or form-encoded body. */
-  params(): Promise<URLSearchParams>
-}
-
-interface Reply {
-  status: number
-  headers?: Record<string, string>
-  body?: string
-}
-
 type Handler = (ctx: EmulatorContext, req: ApiRequest) => Promise<Reply>
 
-class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message)
-  }
-}
-
 const ROUTES: Record<string, Partial<Record<string, Handler>>> = {
-  '/authorize': { GET: showConsentPage },
-  '/authorize/consent': { POST: submitConsent },
+  '/authorize': { GET: authorize },
+  '/authorize/consent': { GET: showConsentPage, POST: submitConsent },
   '/token': { POST: tokenGrant },
   '/user': { GET: currentUser },
   '/logout': { POST: logout },
@@ -217,40 +223,50 @@ const ROUTES: Record<string, Partial<Record<string, Handler>>> = {
 const OPEN_ROUTES = new Set(['/authorize', '/authorize/consent', '/.well-known/jwks.json', '/health'])
 const AVATAR_ROUTE = /^\/avatars\/([0-9a-f-]{36})\.svg$/
 const API_PREFIX = '/auth/v1'
+const MAX_EXCHANGES = 1000
 
 async function handleHttp(ctx: EmulatorContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   let reply: Reply
+  const request = toApiRequest(req)
   try {
-    reply = await dispatch(ctx, toApiRequest(req))
+    reply = await dispatch(ctx, request)
   } catch (error) {
-    reply = errorReply(error)
+    reply = errorReply(error, req.headers)
   }
-  res.writeHead(reply.status, { ...commonHeaders(req), ...reply.headers })
+  const headers = { ...commonHeaders(req), ...reply.headers }
+  record(ctx, request, reply, headers)
+  res.writeHead(reply.status, headers)
   res.end(reply.body)
 }
 
-function toApiRequest(req: IncomingMessage): ApiRequest {
-  let params: Promise<URLSearchParams> | undefined
-  return {
-    method: req.method ?? 'GET',
-    url: new URL(req.url ?? '/', 'http://emulator.invalid'),
-    headers: req.headers,
-    params: () => (params ??= readParams(req)),
-  }
+/** Keeps the last answers of the operations GoTrue's description covers, for the contract test. */
+function record(ctx: EmulatorContext, req: ApiRequest, reply: Reply, headers: Record<string, string>): void {
+  const path = req.url.pathname.startsWith(`${API_PREFIX}/`) ? req.url.pathname.slice(API_PREFIX.length) : req.url.pathname
+  const operation = operationKey(req.method, path)
+  if (!operation) return
+  const isJson = headers['content-type']?.startsWith('application/json') ?? false
+  ctx.exchanges.push({
+    operation,
+    status: reply.status,
+    requestApiVersion: headerValue(req.headers['x-supabase-api-version']),
+    headers,
+    body: isJson && reply.body !== undefined ? (JSON.parse(reply.body) as unknown) : reply.body,
+  })
+  if (ctx.exchanges.length > MAX_EXCHANGES) ctx.exchanges.splice(0, ctx.exchanges.length - MAX_EXCHANGES)
 }
 
 async function dispatch(ctx: EmulatorContext, req: ApiRequest): Promise<Reply> {
   if (req.method === 'OPTIONS') return { status: 204 }
   const path = req.url.pathname.startsWith(`${API_PREFIX}/`) ? req.url.pathname.slice(API_PREFIX.length) : undefined
-  if (path === undefined) throw new ApiError(404, 'not_found', 'Not found')
+  if (path === undefined) throw notFound()
 
   const avatar = AVATAR_ROUTE.exec(path)
   if (avatar && req.method === 'GET') return avatarImage(ctx, avatar[1])
 
   const route = ROUTES[path]
-  if (!route) throw new ApiError(404, 'not_found', 'Not found')
+  if (!route) throw notFound()
   const handler = route[req.method]
-  if (!handler) throw new ApiError(405, 'method_not_allowed', `${req.method} is not allowed on ${API_PREFIX}${path}`)
+  if (!handler) throw methodNotAllowed()
   if (!OPEN_ROUTES.has(path)) assertPlausibleApiKey(ctx, req)
   return handler(ctx, req)
 }
@@ -262,12 +278,11 @@ function assertPlausibleApiKey(ctx: EmulatorContext, req: ApiRequest): void {
   if (/^sb_(publishable|secret)_/.test(key)) return
   const role = unverifiedRole(key)
   if (role === 'anon' || role === 'service_role') return
-  throw new ApiError(401, 'invalid_api_key', 'Invalid API key')
+  throw invalidApiKey()
 }
 
 function commonHeaders(req: IncomingMessage): Record<string, string> {
   return {
-    'x-supabase-api-version': API_VERSION,
     'access-control-allow-origin': headerValue(req.headers.origin) ?? '*',
     'access-control-allow-methods': 'GET, POST, PUT, DELETE, OPTIONS',
     'access-control-allow-headers':
@@ -279,72 +294,22 @@ function commonHeaders(req: IncomingMessage): Record<string, string> {
   }
 }
 
-function errorReply(error: unknown): Reply {
-  if (error instanceof ApiError) {
-    return json(error.status, { code: error.code, error_code: error.code, msg: error.message })
-  }
-  console.error('Supabase Auth emulator: unexpected failure', error)
-  const msg = 'Unexpected failure, please check server logs for more information'
-  return json(500, { code: 'unexpected_failure', error_code: 'unexpected_failure', msg })
-}
-
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Reply {
-  return {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
-    body: JSON.stringify(body),
-  }
-}
-
-function html(status: number, body: string): Reply {
-  return { status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }, body }
-}
-
-function redirect(location: string): Reply {
-  return { status: 302, headers: { location, 'cache-control': 'no-store' } }
-}
-
-async function readParams(req: IncomingMessage): Promise<URLSearchParams> {
-  const raw = await readBody(req)
-  if (raw.trim() === '') return new URLSearchParams()
-  if (headerValue(req.headers['content-type'])?.includes('application/x-www-form-urlencoded')) {
-    return new URLSearchParams(raw)
-  }
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(raw)
-  } catch (error) {
-    throw new ApiError(400, 'bad_json', `Could not parse request body as JSON: ${String(error)}`)
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new ApiError(400, 'bad_json', 'Could not parse request body as JSON: expected an object')
-  }
-  const strings = Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string')
-  return new URLSearchParams(strings)
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > MAX_BODY_BYTES) throw new ApiError(413, 'request_too_large', 'Request body too large')
-    chunks.push(chunk)
-  }
-  return Buffer.concat(chunks).toString('utf8')
-}
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value
-}
-
 // ---------------------------------------------------------------------------
-// OAuth sign-in: /authorize renders the stand-in provider page, its form posts back here
+// OAuth sign-in: /authorize redirects to the stand-in provider page, its form posts back here
 
 interface AuthorizeRequest {
   provider: Provider
   redirectTo: string
   pkce: Pkce | undefined
+}
+
+/**
+ * GoTrue answers /authorize with a 302 to the provider's own sign-in page; here that page is the
+ * emulator's stand-in at /authorize/consent, carrying the same query.
+ */
+async function authorize(ctx: EmulatorContext, req: ApiRequest): Promise<Reply> {
+  parseAuthorizeRequest(ctx, req.url.searchParams)
+  return redirect(`${ctx.issuer}/authorize/consent${req.url.search}`)
 }
 
 async function showConsentPage(ctx: EmulatorContext, req: ApiRequest): Promise<Reply> {
@@ -534,11 +499,8 @@ async function tokenGrant(ctx: EmulatorContext, req: ApiRequest): Promise<Reply>
     case 'refresh_token':
       return json(200, await refreshTokenGrant(ctx, params.get('refresh_token') ?? ''))
     default:
-      throw new ApiError(
-        400,
-        'validation_failed',
-        `unsupported_grant_type: ${grantType ?? '(none)'} (the emulator supports pkce and refresh_token)`,
-      )
+      // GoTrue's own wording; it also knows password, id_token and web3, which the emulator does not.
+      throw new ApiError(400, 'invalid_credentials', 'unsupported_grant_type')
   }
 }
 
@@ -573,7 +535,7 @@ function pkceMatches(pkce: Pkce, verifier: string): boolean {
  * as theft and revokes the whole token family, as GoTrue does.
  */
 async function refreshTokenGrant(ctx: EmulatorContext, token: string): Promise<SessionResponse> {
-  if (!token) throw new ApiError(400, 'validation_failed', 'refresh_token required')
+  if (!token) throw new OAuthError('invalid_request', 'refresh_token required')
   const record = ctx.store.findRefreshToken(token)
   if (!record) throw new ApiError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found')
   const session = ctx.store.findSession(record.sessionId)
@@ -645,7 +607,7 @@ async function health(): Promise<Reply> {
 
 async function avatarImage(ctx: EmulatorContext, userId: string): Promise<Reply> {
   const user = ctx.store.findUserById(userId)
-  if (!user) throw new ApiError(404, 'user_not_found', 'User not found')
+  if (!user) throw notFound()
   const fullName = user.userMetadata.full_name
   const label = typeof fullName === 'string' && fullName ? fullName : user.email
   return {
