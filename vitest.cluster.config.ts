@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config'
 
-// The cluster tests (issue 20), run by .ci/cluster-e2e after `npm test`, not by `npm test`: they
-// start app instances from the production build behind nginx, or wait for a real cron tick.
+// The cluster tests (issue 20), `npm run test:cluster` (in `npm test`, after the e2e suite has built the
+// app): they start app instances from the production build behind nginx, or wait for a real cron tick.
 // They share the integration suite's database setup (one embedded PostgreSQL, a database per worker).
 export default defineConfig({
   resolve: { tsconfigPaths: true },

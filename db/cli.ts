@@ -3,6 +3,7 @@
  * against DATABASE_URL (the embedded database when it is running: see README).
  */
 import { ConfigError, loadConfig, parseConfig } from '../app/server/infra/env.server.ts'
+import { routeConsoleToLog } from '../app/server/infra/log.server.ts'
 import { createDb } from './connection.ts'
 import { migrateToLatest } from './migrate.ts'
 
@@ -51,7 +52,9 @@ try {
 
 function databaseUrlOrExit(): string {
   try {
-    const { DATABASE_URL, EMBEDDED_PG_PORT } = parseConfig()
+    const { DATABASE_URL, EMBEDDED_PG_PORT, NODE_ENV } = parseConfig()
+    // In production (the release step of a deployment) what it prints is one JSON object per line, as the app's log.
+    routeConsoleToLog({ plainText: NODE_ENV === 'production' ? 'json' : 'as-is' })
     if (DATABASE_URL) return DATABASE_URL
     console.error(
       `DATABASE_URL is not set. For the embedded database of \`npm start\`, use postgres://postgres:postgres@127.0.0.1:${EMBEDDED_PG_PORT}/forkmarket while it runs.`,

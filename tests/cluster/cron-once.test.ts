@@ -12,7 +12,7 @@ import { jobLogger, startJobWorker, type JobDefinition } from '../../app/server/
 // exactly one run is recorded for it. The control shows the test would see a double: two more
 // workers whose crontab lines have different identifiers (and no job key) run the same tick twice.
 // It waits for a real minute boundary (the cron loop reads
-// the clock), so it runs with the cluster tests (.ci/cluster-e2e), not in `npm test`.
+// the clock), so it runs with the cluster tests (`npm run test:cluster`), not with the integration tests.
 
 const TASK = 'cron_probe'
 const client = new pg.Client({ connectionString: process.env.DATABASE_URL })

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { delayWebhooks, expect, listingId, payWithCard, purchaseOf, purchaseRecorded, test, webhooksLanded } from './payment-helpers'
-import { DEMO, signIn, uniqueEmail } from './support'
+import { DEMO, signIn, uniqueEmail, waitForHydration } from './support'
 
 // Demo data (db/demo-data.ts): ada@ has approved bank details, mateo@ pending ones,
 // sara@ rejected ones, noah@ none.
@@ -132,6 +132,8 @@ test('Buy Now on the listing page leads to a working card form; Stripe sources a
   const home = await page.goto('/listing/flask-recipe-book')
   expect(allowsStripe(home?.headers()['content-security-policy'])).toBe(false)
 
+  // Hydrated first: the click is then React Router's in-app navigation, the path that reloads the document.
+  await waitForHydration(page)
   await page.getByRole('link', { name: 'Buy Now' }).click()
   await expect(page).toHaveURL(/\/checkout\//)
   await expect(page.getByRole('button', { name: 'Pay $39.00' })).toBeEnabled()
