@@ -10,7 +10,7 @@ import { NonceProvider } from '~/lib/nonce'
 // (INEFFECTIVE_DYNAMIC_IMPORT) on every start that builds (issue 26.17).
 import { ADMIN_ALERT_JOBS } from '~/server/domain/admin-alerts.server'
 import { ESCROW_JOBS } from '~/server/domain/escrow.server'
-import { GITHUB_JOBS } from '~/server/domain/github-delivery.server'
+import { GITHUB_JOBS } from '~/server/domain/github-jobs.server'
 import { NOTIFICATION_JOBS } from '~/server/domain/notification-sender.server'
 import { RECONCILIATION_JOBS } from '~/server/domain/reconciliation.server'
 import { isCacheCandidate, renderedPageResponse } from '~/server/http/http-cache.server'

@@ -464,7 +464,7 @@ export interface ListingFormDefaults {
   emailSupportDuration: string
   deliveryTimeframe: string
   deliveryUrl: string
-  /** The connected GitHub repository's id, '' for none (set by the edit screen from github-delivery.server). */
+  /** The connected GitHub repository's id, '' for none (set by the edit screen from github-listing-sources.server). */
   githubRepoId: string
   bespokeDevelopmentAvailable: boolean
   bespokeDevelopmentRate: string

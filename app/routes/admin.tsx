@@ -29,7 +29,7 @@ import {
 import { approveBankDetails, countPendingBankDetails, listPendingBankDetails, rejectBankDetails } from '~/server/domain/bank-details.server'
 import { AppError } from '~/server/domain/errors.server'
 import { refundSale, releaseFunds } from '~/server/domain/escrow.server'
-import { githubEvidence } from '~/server/domain/github-delivery.server'
+import { githubEvidence } from '~/server/domain/github-views.server'
 import { listOpenMoneyExceptions } from '~/server/domain/money-exceptions.server'
 import {
   approvePayoutBatch,

@@ -1,5 +1,5 @@
 import { redirect } from 'react-router'
-import { recordProviderGithubIdentity } from '~/server/domain/github-delivery.server'
+import { recordProviderGithubIdentity } from '~/server/domain/github-accounts.server'
 import { displayNameFor, syncUser } from '~/server/domain/users.server'
 import { authContext, safeRedirectPath } from '~/server/http/auth.server'
 import { logSecurityEvent } from '~/server/infra/log.server'

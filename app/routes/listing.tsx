@@ -20,7 +20,7 @@ import { isOneOf, LICENCE_LABELS, LICENCES, LISTING_TYPE_LABELS, LISTING_TYPES }
 import { purchaseHref } from '~/lib/purchase-schema'
 import { z } from '~/lib/zod'
 import { ownedPurchaseId } from '~/server/domain/checkout.server'
-import { listingDeliveryMethod, toListingRepository } from '~/server/domain/github-delivery.server'
+import { listingDeliveryMethod, toListingRepository } from '~/server/domain/github-listing-sources.server'
 import { canViewListing, checkListingOwner, deleteListing, getListingBySlug, getListingPageBySlug } from '~/server/domain/listings.server'
 import { countListingViewLater, countsAsView } from '~/server/domain/seller-analytics.server'
 import { getOptionalUser, requireUser } from '~/server/http/auth.server'

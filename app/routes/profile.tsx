@@ -12,13 +12,8 @@ import { BankDetailsSchema } from '~/lib/bank-details-schema'
 import { isTimeZone } from '~/lib/notifications'
 import { getMaskedBankDetails, saveBankDetails } from '~/server/domain/bank-details.server'
 import { AppError } from '~/server/domain/errors.server'
-import {
-  getGithubAccount,
-  GITHUB_AUTHORIZE_PATH,
-  GITHUB_INSTALL_PATH,
-  githubPath,
-  sellerGithubStatus,
-} from '~/server/domain/github-delivery.server'
+import { getGithubAccount, GITHUB_AUTHORIZE_PATH, GITHUB_INSTALL_PATH, githubPath } from '~/server/domain/github-accounts.server'
+import { sellerGithubStatus } from '~/server/domain/github-listing-sources.server'
 import { getNotificationSettings, saveNotificationSettings } from '~/server/domain/notification-inbox.server'
 import { getEditableProfile } from '~/server/domain/seller-profiles.server'
 import { requireUser } from '~/server/http/auth.server'

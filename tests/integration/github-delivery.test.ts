@@ -7,22 +7,19 @@ import * as listingPurchase from '../../app/routes/api/listing-purchase.ts'
 import { checkoutSummary, purchaseOutcome, startCheckout } from '../../app/server/domain/checkout.server.ts'
 import { autoConfirmDue, confirmReceipt, listPurchases, refundSale } from '../../app/server/domain/escrow.server.ts'
 import {
-  ACCEPT_DEADLINE_MS,
   authorizeUrl,
   completeInstallation,
   completeUserAuthorization,
   connectGithubAccount,
-  GITHUB_JOBS,
-  githubEvidence,
   installUrl,
-  listRepositoryChoices,
-  revokeGithubAccess,
-  runInvitation,
-  sellerGithubStatus,
-  setListingRepository,
   signFlowState,
-  sweepGithubDeliveries,
-} from '../../app/server/domain/github-delivery.server.ts'
+} from '../../app/server/domain/github-accounts.server.ts'
+import { ACCEPT_DEADLINE_MS, sweepGithubDeliveries } from '../../app/server/domain/github-delivery-sweep.server.ts'
+import { runInvitation } from '../../app/server/domain/github-delivery.server.ts'
+import { GITHUB_JOBS } from '../../app/server/domain/github-jobs.server.ts'
+import { listRepositoryChoices, sellerGithubStatus, setListingRepository } from '../../app/server/domain/github-listing-sources.server.ts'
+import { revokeGithubAccess } from '../../app/server/domain/github-revocation.server.ts'
+import { githubEvidence } from '../../app/server/domain/github-views.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'
 import { resetGithubClients, setGithubTimeout } from '../../app/server/infra/github.server.ts'
 import { startJobWorker } from '../../app/server/infra/jobs.server.ts'
@@ -563,7 +560,7 @@ describe('checkout needs a GitHub account', () => {
 describe('connecting GitHub', () => {
   it("a buyer who signs in with GitHub has the identity provider's GitHub account (numeric id and login) at once", async () => {
     const { authEmulator } = await import('../support/services.ts')
-    const { recordProviderGithubIdentity, getGithubAccount } = await import('../../app/server/domain/github-delivery.server.ts')
+    const { recordProviderGithubIdentity, getGithubAccount } = await import('../../app/server/domain/github-accounts.server.ts')
     const email = `octocat-${unique()}@example.com`
     const session = await authEmulator.createSession({ email, fullName: 'Octo Cat', provider: 'github' })
     const buyer = await signUp('placeholder')

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import * as installCallback from '../../app/routes/github/install-callback.ts'
 import * as install from '../../app/routes/github/install.ts'
-import { signFlowState } from '../../app/server/domain/github-delivery.server.ts'
+import { signFlowState } from '../../app/server/domain/github-accounts.server.ts'
 import { callRoute } from '../support/call-route.ts'
 import { setEnv } from '../support/config.ts'
 import '../support/github.ts'

@@ -2,7 +2,7 @@ import { CircleCheck, GitCommitHorizontal, TriangleAlert } from 'lucide-react'
 import { useId } from 'react'
 import { formatDateTime } from '~/lib/format'
 import { shortSha } from '~/lib/github'
-import type { GithubEvidence } from '~/server/domain/github-delivery.server'
+import type { GithubEvidence } from '~/server/domain/github-views.server'
 
 function When({ at }: { at: Date | string | null }) {
   if (!at) return <span className="text-muted-foreground">—</span>

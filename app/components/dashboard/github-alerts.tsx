@@ -3,7 +3,7 @@ import { Link } from 'react-router'
 import { Alert, AlertDescription, AlertTitle } from '~/components/ui/alert'
 import { Button } from '~/components/ui/button'
 import { formatDateTime } from '~/lib/format'
-import type { SellerGithubStatus } from '~/server/domain/github-delivery.server'
+import type { SellerGithubStatus } from '~/server/domain/github-listing-sources.server'
 
 /**
  * The seller dashboard's GitHub notices (issue 16): "Reconnect GitHub" when

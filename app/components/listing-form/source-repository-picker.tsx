@@ -4,7 +4,7 @@ import { Link } from 'react-router'
 import type { SelectControlProps } from '~/components/ui/field'
 import { NativeSelect } from '~/components/ui/native-select'
 import { ORGANIZATION_ONLY_REASON, PERSONAL_REPOSITORY_NOTE, TRANSFER_REPOSITORY_DOCS_URL } from '~/lib/github'
-import type { RepositoryChoice } from '~/server/domain/github-delivery.server'
+import type { RepositoryChoice } from '~/server/domain/github-listing-sources.server'
 
 /** A repository the seller's GitHub App installations grant (what the picker needs of it). */
 export type SourceRepositoryOption = Pick<RepositoryChoice, 'id' | 'fullName' | 'ownerType' | 'connectable' | 'reason'>

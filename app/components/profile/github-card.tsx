@@ -4,7 +4,7 @@ import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
 import { ORGANIZATION_ONLY_REASON, TRANSFER_REPOSITORY_DOCS_URL } from '~/lib/github'
-import type { InstallationSummary } from '~/server/domain/github-delivery.server'
+import type { InstallationSummary } from '~/server/domain/github-listing-sources.server'
 
 /** One account (organization or user) the seller installed the Forkmarket App on. */
 export type GithubInstallationView = Pick<InstallationSummary, 'id' | 'accountLogin' | 'accountType' | 'active'>

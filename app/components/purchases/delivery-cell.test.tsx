@@ -1,6 +1,6 @@
 import { renderToString } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import type { PurchaseGithub } from '~/server/domain/github-delivery.server'
+import type { PurchaseGithub } from '~/server/domain/github-views.server'
 import { DeliveryCell } from './delivery-cell'
 
 const github = (over: Partial<PurchaseGithub>) =>

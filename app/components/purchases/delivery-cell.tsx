@@ -2,7 +2,7 @@ import { ExternalLink, GitFork, MailOpen } from 'lucide-react'
 import type * as React from 'react'
 import { cn } from '~/components/ui/cn'
 import { ACCESS_STATUSES, DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
-import type { PurchaseGithub } from '~/server/domain/github-delivery.server'
+import type { PurchaseGithub } from '~/server/domain/github-views.server'
 import type { TransactionStatus } from '../../../db/schema.ts'
 
 const LINK = 'font-medium text-primary underline-offset-4 hover:underline'

@@ -1,5 +1,5 @@
 import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
-import { processGithubWebhook } from '~/server/domain/github-delivery.server'
+import { processGithubWebhook } from '~/server/domain/github-webhooks.server'
 import { readTextBody } from '~/server/http/form-data.server'
 import { apiError } from '~/server/http/responses.server'
 import { verifyGithubSignature } from '~/server/infra/github.server'

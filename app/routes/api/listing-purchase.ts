@@ -1,7 +1,7 @@
 import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
 import { startCheckout } from '~/server/domain/checkout.server'
 import { AppError } from '~/server/domain/errors.server'
-import { GITHUB_AUTHORIZE_PATH, githubPath } from '~/server/domain/github-delivery.server'
+import { GITHUB_AUTHORIZE_PATH, githubPath } from '~/server/domain/github-accounts.server'
 
 // POST /api/listings/:id/purchase (spec §7): { clientSecret } for the buyer's
 // open payment attempt (created or reused), or { requiresOnboarding: true }

@@ -1,6 +1,6 @@
 import { redirect } from 'react-router'
 import { isAppError } from '~/server/domain/errors.server'
-import { completeInstallation, flowOriginRedirect, GITHUB_FLOW_RATE_LIMIT, GITHUB_PATHS } from '~/server/domain/github-delivery.server'
+import { completeInstallation, flowOriginRedirect, GITHUB_FLOW_RATE_LIMIT, GITHUB_PATHS } from '~/server/domain/github-accounts.server'
 import { requireUser } from '~/server/http/auth.server'
 import { redirectWithToast } from '~/server/http/responses.server'
 import { BODY_LIMITS, routePolicy } from '~/server/http/route-policy.server'

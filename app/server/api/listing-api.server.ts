@@ -7,7 +7,7 @@ import {
   TOO_MANY_IMAGES_MESSAGE,
 } from '~/lib/listing-schema'
 import { AppError } from '../domain/errors.server.ts'
-import { listingRepository, setListingRepository } from '../domain/github-delivery.server.ts'
+import { listingRepository, setListingRepository } from '../domain/github-listing-sources.server.ts'
 import type { IdempotentCreate } from '../domain/idempotency.server.ts'
 import { chosenFiles, ImageRejectedError, uploadImages } from '../domain/images.server.ts'
 import {

@@ -5,7 +5,7 @@ import { ListingFormSchema, listingInputFromForm, MAX_IMAGES, TOO_MANY_IMAGES_ME
 import { sellerCanTakePayments } from '~/lib/seller-eligibility'
 import { getBankDetailsStatus } from '../domain/bank-details.server.ts'
 import { isAppError, type AppError } from '../domain/errors.server.ts'
-import { listingRepository, listRepositoryChoices, setListingRepository } from '../domain/github-delivery.server.ts'
+import { listingRepository, listRepositoryChoices, setListingRepository } from '../domain/github-listing-sources.server.ts'
 import { chosenFiles, uploadImages } from '../domain/images.server.ts'
 import { createListing, setListingVisibility, updateListing } from '../domain/listings.server.ts'
 import { readFormBody } from '../http/form-data.server.ts'

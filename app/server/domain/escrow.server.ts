@@ -303,7 +303,7 @@ const ON_ENTER: Partial<Record<TransactionStatus, (trx: Executor, sale: Transact
   },
 }
 
-/** The job that revokes a refunded buyer's GitHub access (its task: github-delivery.server.ts). */
+/** The job that revokes a refunded buyer's GitHub access (its task: github-revocation.server.ts). */
 export const GITHUB_REVOKE_TASK = 'github-revoke'
 
 // --- The runner ------------------------------------------------------------------------

@@ -4,8 +4,8 @@ import { githubEnabled, githubWebUrl } from '../infra/github.server.ts'
 
 /**
  * What the screens read about GitHub deliveries (issue 16): the buyer's view of
- * a purchase and the admin's evidence. Kept apart from github-delivery.server.ts
- * (which fires escrow events) so escrow.server.ts can list purchases with it.
+ * a purchase and the admin's evidence. Kept apart from the delivery modules
+ * (which fire escrow events) so escrow.server.ts can list purchases with it.
  */
 
 export interface PurchaseGithub {

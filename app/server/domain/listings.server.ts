@@ -19,7 +19,7 @@ import { assertOwnImages, deleteUnusedImages } from './images.server.ts'
 
 export type ListingSeller = Pick<User, 'id' | 'username' | 'displayName' | 'avatarUrl' | 'bio'>
 
-/** Every public listing field; `deliveryUrl` is private (released to buyers only), the GitHub source too (github-delivery.server.ts). */
+/** Every public listing field; `deliveryUrl` is private (released to buyers only), the GitHub source too (github-listing-sources.server.ts). */
 export type ListingRow = Omit<
   Listing,
   'deliveryUrl' | 'searchVector' | ListingGithubColumns | ListingRatingColumns | ListingIdempotencyColumns
@@ -111,7 +111,7 @@ export async function getListingBySlug(slug: string): Promise<ListingView | unde
   return row ? toView(row) : undefined
 }
 
-/** The listing's GitHub source columns (github-delivery.server.ts's toListingRepository says what they mean). */
+/** The listing's GitHub source columns (github-listing-sources.server.ts's toListingRepository says what they mean). */
 export const LISTING_SOURCE_COLUMNS = [
   'githubInstallationId',
   'githubRepoId',
@@ -139,7 +139,7 @@ function splitColumns<T extends object, K extends keyof T>(row: T, keys: readonl
 /**
  * The listing page in one read: the listing, whether its seller can take
  * payments (`sellerCanTakePayments`), its source repository's columns
- * (github-delivery.server.ts's toListingRepository reads them) and its stored
+ * (github-listing-sources.server.ts's toListingRepository reads them) and its stored
  * rating — the page used to read the same row three more times. The seller's
  * bank-details state and the repository are private: callers show them to the
  * seller only.

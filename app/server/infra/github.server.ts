@@ -96,6 +96,20 @@ export async function verifyGithubSignature(rawBody: string, signature: string |
   }
 }
 
+// --- GitHub's ids and names ---------------------------------------------------------------
+
+/** A GitHub numeric id from a payload or an API answer (exact as a JS number below 2^53). */
+export function githubId(value: unknown): number | null {
+  const n = typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value
+  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : null
+}
+
+/** `owner/repo` → its two parts. */
+export function splitFullName(fullName: string): { owner: string; repo: string } {
+  const [owner = '', repo = ''] = fullName.split('/')
+  return { owner, repo }
+}
+
 // --- Failures ---------------------------------------------------------------------------
 
 export type GithubFailure =

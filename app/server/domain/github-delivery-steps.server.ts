@@ -1,0 +1,88 @@
+/**
+ * What GitHub delivery's steps (invite, confirm, poll, revoke) are made of: the locked delivery
+ * row, the GitHub calls each tagged with the step whose failure it is (the installation, the
+ * buyer's account, the repository), and the one way a delivery fails (the admin's queue).
+ */
+import type { Transaction as DbTransaction } from 'kysely'
+import { isUuid } from '~/lib/ids'
+import type { DB } from '../../../db/schema.ts'
+import { db } from '../infra/db.server.ts'
+import { installationOctokit } from '../infra/github.server.ts'
+import { logEvent } from '../infra/log.server.ts'
+import { applyEvent, prepareEscrow, type Actor } from './escrow.server.ts'
+
+export type Octo = Awaited<ReturnType<typeof installationOctokit>>
+
+export const SYSTEM: Actor = { id: null, role: 'system' }
+
+/** Locks the sale's delivery row for one step (SKIP LOCKED: another instance is on it → undefined). */
+export async function lockDelivery(trx: DbTransaction<DB>, transactionId: string) {
+  const delivery = await trx
+    .selectFrom('githubDeliveries')
+    .selectAll()
+    .where('transactionId', '=', transactionId)
+    .forUpdate()
+    .skipLocked()
+    .executeTakeFirst()
+  if (!delivery) return undefined
+  const sale = await trx.selectFrom('transactions').selectAll().where('id', '=', transactionId).executeTakeFirstOrThrow()
+  return { delivery, sale }
+}
+
+export class StepError extends Error {
+  constructor(
+    readonly step: 'installation' | 'buyer' | 'repository',
+    readonly cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause))
+  }
+}
+
+export async function step<T>(name: StepError['step'], run: () => Promise<T>): Promise<T> {
+  try {
+    return await run()
+  } catch (error) {
+    throw new StepError(name, error)
+  }
+}
+
+/** The installation's client; a 404 creating its token means the App was uninstalled. */
+export async function clientFor(installationId: number): Promise<Octo> {
+  const octokit = await step('installation', () => installationOctokit(installationId))
+  // Creating the token is lazy: ask for it now so its failure is told apart from the repository's.
+  await step('installation', () => octokit.auth({ type: 'installation' }))
+  return octokit
+}
+
+/** The buyer's current login, from their numeric id (logins change; the id does not). */
+export async function currentLogin(octokit: Octo, buyerGithubId: number): Promise<string> {
+  const { data } = await step('buyer', () => octokit.request('GET /user/{account_id}', { account_id: buyerGithubId }))
+  const login = (data as { login?: unknown }).login
+  if (typeof login !== 'string') throw new StepError('buyer', new Error('GitHub returned no login'))
+  return login
+}
+
+/** delivering → disputed (the admin's queue), the delivery marked failed; once. */
+export async function failDelivery(transactionId: string, reason: string, now: Date, executor?: DbTransaction<DB>): Promise<boolean> {
+  const run = async (trx: DbTransaction<DB>) => {
+    const outcome = await applyEvent(trx, { saleId: transactionId, event: 'delivery_failed', by: SYSTEM, reason, now })
+    if (!outcome.applied) return false
+    await trx
+      .updateTable('githubDeliveries')
+      .set({ state: 'failed', lastError: reason, waitingOn: null, nextAttemptAt: null, updatedAt: now })
+      .where('transactionId', '=', transactionId)
+      .where('state', 'in', ['queued', 'invited'])
+      .execute()
+    logEvent('warn', 'github_delivery_failed', { transactionId, reason })
+    return true
+  }
+  if (executor) return run(executor)
+  await prepareEscrow()
+  return db.transaction().execute(run)
+}
+
+/** The sale a delivery job's payload names (its id), or null. */
+export function transactionIdOf(payload: unknown): string | null {
+  const id = payload && typeof payload === 'object' && 'transactionId' in payload ? String(payload.transactionId) : null
+  return id && isUuid(id) ? id : null
+}
