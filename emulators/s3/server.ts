@@ -39,6 +39,12 @@ export interface S3EmulatorOptions {
   maxObjectBytes?: number
   /** Millisecond clock, default Date.now (tests move it). */
   now?: () => number
+  /**
+   * Whether the key pair holds s3:ListBucket on the buckets (default true). Without it S3 does not
+   * tell a missing key from a forbidden one: GET and HEAD of a missing key answer 403 Access Denied,
+   * not 404, and ListObjectsV2 is refused.
+   */
+  listBucketGranted?: boolean
 }
 
 export interface S3Emulator {
@@ -53,6 +59,10 @@ export interface S3Emulator {
 
 export const DEFAULT_S3_EMULATOR_PORT = 12113
 const OWNER = { ID: 'f0c4a1f7e0c5b1d2a3f4e5d6c7b8a9f0e1d2c3b4a5f6e7d8c9b0a1f2e3d4c5b6', DisplayName: 'forkmarket-local' }
+/** Every object is encrypted at rest with S3-managed keys (S3's default since 2023), and S3 says so. */
+const SSE_S3 = 'AES256'
+/** What S3 serves an object stored without a Content-Type as. */
+const DEFAULT_CONTENT_TYPE = 'binary/octet-stream'
 /** Headers S3 stores with an object and sends back with it. */
 const STORED_HEADERS = ['cache-control', 'content-disposition', 'content-encoding', 'content-language', 'expires']
 const CHECKSUMS: Record<string, (body: Buffer) => string> = {
@@ -91,7 +101,8 @@ export async function startS3Emulator(options: S3EmulatorOptions = {}): Promise<
     })
   })
   const url = `http://${host}:${port}`
-  const context: Context = { store, region, now, maxObjectBytes, url, credentials: { accessKeyId, secretAccessKey } }
+  const listBucketGranted = options.listBucketGranted ?? true
+  const context: Context = { store, region, now, maxObjectBytes, url, listBucketGranted, credentials: { accessKeyId, secretAccessKey } }
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     handle(context, req, res).catch((error: unknown) => {
       if (!res.headersSent) sendError(res, req, new S3Error('InternalError', 500, 'We encountered an internal error. Please try again.'))
@@ -119,6 +130,7 @@ interface Context {
   now: () => number
   maxObjectBytes: number
   url: string
+  listBucketGranted: boolean
   credentials: { accessKeyId: string; secretAccessKey: string }
 }
 
@@ -239,6 +251,10 @@ function methodNotAllowed(method: string, resourceType: string) {
   })
 }
 
+function accessDenied() {
+  return new S3Error('AccessDenied', 403, 'Access Denied')
+}
+
 function noSuchBucket(bucket: string) {
   return new S3Error('NoSuchBucket', 404, 'The specified bucket does not exist', { BucketName: bucket })
 }
@@ -321,6 +337,7 @@ async function bucketOperation(
           'A header you provided implies functionality that is not implemented (the emulator lists with ListObjectsV2: list-type=2)',
         )
       }
+      if (!ctx.listBucketGranted) throw accessDenied()
       return listObjectsV2(ctx, res, bucket, params)
     }
     default:
@@ -379,7 +396,8 @@ function listObjectsV2(ctx: Context, res: ServerResponse, bucket: string, params
         'Contents',
         [
           ['Key', show(object.key)],
-          ['LastModified', new Date(object.lastModified).toISOString()],
+          // S3 keeps whole seconds: a listing's time is the one HEAD gives (Last-Modified).
+          ['LastModified', new Date(Math.floor(object.lastModified / 1000) * 1000).toISOString()],
           ['ETag', object.etag],
           ['Size', object.size],
           ['StorageClass', 'STANDARD'],
@@ -419,6 +437,7 @@ function objectHeaders(meta: ObjectMeta, withChecksums: boolean): Record<string,
     ETag: meta.etag,
     'Last-Modified': new Date(meta.lastModified).toUTCString(),
     'Accept-Ranges': 'bytes',
+    'x-amz-server-side-encryption': SSE_S3,
     ...meta.headers,
   }
   for (const [name, value] of Object.entries(meta.metadata)) headers[`x-amz-meta-${name}`] = value
@@ -502,7 +521,9 @@ async function objectOperation(
       return putObject(ctx, req, res, bucket, key, body)
     case 'GET':
     case 'HEAD': {
-      const noSuchKey = new S3Error('NoSuchKey', 404, 'The specified key does not exist.', { Key: key })
+      const noSuchKey = ctx.listBucketGranted
+        ? new S3Error('NoSuchKey', 404, 'The specified key does not exist.', { Key: key })
+        : accessDenied()
       const meta = ctx.store.head(bucket, key)
       if (!meta) throw noSuchKey
       const outcome = precondition(req, meta)
@@ -609,7 +630,7 @@ async function putObject(ctx: Context, req: IncomingMessage, res: ServerResponse
     key,
     size: body.length,
     etag: `"${md5.toString('hex')}"`,
-    contentType: header(req, 'content-type') ?? 'application/octet-stream',
+    contentType: header(req, 'content-type') ?? DEFAULT_CONTENT_TYPE,
     lastModified: ctx.now(),
     headers: stored,
     metadata,
@@ -617,7 +638,7 @@ async function putObject(ctx: Context, req: IncomingMessage, res: ServerResponse
   }
   await ctx.store.put(bucket, meta, body)
   const echoed = Object.fromEntries(Object.entries(checksums).map(([algorithm, value]) => [`x-amz-checksum-${algorithm}`, value]))
-  sendEmpty(res, 200, { ETag: meta.etag, ...echoed })
+  sendEmpty(res, 200, { ETag: meta.etag, 'x-amz-server-side-encryption': SSE_S3, ...echoed })
 }
 
 /** The browsing page: buckets, their objects, each linked by a presigned URL valid for an hour. */

@@ -125,6 +125,22 @@ export interface S3StorageOptions {
 
 const status = (error: unknown) => (error as { $metadata?: { httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode
 
+/**
+ * S3 answers GET/HEAD of a missing key with 403, not 404, when the key pair lacks s3:ListBucket on the
+ * bucket (it will not tell a missing key from a forbidden one): the app cannot tell either, so it
+ * says what to grant instead of failing with a bare "AccessDenied"/"Unknown".
+ */
+export class StorageAccessDeniedError extends Error {
+  constructor(bucket: string, key: string, cause: unknown) {
+    super(
+      `The object store refused to read ${bucket}/${key} (403 Access Denied). S3 answers 403 instead of 404 for a missing key ` +
+        `when the key pair lacks s3:ListBucket: grant s3:ListBucket on the bucket and s3:GetObject on its objects (README, Shared state).`,
+      { cause },
+    )
+    this.name = 'StorageAccessDeniedError'
+  }
+}
+
 type Sdk = typeof import('@aws-sdk/client-s3')
 /** The SDK is loaded on first use: importing it takes most of a second, which start-up checks and STORAGE=local never need. */
 let sdk: Promise<Sdk> | undefined
@@ -164,6 +180,7 @@ export function s3Storage(options: S3StorageOptions): ImageStorage {
       } catch (error) {
         if (status(error) === 304) return { notModified: true, etag: ifNoneMatch }
         if ((error as Error | null)?.name === 'NoSuchKey' || status(error) === 404) return null
+        if (status(error) === 403) throw new StorageAccessDeniedError(Bucket, key, error)
         throw error
       }
     },
@@ -175,6 +192,7 @@ export function s3Storage(options: S3StorageOptions): ImageStorage {
         return true
       } catch (error) {
         if (status(error) === 404) return false
+        if (status(error) === 403) throw new StorageAccessDeniedError(Bucket, key, error)
         throw error
       }
     },
