@@ -25,6 +25,7 @@ import {
   type PaymentMethod,
   type Refund,
 } from './objects.ts'
+import { operation, type OperationId } from './operations.ts'
 import {
   applyMetadata,
   nullableString,
@@ -60,6 +61,8 @@ export interface ApiDependencies {
 type Handler = (params: Params, ctx: RequestContext, id: string) => unknown
 
 interface Route {
+  /** Stripe's operationId (operations.ts), which the contract test validates the response by. */
+  operationId: OperationId
   method: 'GET' | 'POST'
   pattern: RegExp
   /** Reachable from the browser with a publishable key (plus the client secret). */
@@ -198,25 +201,23 @@ export class StripeApi {
   private readonly routes: Route[]
 
   constructor(private readonly deps: ApiDependencies) {
-    const route = (method: Route['method'], path: string, handle: Handler, publishable = false): Route => ({
-      method,
-      pattern: new RegExp(`^${path.replace(':id', '([A-Za-z0-9_]+)')}$`),
-      publishable,
-      handle,
-    })
+    const route = (operationId: OperationId, handle: Handler, publishable = false): Route => {
+      const { method, path } = operation(operationId)
+      return { operationId, method, pattern: new RegExp(`^${path.replace(/\{\w+\}/, '([A-Za-z0-9_]+)')}$`), publishable, handle }
+    }
     this.routes = [
-      route('POST', '/v1/payment_intents', (p, c) => this.createPaymentIntent(p, c)),
-      route('GET', '/v1/payment_intents/:id', (p, c, id) => this.retrievePaymentIntent(p, c, id), true),
-      route('POST', '/v1/payment_intents/:id', (p, _c, id) => this.updatePaymentIntent(p, id)),
-      route('POST', '/v1/payment_intents/:id/confirm', (p, c, id) => this.confirmPaymentIntent(p, c, id), true),
-      route('POST', '/v1/payment_intents/:id/cancel', (p, c, id) => this.cancelPaymentIntent(p, c, id)),
-      route('POST', '/v1/refunds', (p, c) => this.createRefund(p, c)),
-      route('GET', '/v1/refunds', (p) => this.listRefunds(p)),
-      route('GET', '/v1/refunds/:id', (p, _c, id) => this.retrieve(p, this.refunds, 'refund', id)),
-      route('GET', '/v1/charges', (p) => this.listCharges(p)),
-      route('GET', '/v1/charges/:id', (p, _c, id) => this.retrieve(p, this.charges, 'charge', id)),
-      route('GET', '/v1/payment_methods/:id', (p, _c, id) => this.retrieve(p, this.paymentMethods, 'PaymentMethod', id)),
-      route('GET', '/v1/events/:id', (p, _c, id) => this.retrieve(p, this.eventsById, 'event', id)),
+      route('PostPaymentIntents', (p, c) => this.createPaymentIntent(p, c)),
+      route('GetPaymentIntentsIntent', (p, c, id) => this.retrievePaymentIntent(p, c, id), true),
+      route('PostPaymentIntentsIntent', (p, _c, id) => this.updatePaymentIntent(p, id)),
+      route('PostPaymentIntentsIntentConfirm', (p, c, id) => this.confirmPaymentIntent(p, c, id), true),
+      route('PostPaymentIntentsIntentCancel', (p, c, id) => this.cancelPaymentIntent(p, c, id)),
+      route('PostRefunds', (p, c) => this.createRefund(p, c)),
+      route('GetRefunds', (p) => this.listRefunds(p)),
+      route('GetRefundsRefund', (p, _c, id) => this.retrieve(p, this.refunds, 'refund', id)),
+      route('GetCharges', (p) => this.listCharges(p)),
+      route('GetChargesCharge', (p, _c, id) => this.retrieve(p, this.charges, 'charge', id)),
+      route('GetPaymentMethodsPaymentMethod', (p, _c, id) => this.retrieve(p, this.paymentMethods, 'PaymentMethod', id)),
+      route('GetEventsId', (p, _c, id) => this.retrieve(p, this.eventsById, 'event', id)),
     ]
   }
 

@@ -15,10 +15,12 @@ import { invalidRequest, StripeApiError } from './errors.ts'
 import { parseForm, type Params } from './form.ts'
 import { IdempotencyStore, requestFingerprint, type StoredResponse } from './idempotency.ts'
 import { newId } from './objects.ts'
+import type { OperationId } from './operations.ts'
 import { readStripeState, StateFileWriter } from './state-file.ts'
 import { WebhookDispatcher, type Delivery, type StripeEvent, type WebhookDelay } from './webhooks.ts'
 
 export type { Delivery, StripeEvent, WebhookDelay } from './webhooks.ts'
+export { OPERATIONS, WEBHOOK_EVENTS } from './operations.ts'
 
 export interface StripeEmulatorOptions {
   /** Default 12111; 0 picks a free port. */
@@ -56,6 +58,8 @@ export interface StripeEmulator {
   /** Every event created, in order. */
   events: StripeEvent[]
   deliveries: Delivery[]
+  /** Every API response given for an implemented operation (the latest 5000), for the contract test. */
+  exchanges: Exchange[]
   /** Delivers an event once more (a duplicate, as Stripe may send); resolves to the HTTP status. */
   resend(eventId: string): Promise<number>
   /** Resolves once no webhook delivery (or retry) is pending. */
@@ -65,6 +69,18 @@ export interface StripeEmulator {
   close(): Promise<void>
 }
 
+/** One API request and the response the emulator gave it. */
+export interface Exchange {
+  operationId: OperationId
+  method: string
+  path: string
+  /** The request's `expand[]` paths. */
+  expand: string[]
+  status: number
+  body: unknown
+}
+
+const MAX_EXCHANGES = 5000
 export const DEFAULT_PORT = 12111
 const SECRET_KEY = 'sk_test_emulator'
 const PUBLISHABLE_KEY = 'pk_test_emulator'
@@ -103,6 +119,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions): Promise<
     idempotency,
     script: await readFile(new URL('./browser/stripe.js', import.meta.url), 'utf8'),
     changed: () => stateFile?.schedule(),
+    exchanges: [],
   }
 
   const host = opts.host ?? '127.0.0.1'
@@ -121,6 +138,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions): Promise<
     setWebhookDelay: (delay) => webhooks.setDelay(delay),
     events: api.events,
     deliveries: webhooks.deliveries,
+    exchanges: app.exchanges,
     resend: (eventId) => {
       const event = api.findEvent(eventId)
       if (!event) return Promise.reject(new Error(`Stripe emulator: no event ${eventId}`))
@@ -146,6 +164,7 @@ interface App {
   script: string
   /** After a request that may have changed the account (every API POST). */
   changed: () => void
+  exchanges: Exchange[]
 }
 
 interface Credential {
@@ -157,6 +176,12 @@ async function handleRequest(app: App, req: IncomingMessage, res: ServerResponse
   const requestId = newId('req')
   res.setHeader('request-id', requestId)
   setCorsHeaders(res)
+  let exchange: Omit<Exchange, 'status' | 'body'> | undefined
+  const record = (response: StoredResponse) => {
+    if (!exchange) return
+    app.exchanges.push({ ...exchange, status: response.status, body: structuredClone(response.body) })
+    if (app.exchanges.length > MAX_EXCHANGES) app.exchanges.splice(0, app.exchanges.length - MAX_EXCHANGES)
+  }
   try {
     const method = req.method ?? 'GET'
     const url = new URL(req.url ?? '/', 'http://emulator.invalid')
@@ -165,8 +190,12 @@ async function handleRequest(app: App, req: IncomingMessage, res: ServerResponse
     if (url.pathname.startsWith('/_emulator/')) return await handleControl(app, method, url.pathname, res, req)
 
     const params: Params = { ...parseForm(url.search.slice(1)), ...parseForm(await readBody(req)) }
-    const credential = authenticate(req, params)
     const match = app.api.match(method, url.pathname)
+    if (match) {
+      const expand = [params.expand ?? []].flat().filter((path) => typeof path === 'string')
+      exchange = { operationId: match.route.operationId, method, path: url.pathname, expand }
+    }
+    const credential = authenticate(req, params)
     if (!match) throw unrecognizedUrl(method, url.pathname)
     if (credential.kind === 'publishable' && !match.route.publishable) throw publishableKeyNotAllowed()
 
@@ -180,15 +209,15 @@ async function handleRequest(app: App, req: IncomingMessage, res: ServerResponse
       if (method === 'POST') app.changed()
       return response
     }
-    if (method !== 'POST' || !idempotencyKey) return sendStored(res, execute())
+    if (method !== 'POST' || !idempotencyKey) return sendStored(res, execute(), record)
 
     res.setHeader('Idempotency-Key', idempotencyKey)
     const fingerprint = requestFingerprint(method, url.pathname, params)
     const result = await app.idempotency.run(credential.key, idempotencyKey, fingerprint, execute)
     if (result.replayed) res.setHeader('Idempotent-Replayed', 'true')
-    sendStored(res, result)
+    sendStored(res, result, record)
   } catch (error) {
-    sendStored(res, errorResponse(error))
+    sendStored(res, errorResponse(error), record)
   }
 }
 
@@ -206,7 +235,8 @@ function errorResponse(error: unknown): StoredResponse {
   return { status: 500, body: { error: { type: 'api_error', message: `Stripe emulator failure: ${message}` } } }
 }
 
-function sendStored(res: ServerResponse, { status, body }: StoredResponse): void {
+function sendStored(res: ServerResponse, { status, body }: StoredResponse, record?: (response: StoredResponse) => void): void {
+  record?.({ status, body })
   if (status >= 400) res.setHeader('Stripe-Should-Retry', 'false')
   res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body, null, 2))
 }
