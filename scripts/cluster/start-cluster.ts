@@ -7,7 +7,6 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../db/embedded.
 import { localSecret } from '../../db/local-secrets.ts'
 import { migrateToLatest } from '../../db/migrate.ts'
 import { assertPortFree, freePort } from '../../db/ports.ts'
-import { seedDemoDataOnce } from '../../db/seed.ts'
 import { startLocalServices, type LocalServices } from '../../emulators/local-services.ts'
 import { maxBodyBytes, startNginx, type RunningNginx } from './nginx.ts'
 
@@ -241,6 +240,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       const applied = await migrateToLatest(db)
       if (applied.length) log(`applied migrations: ${applied.join(', ')}`)
       if (options.seedDemoData ?? config.SEED_DEMO_DATA ?? Boolean(embedded)) {
+        // Imported only now: the demo data reaches into the app's modules, which read the configuration on import.
+        const { seedDemoDataOnce } = await import('../../db/seed.ts')
         if (await seedDemoDataOnce(db, new Date(), { github: services.demoGithub, stripe: services.demoStripe }))
           log('loaded the demo data (first start)')
       }
