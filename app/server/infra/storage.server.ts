@@ -134,7 +134,7 @@ export class StorageAccessDeniedError extends Error {
   constructor(bucket: string, key: string, cause: unknown) {
     super(
       `The object store refused to read ${bucket}/${key} (403 Access Denied). S3 answers 403 instead of 404 for a missing key ` +
-        `when the key pair lacks s3:ListBucket: grant s3:ListBucket on the bucket and s3:GetObject on its objects (README, Shared state).`,
+        `when the key pair lacks s3:ListBucket: grant s3:ListBucket on the bucket and s3:GetObject on its objects (docs/how-it-works.md, "Shared state").`,
       { cause },
     )
     this.name = 'StorageAccessDeniedError'
