@@ -256,12 +256,15 @@ export class StripeApi {
       this.eventsById.set(event.id, event)
     }
     for (const intent of state.paymentIntents) this.paymentIntents.set(intent.id, intent)
-    for (const paymentMethod of state.paymentMethods) this.paymentMethods.set(paymentMethod.id, paymentMethod)
+    // Data files written before the contract check: PaymentMethods without customer_account, refund lists with total_count.
+    for (const paymentMethod of state.paymentMethods)
+      this.paymentMethods.set(paymentMethod.id, { ...paymentMethod, customer_account: null })
     for (const [id, number] of state.cardNumbers) this.cardNumbers.set(id, number)
     // A charge lists its refunds; one object per refund, as before the restart (the Map's and the charge's).
     for (const refund of state.refunds) this.refunds.set(refund.id, refund)
     for (const charge of state.charges) {
       charge.refunds.data = charge.refunds.data.map((refund) => this.refunds.get(refund.id) ?? refund)
+      delete (charge.refunds as { total_count?: number }).total_count
       this.charges.set(charge.id, charge)
     }
   }
@@ -584,7 +587,6 @@ export class StripeApi {
     charge.amount_refunded += amount
     charge.refunded = charge.amount_refunded === charge.amount_captured
     charge.refunds.data.unshift(refund)
-    charge.refunds.total_count += 1
     this.emit('charge.refunded', charge, ctx, previous)
     this.emit('refund.created', refund, ctx)
     return this.render(refund, params)

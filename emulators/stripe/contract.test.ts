@@ -8,12 +8,14 @@
  */
 import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
+import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
+import { dirname, join } from 'node:path'
 import Ajv, { type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { forAjv, unexpandedProblems, type JsonSchema } from './contract-schema.ts'
+import { forAjv, pinnedFields, undeclaredFields, unexpandedProblems, type JsonSchema } from './contract-schema.ts'
 import { OPERATIONS, startStripeEmulator, WEBHOOK_EVENTS, type StripeEmulator, type StripeEvent } from './server.ts'
 
 interface Subset {
@@ -195,6 +197,35 @@ describe(`Stripe emulator contract (openapi-subset.json: description ${subset.so
     expect(problems).toEqual([])
     // The check saw the expanded objects too (an expand[] that did nothing would pass unnoticed otherwise).
     expect(expandedSeen).toBeGreaterThanOrEqual(6)
+  })
+
+  it('sends the fields of the pinned API version: none that both the description and the pinned client lack, all that are always present', () => {
+    // The description (2024-04-10) predates the pinned version: a field it lacks must be one the
+    // `stripe` package's types (made from the pinned version's description) declare.
+    const resources = join(dirname(createRequire(import.meta.url).resolve('stripe')), 'resources')
+    const sent: Array<{ where: string; schema: JsonSchema; value: unknown }> = [
+      ...emulator.exchanges.map((exchange) => ({
+        where: `${exchange.method} ${exchange.path} → ${exchange.status}`,
+        schema: subset.operations[exchange.operationId]!.responses[exchange.status < 300 ? '200' : 'default']!.schema,
+        value: exchange.body,
+      })),
+      ...received.map((event) => ({ where: event.type, schema: subset.events[event.type]!.schema, value: event.data.object })),
+    ]
+    const problems = new Set<string>()
+    for (const { where, schema, value } of sent) {
+      for (const field of undeclaredFields(subset.components.schemas, schema, value)) {
+        const [object = '', name = '', ...deeper] = field.split('.')
+        if (deeper.length > 0 || !pinnedFields(object, resources)?.has(name)) problems.add(`${field} (${where}) is in neither`)
+      }
+      const record = value as { object?: string; data?: Array<{ object?: string }> }
+      for (const item of record.object === 'list' ? (record.data ?? []) : [record]) {
+        const fields = pinnedFields(String(item.object), resources)
+        for (const [name, optional] of fields ?? []) {
+          if (!optional && !(name in item)) problems.add(`${String(item.object)}.${name} (${where}) is missing`)
+        }
+      }
+    }
+    expect([...problems]).toEqual([])
   })
 
   it('validates every webhook event and its data.object; none is expanded', () => {

@@ -24,6 +24,7 @@ export interface PaymentMethod {
   }
   created: number
   customer: null
+  customer_account: null
   livemode: false
   metadata: Metadata
 }
@@ -150,7 +151,8 @@ export interface Charge {
   receipt_number: null
   receipt_url: null
   refunded: boolean
-  refunds: { object: 'list'; data: Refund[]; has_more: false; total_count: number; url: string }
+  /** Only when expanded (api.ts INCLUDABLE); a plain list: no `total_count`, which only search results carry. */
+  refunds: { object: 'list'; data: Refund[]; has_more: false; url: string }
   review: null
   shipping: unknown
   source: null
@@ -188,6 +190,7 @@ export function buildPaymentMethod(card: CardDetails, created: number): PaymentM
     },
     created,
     customer: null,
+    customer_account: null,
     livemode: false,
     metadata: {},
   }
@@ -295,7 +298,7 @@ export function buildCharge(intent: PaymentIntent, paymentMethod: PaymentMethod,
     receipt_number: null,
     receipt_url: null,
     refunded: false,
-    refunds: { object: 'list', data: [], has_more: false, total_count: 0, url: `/v1/charges/${id}/refunds` },
+    refunds: { object: 'list', data: [], has_more: false, url: `/v1/charges/${id}/refunds` },
     review: null,
     shipping: intent.shipping,
     source: null,
