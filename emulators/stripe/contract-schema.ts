@@ -95,13 +95,26 @@ function enumOf(schema: JsonSchema, property: string): unknown[] | undefined {
 /**
  * The fields a response (or a webhook's object) carries that its schema does not declare, as
  * `schema.field` (`payment_intent.customer_account`; an inline object is named by its parent's
- * field, `charge.refunds.foo`). Stripe's schemas allow any property, so ajv alone lets an invented
- * field through; the contract test compares these with the fields newer than the description.
+ * field, `charge.refunds.foo`) and that the pinned `stripe` package's types do not declare either (the
+ * description predates the pinned API version). Stripe's schemas allow any property, so ajv alone lets
+ * an invented field through.
  */
-export function undeclaredFields(schemas: Record<string, JsonSchema>, root: JsonSchema, value: unknown): Set<string> {
+export function undeclaredFields(schemas: Record<string, JsonSchema>, root: JsonSchema, value: unknown, resourcesDir: string): Set<string> {
   const found = new Set<string>()
+  type Pinned = { file: string; name: string } | undefined
+  let pinned: Pinned
   const walk = (given: JsonSchema, node: unknown, name: string): void => {
     if (node === null || typeof node !== 'object') return
+    const outer = pinned
+    const declared = Array.isArray(node) ? undefined : PINNED_DECLARATIONS[String((node as { object?: unknown }).object)]
+    if (declared) pinned = { file: join(resourcesDir, declared[0]), name: declared[1] }
+    try {
+      visit(given, node, name)
+    } finally {
+      pinned = outer
+    }
+  }
+  const visit = (given: JsonSchema, node: object, name: string): void => {
     let schema = given
     while (typeof schema.$ref === 'string') {
       name = schema.$ref.replace('#/components/schemas/', '')
@@ -123,10 +136,13 @@ export function undeclaredFields(schemas: Record<string, JsonSchema>, root: Json
     }
     const properties = schema.properties as Record<string, JsonSchema> | undefined
     if (!properties) return
+    const here = pinned
     for (const [field, child] of Object.entries(record)) {
+      pinned = here && { file: here.file, name: `${here.name}.${pascalCase(field)}` }
       if (properties[field]) walk(properties[field], child, `${name}.${field}`)
-      else found.add(`${name}.${field}`)
+      else if (!(here && interfacesOf(here.file).get(here.name)?.has(field))) found.add(`${name}.${field}`)
     }
+    pinned = here
   }
   walk(root, value, '(root)')
   return found
@@ -147,25 +163,65 @@ const PINNED_DECLARATIONS: Record<string, [file: string, name: string]> = {
 }
 
 /**
- * The fields of an object as the `stripe` package in node_modules declares them (its types are made
- * from Stripe's description at the API version it pins): field → whether it may be absent (`field?:`).
- * Undefined for an object the emulator does not send at top level.
+ * The fields the pinned package's types say are always present (no `?`) that an object lacks, at any
+ * depth its sub-objects have an interface of their own (`charge.payment_method_details.card.checks`).
  */
-export function pinnedFields(object: string, resourcesDir: string): Map<string, boolean> | undefined {
-  const declared = PINNED_DECLARATIONS[object]
-  if (!declared) return undefined
-  const key = join(resourcesDir, declared[0])
-  let fields = pinnedCache.get(key)
-  if (!fields) pinnedCache.set(key, (fields = readPinnedFields(resourcesDir, declared)))
-  return fields
+export function missingPinnedFields(value: unknown, resourcesDir: string): string[] {
+  const missing: string[] = []
+  const walk = (node: Record<string, unknown>, file: string, name: string, path: string): void => {
+    const fields = interfacesOf(file).get(name)
+    if (!fields) return
+    for (const [field, optional] of fields) if (!optional && !(field in node)) missing.push(`${path}.${field}`)
+    for (const [field, child] of Object.entries(node)) {
+      if (child === null || typeof child !== 'object' || Array.isArray(child)) continue
+      const record = child as Record<string, unknown>
+      if (typeof record.object === 'string') start(record, `${path}.${field}`)
+      else walk(record, file, `${name}.${pascalCase(field)}`, `${path}.${field}`)
+    }
+  }
+  const start = (node: Record<string, unknown>, path: string) => {
+    const declared = PINNED_DECLARATIONS[String(node.object)]
+    if (declared) walk(node, join(resourcesDir, declared[0]), declared[1], path)
+  }
+  const record = value as { object?: string; data?: unknown[] }
+  for (const item of record.object === 'list' ? (record.data ?? []) : [record]) {
+    const node = item as Record<string, unknown>
+    start(node, String(node.object))
+  }
+  return missing
 }
 
-const pinnedCache = new Map<string, Map<string, boolean>>()
+const pascalCase = (field: string) => field.replace(/(^|_)(\w)/g, (_, _sep: string, letter: string) => letter.toUpperCase())
 
-function readPinnedFields(resourcesDir: string, declared: [file: string, name: string]): Map<string, boolean> {
-  const source = readFileSync(join(resourcesDir, declared[0]), 'utf8')
-  const start = source.indexOf(`\nexport interface ${declared[1]} {\n`)
-  if (start < 0) throw new Error(`${declared[0]} no longer declares ${declared[1]}`)
-  const body = source.slice(start, source.indexOf('\n}', start))
-  return new Map([...body.matchAll(/^ {4}(\w+)(\??): /gm)].map((match) => [match[1]!, match[2] === '?']))
+const interfaceCache = new Map<string, Map<string, Map<string, boolean>>>()
+
+function interfacesOf(file: string): Map<string, Map<string, boolean>> {
+  let found = interfaceCache.get(file)
+  if (!found) interfaceCache.set(file, (found = pinnedInterfaces(file)))
+  return found
+}
+
+/**
+ * Every interface a declaration file of the `stripe` package declares, by its dotted name within the
+ * file's namespaces (`Charge`, `Charge.PaymentMethodDetails.Card`): field → whether it may be absent.
+ */
+export function pinnedInterfaces(file: string): Map<string, Map<string, boolean>> {
+  const interfaces = new Map<string, Map<string, boolean>>()
+  const stack: Array<{ indent: number; name: string; fields?: Map<string, boolean> }> = []
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const indent = line.length - line.trimStart().length
+    const opened = /^\s*(?:export )?(?:declare )?(interface|namespace) (\w+)(?:<[^>]*>)? \{$/.exec(line)
+    if (opened) {
+      const name = [...stack.map((entry) => entry.name), opened[2]!].join('.')
+      const fields = opened[1] === 'interface' ? new Map<string, boolean>() : undefined
+      if (fields) interfaces.set(name, fields)
+      stack.push({ indent, name: opened[2]!, fields })
+      continue
+    }
+    const top = stack.at(-1)
+    if (top && indent === top.indent && line.trim() === '}') stack.pop()
+    const field = top?.fields && indent === top.indent + 4 ? /^\s*(\w+)(\??): /.exec(line) : null
+    if (field) top!.fields!.set(field[1]!, field[2] === '?')
+  }
+  return interfaces
 }

@@ -15,7 +15,7 @@ import Ajv, { type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { forAjv, pinnedFields, undeclaredFields, unexpandedProblems, type JsonSchema } from './contract-schema.ts'
+import { forAjv, missingPinnedFields, undeclaredFields, unexpandedProblems, type JsonSchema } from './contract-schema.ts'
 import { OPERATIONS, startStripeEmulator, WEBHOOK_EVENTS, type StripeEmulator, type StripeEvent } from './server.ts'
 
 interface Subset {
@@ -213,17 +213,9 @@ describe(`Stripe emulator contract (openapi-subset.json: description ${subset.so
     ]
     const problems = new Set<string>()
     for (const { where, schema, value } of sent) {
-      for (const field of undeclaredFields(subset.components.schemas, schema, value)) {
-        const [object = '', name = '', ...deeper] = field.split('.')
-        if (deeper.length > 0 || !pinnedFields(object, resources)?.has(name)) problems.add(`${field} (${where}) is in neither`)
-      }
-      const record = value as { object?: string; data?: Array<{ object?: string }> }
-      for (const item of record.object === 'list' ? (record.data ?? []) : [record]) {
-        const fields = pinnedFields(String(item.object), resources)
-        for (const [name, optional] of fields ?? []) {
-          if (!optional && !(name in item)) problems.add(`${String(item.object)}.${name} (${where}) is missing`)
-        }
-      }
+      for (const field of undeclaredFields(subset.components.schemas, schema, value, resources))
+        problems.add(`${field} (${where}) is in neither`)
+      for (const missing of missingPinnedFields(value, resources)) problems.add(`${missing} (${where}) is missing`)
     }
     expect([...problems]).toEqual([])
   })

@@ -13,20 +13,55 @@ export interface PaymentMethod {
   id: string
   object: 'payment_method'
   type: 'card'
-  billing_details: { address: null; email: string | null; name: string | null; phone: string | null }
+  billing_details: { address: null; email: string | null; name: string | null; phone: string | null; tax_id: null }
   card: {
     brand: string
+    checks: CardChecks
     country: 'US'
+    display_brand: string
     exp_month: number
     exp_year: number
     funding: string
+    generated_from: null
     last4: string
+    networks: { available: string[]; preferred: null }
+    regulated_status: 'unregulated'
+    three_d_secure_usage: { supported: true }
+    wallet: null
   }
   created: number
   customer: null
   customer_account: null
   livemode: false
   metadata: Metadata
+}
+
+export interface CardChecks {
+  address_line1_check: null
+  address_postal_code_check: null
+  cvc_check: 'pass' | null
+}
+
+/** A charge's card details (payment_method_details.card): the card as charged, not the PaymentMethod's view of it. */
+export interface ChargeCard {
+  amount_authorized: number | null
+  authorization_code: string | null
+  brand: string
+  checks: CardChecks
+  country: 'US'
+  electronic_commerce_indicator: null
+  exp_month: number
+  exp_year: number
+  funding: string
+  installments: null
+  last4: string
+  mandate: null
+  network: string
+  network_transaction_id: string | null
+  regulated_status: 'unregulated'
+  three_d_secure: null
+  transaction_link_id: null
+  wallet: null
 }
 
 export interface LastPaymentError {
@@ -137,6 +172,9 @@ export interface Charge {
   metadata: Metadata
   on_behalf_of: string | null
   outcome: {
+    advice_code: null
+    network_advice_code: null
+    network_decline_code: null
     network_status: 'approved_by_network' | 'declined_by_network'
     reason: string | null
     risk_level: 'normal'
@@ -146,7 +184,7 @@ export interface Charge {
   paid: boolean
   payment_intent: string
   payment_method: string
-  payment_method_details: { type: 'card'; card: PaymentMethod['card'] }
+  payment_method_details: { type: 'card'; card: ChargeCard }
   receipt_email: string | null
   receipt_number: null
   receipt_url: null
@@ -179,14 +217,21 @@ export function buildPaymentMethod(card: CardDetails, created: number): PaymentM
     id: newId('pm'),
     object: 'payment_method',
     type: 'card',
-    billing_details: { address: null, email: null, name: null, phone: null },
+    billing_details: { address: null, email: null, name: null, phone: null, tax_id: null },
     card: {
       brand: card.brand,
+      checks: { address_line1_check: null, address_postal_code_check: null, cvc_check: null },
       country: 'US',
+      display_brand: card.brand === 'amex' ? 'american_express' : card.brand,
       exp_month: card.expMonth,
       exp_year: card.expYear,
       funding: card.funding,
+      generated_from: null,
       last4: card.number.slice(-4),
+      networks: { available: [card.brand], preferred: null },
+      regulated_status: 'unregulated',
+      three_d_secure_usage: { supported: true },
+      wallet: null,
     },
     created,
     customer: null,
@@ -229,7 +274,7 @@ export function buildPaymentIntent(fields: Pick<PaymentIntent, 'amount' | 'curre
     on_behalf_of: null,
     payment_method: null,
     payment_method_configuration_details: null,
-    payment_method_options: { card: { request_three_d_secure: 'automatic' } },
+    payment_method_options: { card: { installments: null, mandate_options: null, network: null, request_three_d_secure: 'automatic' } },
     payment_method_types: ['card'],
     payment_record: null,
     processing: null,
@@ -277,6 +322,9 @@ export function buildCharge(intent: PaymentIntent, paymentMethod: PaymentMethod,
     on_behalf_of: intent.on_behalf_of,
     outcome: paid
       ? {
+          advice_code: null,
+          network_advice_code: null,
+          network_decline_code: null,
           network_status: 'approved_by_network',
           reason: null,
           risk_level: 'normal',
@@ -284,6 +332,9 @@ export function buildCharge(intent: PaymentIntent, paymentMethod: PaymentMethod,
           type: 'authorized',
         }
       : {
+          advice_code: null,
+          network_advice_code: null,
+          network_decline_code: null,
           network_status: 'declined_by_network',
           reason: decline.declineCode,
           risk_level: 'normal',
@@ -293,7 +344,7 @@ export function buildCharge(intent: PaymentIntent, paymentMethod: PaymentMethod,
     paid,
     payment_intent: intent.id,
     payment_method: paymentMethod.id,
-    payment_method_details: { type: 'card', card: paymentMethod.card },
+    payment_method_details: { type: 'card', card: chargeCard(paymentMethod.card, paid ? intent.amount : null) },
     receipt_email: intent.receipt_email,
     receipt_number: null,
     receipt_url: null,
@@ -308,6 +359,30 @@ export function buildCharge(intent: PaymentIntent, paymentMethod: PaymentMethod,
     status: paid ? 'succeeded' : 'failed',
     transfer_data: null,
     transfer_group: intent.transfer_group,
+  }
+}
+
+function chargeCard(card: PaymentMethod['card'], amountAuthorized: number | null): ChargeCard {
+  const { brand, checks, country, exp_month, exp_year, funding, last4, regulated_status } = card
+  return {
+    amount_authorized: amountAuthorized,
+    authorization_code: amountAuthorized === null ? null : randomToken(6).toUpperCase(),
+    brand,
+    checks: { ...checks, cvc_check: amountAuthorized === null ? null : 'pass' },
+    country,
+    electronic_commerce_indicator: null,
+    exp_month,
+    exp_year,
+    funding,
+    installments: null,
+    last4,
+    mandate: null,
+    network: brand,
+    network_transaction_id: amountAuthorized === null ? null : randomToken(15),
+    regulated_status,
+    three_d_secure: null,
+    transaction_link_id: null,
+    wallet: null,
   }
 }
 
