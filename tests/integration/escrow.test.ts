@@ -276,13 +276,21 @@ describe('refunds through Stripe', () => {
     expect(refunded.refundedAt).toBeInstanceOf(Date)
     expect((await listPurchases())[0]).toMatchObject({ status: 'refunded', deliveryProof: null })
 
-    expect((await auditFor(sale.id)).map((a) => [a.action, a.actorRole, a.fromState, a.toState])).toEqual([
+    // The refund's id is recorded by whichever comes first: the admin's call to Stripe returning
+    // (refund_recorded) or Stripe's charge.refunded (refunded sets it); never twice.
+    const audit = await auditFor(sale.id)
+    expect(audit.filter((a) => a.action !== 'refund_recorded').map((a) => [a.action, a.actorRole, a.fromState, a.toState])).toEqual([
+      ['payment_intent_attached', 'system', 'pending_payment', 'pending_payment'],
       ['payment_succeeded', 'provider', 'pending_payment', 'paid'],
       ['deliver', 'seller', 'paid', 'delivered'],
       ['dispute', 'buyer', 'delivered', 'disputed'],
       ['refund_requested', 'admin', 'disputed', 'disputed'],
       ['refunded', 'provider', 'disputed', 'refunded'],
     ])
+    const recorded = audit.filter((a) => a.action === 'refund_recorded')
+    expect(recorded.length).toBeLessThanOrEqual(1)
+    for (const a of recorded)
+      expect(a).toMatchObject({ actorRole: 'admin', fromState: 'disputed', metadata: { refundId: refunded.stripeRefundId } })
 
     // A second refund, or a release, after the refund: 409 and nothing changes.
     const again = await callRoute(
@@ -431,17 +439,31 @@ const REVIEWED_STATUS_WRITERS: Record<string, string> = {
     'demo data: records the payment and refund ids of the demo sales paid at the Stripe emulator (the status is not written)',
 }
 
-function statusWriters(file: string, source: string): string[] {
+/**
+ * Issue 27.3: every write to a sale goes through the machine, not only its status — the payment
+ * intent, the refund id, the payout. Outside it only checkout's INSERT of a new attempt (the
+ * machine's first state, the column's default) and the demo data may write the table.
+ */
+const REVIEWED_SALE_WRITERS: Record<string, string> = {
+  'db/demo-payments.ts': REVIEWED_STATUS_WRITERS['db/demo-payments.ts']!,
+}
+
+/** Every UPDATE of the transactions table (any column), by Kysely or in SQL text. */
+function saleUpdates(file: string, source: string): string[] {
+  return statusWriters(file, source, { anyColumn: true })
+}
+
+function statusWriters(file: string, source: string, { anyColumn = false } = {}): string[] {
   const found: string[] = []
   const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS)
   const where = (node: ts.Node) => `${file}:${sf.getLineAndCharacterOfPosition(node.getStart()).line + 1}`
-  const targetsTransactions = (call: ts.Expression): boolean => {
+  const targetsTransactions = (call: ts.Expression, verbs = ['updateTable', 'insertInto']): boolean => {
     // Walk down the builder chain: db.updateTable('transactions').where(…).set(…)
     let node: ts.Expression = call
     while (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
       const name = node.expression.name.text
       const first = node.arguments[0]
-      if ((name === 'updateTable' || name === 'insertInto') && first && ts.isStringLiteralLike(first)) {
+      if (verbs.includes(name) && first && ts.isStringLiteralLike(first)) {
         return /^transactions(\s|$)/.test(first.text)
       }
       node = node.expression.expression
@@ -461,13 +483,22 @@ function statusWriters(file: string, source: string): string[] {
   const visit = (node: ts.Node) => {
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
       const name = node.expression.name.text
-      if ((name === 'set' || name === 'values') && targetsTransactions(node.expression.expression) && setsStatus(node.arguments[0])) {
+      if (anyColumn) {
+        if (name === 'set' && targetsTransactions(node.expression.expression, ['updateTable'])) found.push(where(node))
+      } else if (
+        (name === 'set' || name === 'values') &&
+        targetsTransactions(node.expression.expression) &&
+        setsStatus(node.arguments[0])
+      ) {
         found.push(where(node))
       }
     }
     if (ts.isTemplateLiteral(node) || ts.isStringLiteral(node)) {
       const text = node.getText(sf)
-      if (/\bupdate\s+transactions\b[\s\S]*\bstatus\b|\binsert\s+into\s+transactions\b/i.test(text)) found.push(where(node))
+      const pattern = anyColumn
+        ? /\bupdate\s+transactions\b/i
+        : /\bupdate\s+transactions\b[\s\S]*\bstatus\b|\binsert\s+into\s+transactions\b/i
+      if (pattern.test(text)) found.push(where(node))
     }
     ts.forEachChild(node, visit)
   }
@@ -514,5 +545,29 @@ describe('the only writer of transactions.status', () => {
     expect(outside).toEqual([])
     // The machine itself is found by the scan (so the scan would see a copy of it elsewhere).
     expect(statusWriters(MACHINE, readFileSync(path.join(ROOT, MACHINE), 'utf8')).length).toBeGreaterThan(0)
+  })
+})
+
+describe('the only writer of a sale (issue 27.3)', () => {
+  it('finds planted updates of any column, and leaves inserts and other tables alone', () => {
+    const planted = [
+      "await db.updateTable('transactions').set({ paidAt: now, paymentReference: ref }).where('id', '=', id).execute()",
+      "await trx.updateTable('transactions').where('id', '=', id).set({ stripeRefundId: refundId }).execute()",
+      'await sql`UPDATE transactions SET stripe_payment_intent_id = ${pi} WHERE id = ${id}`.execute(db)',
+    ]
+    for (const line of planted) expect(saleUpdates('app/server/domain/payouts.server.ts', line), line).toHaveLength(1)
+    const harmless = [
+      "await db.insertInto('transactions').values({ listingId, buyerId, amountCents }).execute()",
+      "await db.updateTable('listings').set({ title: 'x' }).execute()",
+    ]
+    for (const line of harmless) expect(saleUpdates('app/server/domain/payouts.server.ts', line), line).toEqual([])
+  })
+
+  it('every UPDATE of transactions in app/, db/ and server.ts is in the machine (or reviewed)', () => {
+    const outside = runtimeSources()
+      .filter((file) => file !== MACHINE && !(file in REVIEWED_SALE_WRITERS))
+      .flatMap((file) => saleUpdates(file, readFileSync(path.join(ROOT, file), 'utf8')))
+    expect(outside).toEqual([])
+    expect(saleUpdates(MACHINE, readFileSync(path.join(ROOT, MACHINE), 'utf8'))).toHaveLength(1)
   })
 })

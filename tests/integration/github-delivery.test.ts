@@ -118,6 +118,7 @@ describe('payment → invitation', () => {
     expect(onGithub.invitations).toEqual([expect.objectContaining({ userId: w.buyerAccount.id, permission: 'read' })])
     expect(onGithub.collaborators).toEqual([])
     expect(await auditActions(saleId)).toEqual([
+      'payment_intent_attached:pending_payment→pending_payment',
       'payment_succeeded:pending_payment→paid',
       'github_delivery_started:paid→delivering',
       'github_invitation_sent:delivering→delivering',

@@ -106,7 +106,8 @@ describe('POST /api/stripe/webhook: signature', () => {
     expect(changedBody).not.toBe(good.payload)
     expect(await saleStatus(sale.id)).toBe('pending_payment')
     expect(await processedCount()).toBe(0)
-    expect(await auditFor(sale.id)).toHaveLength(0)
+    // Only checkout's record of the payment intent (issue 27.3: the machine audits it too).
+    expect((await auditFor(sale.id)).map((a) => a.action)).toEqual(['payment_intent_attached'])
 
     // The same event, correctly signed and fresh, is accepted.
     const accepted = await postWebhook(good.payload, good.header)
@@ -137,6 +138,7 @@ describe('POST /api/stripe/webhook: events', () => {
     expect(row).toMatchObject({ status: 'paid', paidAtProvider: expect.any(Date) })
     const audit = await auditFor(sale.id)
     expect(audit.map((a) => [a.action, a.actorRole, a.fromState, a.toState])).toEqual([
+      ['payment_intent_attached', 'system', 'pending_payment', 'pending_payment'],
       ['payment_succeeded', 'provider', 'pending_payment', 'paid'],
     ])
     const processed = await db.selectFrom('processedEvents').selectAll().where('id', '=', succeeded!.id).execute()
@@ -151,6 +153,7 @@ describe('POST /api/stripe/webhook: events', () => {
     expect(row).toMatchObject({ status: 'delivered', deliveryProof: { forkUrl: 'https://github.com/acme/private-kit' } })
     expect(row.deliveredAt).toBeInstanceOf(Date)
     expect((await auditFor(sale.id)).map((a) => [a.fromState, a.toState])).toEqual([
+      ['pending_payment', 'pending_payment'],
       ['pending_payment', 'paid'],
       ['paid', 'delivered'],
     ])
@@ -261,7 +264,10 @@ describe('POST /api/stripe/webhook: amount and currency (issue 14.4)', () => {
       expect(
         (await auditFor(sale.id)).map((a) => [a.action, a.actorRole, a.fromState, a.toState]),
         name,
-      ).toEqual([['payment_held', 'provider', 'pending_payment', 'held']])
+      ).toEqual([
+        ['payment_intent_attached', 'system', 'pending_payment', 'pending_payment'],
+        ['payment_held', 'provider', 'pending_payment', 'held'],
+      ])
       const exceptions = await db.selectFrom('moneyExceptions').selectAll().where('transactionId', '=', sale.id).execute()
       expect(exceptions, name).toEqual([
         expect.objectContaining({ kind: 'payment_mismatch', ...received, providerRef: sale.stripePaymentIntentId, resolvedAt: null }),
@@ -317,7 +323,7 @@ describe('POST /api/stripe/webhook: amount and currency (issue 14.4)', () => {
     Object.assign(stranger.data.object as object, { id: 'pi_not_ours', metadata: { transactionId: victim.sale.id } })
     expect((await deliver(stranger)).status).toBe(200)
     expect(await saleStatus(victim.sale.id)).toBe('pending_payment')
-    expect(await auditFor(victim.sale.id)).toEqual([])
+    expect((await auditFor(victim.sale.id)).map((a) => a.action)).toEqual(['payment_intent_attached'])
 
     // The real intent with the victim's id in its metadata still pays only its own sale.
     const misleading = structuredClone(event)
@@ -389,5 +395,61 @@ describe('charge.refunded after the seller was paid out (issue 14.9)', () => {
     expect(page.moneyExceptions).toContainEqual(
       expect.objectContaining({ transactionId: sale.id, kind: 'refund_after_payout', amountCents: 4321 }),
     )
+  })
+})
+
+describe("Stripe's outcomes that only record something go through the machine (issue 27.3)", () => {
+  it('a partial refund is recorded on the sale, which stays as it was', async () => {
+    const { sale, clientSecret } = await openSale({ priceCents: 5000 })
+    await payIntent(clientSecret)
+    await webhooksDelivered()
+    await stripe.refunds.create({ payment_intent: sale.stripePaymentIntentId!, amount: 1200 })
+    await webhooksDelivered()
+    const row = await db.selectFrom('transactions').selectAll().where('id', '=', sale.id).executeTakeFirstOrThrow()
+    expect(row).toMatchObject({ status: 'paid', refundedAt: null, stripeRefundId: null })
+    const audit = (await auditFor(sale.id)).at(-1)!
+    expect(audit).toMatchObject({
+      action: 'partial_refund',
+      actorRole: 'provider',
+      fromState: 'paid',
+      toState: 'paid',
+      reason: 'Partially refunded: 1200 of 5000 cents',
+      metadata: { chargeId: expect.stringMatching(/^ch_/), refundId: expect.stringMatching(/^re_/) },
+    })
+  })
+
+  it('a second payment of a listing the buyer already owns is recorded, the sale not fulfilled, and the money given back', async () => {
+    const { sale, clientSecret, buyer, listing, seller } = await openSale({ priceCents: 3000 })
+    await payIntent(clientSecret)
+    await webhooksDelivered()
+    // A second tab on an earlier attempt: its own intent, paid after the first sale was.
+    const intent = await stripe.paymentIntents.create({ amount: 3000, currency: 'usd' })
+    const second = await db
+      .insertInto('transactions')
+      .values({
+        listingId: listing.id,
+        buyerId: buyer.id,
+        sellerId: seller.id,
+        attempt: 2,
+        amountCents: 3000,
+        applicationFeeCents: sale.applicationFeeCents,
+        status: 'failed',
+        failureReason: 'Your card was declined.',
+        stripePaymentIntentId: intent.id,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await payIntent(intent.client_secret!)
+    await webhooksDelivered()
+
+    // Never fulfilled; the money given back makes it refunded (charge.refunded, from failed).
+    expect(await saleStatus(sale.id)).toBe('paid')
+    expect(await saleStatus(second.id)).toBe('refunded')
+    expect((await auditFor(second.id)).map((a) => [a.action, a.actorRole, a.fromState, a.toState, a.reason])).toEqual([
+      ['duplicate_payment_refund', 'system', 'failed', 'failed', `The buyer already owns this listing (sale ${sale.id})`],
+      ['refunded', 'provider', 'failed', 'refunded', 'Refunded at the payment provider'],
+    ])
+    const refunds = await stripe.refunds.list({ payment_intent: intent.id })
+    expect(refunds.data.map((r) => [r.amount, r.reason])).toEqual([[3000, 'duplicate']])
   })
 })

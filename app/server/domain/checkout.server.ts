@@ -254,12 +254,16 @@ async function intentFor(attempt: Transaction, title: string): Promise<Stripe.Pa
       },
       { idempotencyKey: `checkout:${attempt.buyerId}:${attempt.listingId}:${attempt.attempt}` },
     )
-    await db
-      .updateTable('transactions')
-      .set({ stripePaymentIntentId: intent.id, updatedAt: new Date() })
-      .where('id', '=', attempt.id)
-      .where('stripePaymentIntentId', 'is', null)
-      .execute()
+    // Recorded once: a racing request of the same attempt got the same intent (the idempotency key).
+    await fire({
+      saleId: attempt.id,
+      event: 'payment_intent_attached',
+      by: { id: null, role: 'system' },
+      paymentIntentId: intent.id,
+      metadata: { paymentIntentId: intent.id },
+    }).catch((error: unknown) => {
+      if (!(error instanceof AppError && error.status === 409)) throw error
+    })
     return intent
   } catch (error) {
     if (error instanceof AppError) throw error

@@ -96,7 +96,12 @@ const ACTION_TITLES: Record<string, string> = {
   refund_requested: 'Admin requested a refund',
   refund_failed: 'Refund request failed at the payment provider',
   refunded: 'Refunded',
-  marked_paid: 'Seller paid out',
+  refund_recorded: 'Refund accepted by the payment provider',
+  refund_unapplied: 'Refunded after the seller was paid out: needs manual handling',
+  partial_refund: 'Partially refunded',
+  duplicate_payment_refund: 'Second payment by the buyer: refunded',
+  payment_intent_attached: 'Payment started at Stripe',
+  payout_recorded: 'Seller paid out',
   review_removed: 'Review removed',
 }
 

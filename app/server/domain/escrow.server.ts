@@ -1,14 +1,15 @@
 import type { Task } from 'graphile-worker'
-import type { Transaction as DbTransaction, Kysely, Updateable } from 'kysely'
-import { ACCESS_STATUSES, DISPUTE_WINDOW_HOURS, DISPUTE_WINDOW_MS, isValidForkUrl, isWindowOpen, windowEndsAt } from '~/lib/escrow'
+import type { Transaction as DbTransaction, Kysely } from 'kysely'
+import { ACCESS_STATUSES, DISPUTE_WINDOW_MS, isValidForkUrl, windowEndsAt } from '~/lib/escrow'
 import { isUuid } from '~/lib/ids'
-import type { AuditActorRole, DB, DeliveryProof, Transaction, TransactionsTable, TransactionStatus } from '../../../db/schema.ts'
+import type { DB, Transaction, TransactionStatus } from '../../../db/schema.ts'
 import { db } from '../infra/db.server.ts'
 import { ensureJobSchema, queueJob, type JobDefinition } from '../infra/jobs.server.ts'
 import { logEvent } from '../infra/log.server.ts'
 import { getStripe } from '../infra/stripe.server.ts'
 import { recordAudit } from './audit.server.ts'
 import { AppError } from './errors.server.ts'
+import { decideEscrow, paymentMismatch, TRANSITIONS, type Actor, type EscrowEvent, type EventData } from './escrow-transitions.server.ts'
 import { purchaseGithubViews, type PurchaseGithub } from './github-views.server.ts'
 import { recordMoneyException } from './money-exceptions.server.ts'
 import { runSaleEffects } from './sale-effects.server.ts'
@@ -16,239 +17,20 @@ import { runSaleEffects } from './sale-effects.server.ts'
 /**
  * The escrow state machine of design.md §5 (docs/decisions/005-escrow-state-machine.md).
  *
- * One table says which event moves a sale from which state to which, who may
- * fire it and under which guard. Every surface — the Stripe webhook, the
- * screens, /api/*, the checkout and the jobs — fires events through `fire` or
- * `applyEvent`; this module is the only writer of `transactions.status`
+ * One table (`TRANSITIONS`, escrow-transitions.server.ts) says which event moves a sale from which
+ * state to which, who may fire it, under which guard, and what it writes. Every surface — the Stripe
+ * webhook, the screens, /api/*, the checkout, the payouts and the jobs — fires events through `fire`
+ * or `applyEvent`; this module is the only writer of a sale after checkout opens it
  * (tests/integration/escrow.test.ts checks the source for any other).
  *
  * Each event runs in one database transaction: lock the row (FOR UPDATE),
  * check the actor, the state and the guard on the locked row, UPDATE … WHERE
  * status = <the state it was in>, write the audit row, run the target state's
- * entry hook. Racing events therefore apply once, and a refused event leaves
- * no trace.
+ * entry hook and the event's effects. Racing events therefore apply once, and a
+ * refused event leaves no trace.
  */
 
-// --- The table -----------------------------------------------------------------------
-
-export type EscrowEvent =
-  | 'payment_succeeded'
-  | 'payment_failed'
-  | 'payment_canceled'
-  | 'checkout_canceled'
-  | 'deliver'
-  | 'instant_delivery'
-  | 'confirm_receipt'
-  | 'auto_confirm'
-  | 'dispute'
-  | 'release'
-  | 'refund_requested'
-  | 'refund_failed'
-  | 'refunded'
-  | 'github_delivery_started'
-  | 'access_confirmed'
-  | 'fork_recorded'
-  | 'delivery_failed'
-
-/** What an event carries besides the sale (each transition reads what it needs). */
-export interface EventData {
-  now: Date
-  /** The audit row's reason (a dispute's description, an admin's note). */
-  reason?: string | null
-  metadata?: Record<string, unknown>
-  forkUrl?: string
-  paymentIntentId?: string
-  /** payment_succeeded: what Stripe says arrived (amount_received, in cents, and its currency). */
-  amountReceived?: number
-  currency?: string
-  failureReason?: string
-  refundId?: string | null
-  /** refund_failed: the claim being given back (so a newer claim is never undone). */
-  claimedAt?: Date
-  /** access_confirmed: the evidence of a GitHub delivery (github-delivery.server.ts). */
-  deliveryProof?: DeliveryProof
-}
-
-/** The sale stays in its state; only the row's other fields change (a claim). */
-const UNCHANGED = 'unchanged'
-
-interface Transition {
-  event: EscrowEvent
-  from: readonly TransactionStatus[]
-  /** Who may fire it: a party of this sale (buyer, seller), an admin, the platform (system) or Stripe (provider). */
-  actor: AuditActorRole
-  to: TransactionStatus | typeof UNCHANGED
-  /** Checked on the locked row after the state: null lets it through, a message refuses it (409). */
-  guard?: (sale: Transaction, data: EventData) => string | null
-  set?: (sale: Transaction, data: EventData) => Updateable<TransactionsTable>
-  /** The audit row's action when it is not the event's name. */
-  action?: string
-  /** The audit row's reason when the event has a fixed one. */
-  reason?: (sale: Transaction, data: EventData) => string | null
-}
-
-const REFUND_ALREADY_REQUESTED = 'A refund has already been requested for this sale'
-/**
- * Between an admin's refund claim and Stripe's charge.refunded the sale must not move towards a
- * payout: delivered, then confirmed, it would be paid out, and the refund would then arrive for a
- * sale already paid (the money out twice). Found by the ledger's property test (issue 19).
- */
-const notWhileRefunding = (sale: Transaction) => (sale.refundRequestedAt ? 'A refund has been requested for this sale' : null)
-const delivery = (_: Transaction, data: EventData) => ({
-  deliveryProof: JSON.stringify({ forkUrl: data.forkUrl }),
-  deliveredAt: data.now,
-})
-const completion = (_: Transaction, data: EventData) => ({ completedAt: data.now })
-const failure = (_: Transaction, data: EventData) => ({ failureReason: data.failureReason ?? 'Payment failed' })
-const payment = (sale: Transaction, data: EventData) => ({
-  stripePaymentIntentId: data.paymentIntentId ?? sale.stripePaymentIntentId,
-  paidAtProvider: data.now,
-  failureReason: null,
-})
-/** null when Stripe received exactly the sale's amount in the sale's currency, else what differs. */
-function paymentMismatch(sale: Transaction, data: EventData): string | null {
-  const currency = (data.currency ?? '').toUpperCase()
-  if (data.amountReceived === sale.amountCents && currency === sale.currency.toUpperCase()) return null
-  return `Received ${data.amountReceived ?? 'an unknown amount'} ${currency || '(no currency)'} for a sale of ${sale.amountCents} ${sale.currency.toUpperCase()} (in cents)`
-}
-
-export const TRANSITIONS: readonly Transition[] = [
-  // Payment (Stripe's verified webhook). A failed attempt whose intent later succeeds (a retry
-  // on the same card form after a decline) was paid after all; a late failure never undoes a payment.
-  { event: 'payment_succeeded', from: ['pending_payment', 'failed'], actor: 'provider', to: 'paid', guard: paymentMismatch, set: payment },
-  // Any other amount or currency is never fulfilled: the sale waits for an admin (a money exception).
-  {
-    event: 'payment_succeeded',
-    from: ['pending_payment', 'failed'],
-    actor: 'provider',
-    to: 'held',
-    set: payment,
-    action: 'payment_held',
-    reason: paymentMismatch,
-  },
-  { event: 'payment_failed', from: ['pending_payment'], actor: 'provider', to: 'failed', set: failure },
-  { event: 'payment_canceled', from: ['pending_payment'], actor: 'provider', to: 'failed', set: failure },
-  // The platform closes an open attempt that can no longer be paid (the listing changed or went away).
-  { event: 'checkout_canceled', from: ['pending_payment'], actor: 'system', to: 'failed', set: failure },
-
-  // Delivery: by the seller, or at payment for an instant-delivery listing.
-  { event: 'deliver', from: ['paid'], actor: 'seller', to: 'delivered', guard: notWhileRefunding, set: delivery },
-  {
-    event: 'instant_delivery',
-    from: ['paid'],
-    actor: 'system',
-    to: 'delivered',
-    set: delivery,
-    reason: () => 'Instant-delivery listing: the private delivery link is released on payment',
-  },
-
-  // Delivery through GitHub (issue 16): a listing with a connected repository is delivered by an
-  // invitation (github-delivery.server.ts). The 72-hour window starts only when access is confirmed
-  // (the `member` webhook, or polling the collaborator endpoint).
-  {
-    event: 'github_delivery_started',
-    from: ['paid'],
-    actor: 'system',
-    to: 'delivering',
-    guard: notWhileRefunding,
-    reason: () => 'GitHub listing: the buyer is invited to the repository as a read collaborator',
-  },
-  {
-    event: 'access_confirmed',
-    from: ['delivering'],
-    actor: 'system',
-    to: 'delivered',
-    guard: (sale, data) => notWhileRefunding(sale) ?? (data.deliveryProof?.github ? null : 'No proof that the buyer has access'),
-    set: (_, data) => ({ deliveryProof: JSON.stringify(data.deliveryProof), deliveredAt: data.now }),
-  },
-  // The buyer forked the repository: the proof gains the fork (the sale's state is unchanged).
-  {
-    event: 'fork_recorded',
-    from: ['delivered', 'completed', 'disputed'],
-    actor: 'system',
-    to: UNCHANGED,
-    guard: (sale, data) => (sale.deliveryProof?.github && data.forkUrl ? null : 'Not a GitHub delivery'),
-    set: (sale, data) => ({
-      deliveryProof: JSON.stringify({
-        ...sale.deliveryProof,
-        forkUrl: data.forkUrl,
-        github: { ...sale.deliveryProof!.github, forkUrl: data.forkUrl },
-      }),
-    }),
-  },
-  // Never accepted within 14 days, or the seller's repository became unreachable: the admin decides.
-  {
-    event: 'delivery_failed',
-    from: ['delivering'],
-    actor: 'system',
-    to: 'disputed',
-    guard: (_, data) => (data.reason?.trim() ? null : 'A reason is required'),
-    set: (_, data) => ({ disputedAt: data.now, disputeReason: data.reason ?? null }),
-  },
-
-  // The 72-hour window: the buyer confirms or reports a problem; at its end the system confirms.
-  { event: 'confirm_receipt', from: ['delivered'], actor: 'buyer', to: 'completed', set: completion },
-  {
-    event: 'auto_confirm',
-    from: ['delivered'],
-    actor: 'system',
-    to: 'completed',
-    guard: (sale, data) => (sale.deliveredAt && !isWindowOpen(sale.deliveredAt, data.now) ? null : 'The window has not ended yet'),
-    set: completion,
-    reason: () => `No problem reported within ${DISPUTE_WINDOW_HOURS} hours of delivery`,
-  },
-  {
-    event: 'dispute',
-    from: ['delivered'],
-    actor: 'buyer',
-    to: 'disputed',
-    guard: (sale, data) =>
-      sale.deliveredAt && isWindowOpen(sale.deliveredAt, data.now)
-        ? null
-        : `The ${DISPUTE_WINDOW_HOURS}-hour window to report a problem with this sale has ended`,
-    set: (_, data) => ({ disputedAt: data.now, disputeReason: data.reason ?? null }),
-  },
-
-  // Admin decisions. A refund is two steps: the admin's claim (asked of Stripe once), then
-  // Stripe's charge.refunded. A release is refused while a refund is requested.
-  {
-    event: 'release',
-    from: ['disputed'],
-    actor: 'admin',
-    to: 'completed',
-    guard: (sale) => (sale.refundRequestedAt ? REFUND_ALREADY_REQUESTED : null),
-    set: completion,
-  },
-  {
-    event: 'refund_requested',
-    from: ['disputed', 'paid', 'delivering', 'held'],
-    actor: 'admin',
-    to: UNCHANGED,
-    guard: (sale) =>
-      sale.refundRequestedAt ? REFUND_ALREADY_REQUESTED : sale.stripePaymentIntentId ? null : 'This sale has no payment to refund',
-    set: (_, data) => ({ refundRequestedAt: data.now }),
-  },
-  {
-    event: 'refund_failed',
-    from: ['disputed', 'paid', 'delivering', 'held'],
-    actor: 'admin',
-    to: UNCHANGED,
-    guard: (sale, data) =>
-      sale.refundRequestedAt && sale.refundRequestedAt.getTime() === data.claimedAt?.getTime() ? null : 'No refund claim to give back',
-    set: () => ({ refundRequestedAt: null }),
-  },
-  // The money went back (an admin's refund, or one made in Stripe's dashboard), whatever the
-  // order of events — except after the payout: that needs a person (a money exception).
-  {
-    event: 'refunded',
-    from: ['pending_payment', 'failed', 'paid', 'delivering', 'delivered', 'disputed', 'completed', 'held'],
-    actor: 'provider',
-    to: 'refunded',
-    guard: (sale) => (sale.paidAt ? 'This sale was already paid out to the seller' : null),
-    set: (sale, data) => ({ refundedAt: data.now, stripeRefundId: sale.stripeRefundId ?? data.refundId ?? null }),
-    reason: (sale) => (sale.refundRequestedAt ? 'Refund requested by an admin' : 'Refunded at the payment provider'),
-  },
-]
+export type { Actor, EscrowEvent, EventData } from './escrow-transitions.server.ts'
 
 type Executor = Kysely<DB> | DbTransaction<DB>
 
@@ -303,15 +85,27 @@ const ON_ENTER: Partial<Record<TransactionStatus, (trx: Executor, sale: Transact
   },
 }
 
+/**
+ * An event that keeps the sale in its state may still start something, by the audit action it
+ * records (written once, whoever fires it).
+ */
+const ON_RECORD: Partial<Record<string, (trx: Executor, sale: Transaction, data: EventData) => Promise<void>>> = {
+  // Issue 14.9: the money went back after the seller was paid: admins are alerted and see it on /admin.
+  refund_unapplied: (trx, sale, data) =>
+    recordMoneyException(trx, {
+      transactionId: sale.id,
+      kind: 'refund_after_payout',
+      amountCents: data.amountRefunded ?? sale.amountCents,
+      currency: data.currency || sale.currency,
+      details: `Refunded at the payment provider after the seller was paid out (payout reference ${sale.paymentReference ?? 'unknown'})`,
+      providerRef: data.chargeId ?? null,
+    }),
+}
+
 /** The job that revokes a refunded buyer's GitHub access (its task: github-revocation.server.ts). */
 export const GITHUB_REVOKE_TASK = 'github-revoke'
 
 // --- The runner ------------------------------------------------------------------------
-
-export interface Actor {
-  id: string | null
-  role: AuditActorRole
-}
 
 export interface EventInput extends Partial<Omit<EventData, 'now'>> {
   saleId: string
@@ -323,77 +117,47 @@ export interface EventInput extends Partial<Omit<EventData, 'now'>> {
 export type EventOutcome =
   { applied: true; sale: Transaction; from: TransactionStatus } | { applied: false; error: AppError; sale?: Transaction }
 
-/** "paid", "disputed or paid", "disputed, paid or held". */
-function orList(items: readonly string[]): string {
-  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`
-}
-
-function rowsFor(event: EscrowEvent): Transition[] {
-  return TRANSITIONS.filter((t) => t.event === event)
-}
-
-/** 404 for anyone outside the sale, 403 for its other party, null when `by` may fire the event. */
-function actorRefusal(sale: Transaction, actor: AuditActorRole, by: Actor): AppError | null {
-  if (actor === 'buyer' || actor === 'seller') {
-    if (by.id === null || (by.id !== sale.buyerId && by.id !== sale.sellerId)) return new AppError(404, 'Sale not found')
-    const party = actor === 'buyer' ? sale.buyerId : sale.sellerId
-    if (party !== by.id) return new AppError(403, actor === 'buyer' ? 'Only the buyer can do this' : 'Only the seller can do this')
-    return null
-  }
-  return by.role === actor ? null : new AppError(403, 'Not allowed')
-}
-
 /**
  * Applies one event inside the caller's database transaction and says what
  * happened; a refusal writes nothing. The webhook uses this directly (an
  * event that no longer applies is simply not applied); everyone else uses `fire`.
  */
 export async function applyEvent(trx: Executor, input: EventInput): Promise<EventOutcome> {
-  const rows = rowsFor(input.event)
-  if (rows.length === 0) throw new Error(`Unknown escrow event ${input.event}`)
+  if (!TRANSITIONS.some((rule) => rule.event === input.event)) throw new Error(`Unknown escrow event ${input.event}`)
   if (!isUuid(input.saleId)) return { applied: false, error: new AppError(404, 'Sale not found') }
   const sale = await trx.selectFrom('transactions').selectAll().where('id', '=', input.saleId).forUpdate().executeTakeFirst()
   if (!sale) return { applied: false, error: new AppError(404, 'Sale not found') }
 
-  const actorError = actorRefusal(sale, rows[0]!.actor, input.by)
-  if (actorError) return { applied: false, error: actorError, sale }
   const data: EventData = { ...input, now: input.now ?? new Date() }
-  const candidates = rows.filter((row) => row.from.includes(sale.status))
-  if (candidates.length === 0) {
-    const expected = [...new Set(rows.flatMap((row) => row.from))]
-    return { applied: false, error: new AppError(409, `This sale is ${sale.status}, not ${orList(expected)}`), sale }
-  }
-  let row: Transition | undefined
-  let refusal: string | null = null
-  for (const candidate of candidates) {
-    refusal = candidate.guard?.(sale, data) ?? null
-    if (refusal === null) {
-      row = candidate
-      break
-    }
-  }
-  if (!row) return { applied: false, error: new AppError(409, refusal!), sale }
+  const decision = decideEscrow(sale, input.event, input.by, data)
+  if (!decision.ok) return { applied: false, error: decision.error, sale }
+  const { rule, to } = decision
 
-  const to = row.to === UNCHANGED ? sale.status : row.to
-  const updated = await trx
-    .updateTable('transactions')
-    .set({ ...row.set?.(sale, data), status: to, updatedAt: data.now })
-    .where('id', '=', sale.id)
-    .where('status', '=', sale.status)
-    .returningAll()
-    .executeTakeFirstOrThrow()
+  // A rule that sets nothing and keeps the state only records a fact: its audit row is the write.
+  const updated =
+    rule.set || to !== sale.status
+      ? await trx
+          .updateTable('transactions')
+          .set({ ...rule.set?.(sale, data), status: to, updatedAt: data.now })
+          .where('id', '=', sale.id)
+          .where('status', '=', sale.status)
+          .returningAll()
+          .executeTakeFirstOrThrow()
+      : sale
+  const action = rule.action ?? input.event
   await recordAudit(trx, {
     actorId: input.by.id,
     actorRole: input.by.role,
-    action: row.action ?? input.event,
+    action,
     entityType: 'transaction',
     entityId: sale.id,
     fromState: sale.status,
     toState: to,
-    reason: row.reason?.(sale, data) ?? data.reason ?? null,
+    reason: rule.reason?.(sale, data) ?? data.reason ?? null,
     metadata: data.metadata,
   })
   if (to !== sale.status) await ON_ENTER[to]?.(trx, updated, data)
+  await ON_RECORD[action]?.(trx, updated, data)
   await runSaleEffects(trx, { event: input.event, from: sale.status, to, before: sale, sale: updated, by: input.by, data })
   return { applied: true, sale: updated, from: sale.status }
 }
@@ -487,15 +251,11 @@ export async function refundSale(input: { transactionId: string; adminId: string
     throw new AppError(502, 'The payment provider could not refund this sale. Please try again.')
   }
 
-  // The charge.refunded webhook may already have moved the sale to refunded: only fill the id.
-  const stored = await db
-    .updateTable('transactions')
-    .set({ stripeRefundId: refundId })
-    .where('id', '=', claimed.id)
-    .where('stripeRefundId', 'is', null)
-    .returningAll()
-    .executeTakeFirst()
-  return stored ?? (await getTransaction(claimed.id))!
+  // The charge.refunded webhook may already have moved the sale to refunded and recorded the id.
+  const recorded = await db
+    .transaction()
+    .execute((trx) => applyEvent(trx, { saleId: claimed.id, event: 'refund_recorded', by, refundId, metadata: { refundId } }))
+  return recorded.applied ? recorded.sale : (recorded.sale ?? (await getTransaction(claimed.id))!)
 }
 
 // --- The auto-confirm job ------------------------------------------------------------------

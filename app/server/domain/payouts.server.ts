@@ -4,6 +4,7 @@ import { db } from '../infra/db.server.ts'
 import { getFullBankDetailsFor, type FullBankDetails } from './bank-details.server.ts'
 import { csvCell } from './csv.server.ts'
 import { AppError } from './errors.server.ts'
+import { applyEvent } from './escrow.server.ts'
 import { postSellerPayout } from './ledger.server.ts'
 import { notify } from './notifications.server.ts'
 
@@ -147,21 +148,24 @@ export interface SellerPayment {
 }
 
 /**
- * Records that a seller was paid: sets paid_at and the bank reference on the
- * batch's sales of that seller (still due: guarded by `payoutDue`), inside the
- * caller's transaction. Throws 409 when a sale is no longer due.
+ * Records that a seller was paid: each of the batch's sales of that seller
+ * fires the escrow's payout_recorded (still due: completed, not yet paid out;
+ * it sets paid_at and the bank reference, and audits), inside the caller's
+ * transaction. Throws 409 when a sale is no longer due.
  */
 export async function recordSellerPaid(trx: Executor, payment: SellerPayment): Promise<void> {
-  const updated = await trx
-    .updateTable('transactions')
-    .set({ paidAt: payment.paidAt, paymentReference: payment.bankReference, updatedAt: payment.paidAt })
-    .where('id', 'in', payment.transactionIds)
-    .where('sellerId', '=', payment.sellerId)
-    .where(payoutDue)
-    .returning('id')
-    .execute()
-  if (updated.length !== payment.transactionIds.length) {
-    throw new AppError(409, 'A sale of this batch is no longer due (refunded or already paid): cancel it and prepare a new batch')
+  for (const saleId of payment.transactionIds) {
+    const recorded = await applyEvent(trx, {
+      saleId,
+      event: 'payout_recorded',
+      by: { id: payment.adminId, role: 'admin' },
+      paymentReference: payment.bankReference,
+      metadata: { batchId: payment.batchId, paymentReference: payment.bankReference },
+      now: payment.paidAt,
+    })
+    if (!recorded.applied || recorded.sale.sellerId !== payment.sellerId) {
+      throw new AppError(409, 'A sale of this batch is no longer due (refunded or already paid): cancel it and prepare a new batch')
+    }
   }
   const sales = await trx
     .selectFrom('transactions')

@@ -5,11 +5,9 @@ import type { DB, Transaction } from '../../../db/schema.ts'
 import { db } from '../infra/db.server.ts'
 import { logEvent } from '../infra/log.server.ts'
 import { getStripe } from '../infra/stripe.server.ts'
-import { recordAudit } from './audit.server.ts'
 import { applyEvent, prepareEscrow, type Actor } from './escrow.server.ts'
 import { beginGithubDelivery } from './github-delivery.server.ts'
 import { getDeliveryUrl } from './listings.server.ts'
-import { recordMoneyException } from './money-exceptions.server.ts'
 
 /**
  * Stripe's verified events, turned into escrow events (app/server/domain/escrow.server.ts).
@@ -94,23 +92,22 @@ async function paymentSucceeded(trx: Executor, intent: Stripe.PaymentIntent, now
       .executeTakeFirst()
     if (duplicate) {
       // The buyer paid twice (two tabs on two attempts): keep the first sale, give this money back.
-      await recordAudit(trx, {
-        actorId: null,
-        actorRole: 'system',
-        action: 'duplicate_payment_refund',
-        entityType: 'transaction',
-        entityId: sale.id,
-        fromState: sale.status,
-        toState: sale.status,
-        reason: `The buyer already owns this listing (sale ${duplicate.id})`,
+      const recorded = await applyEvent(trx, {
+        saleId: sale.id,
+        event: 'duplicate_payment',
+        by: SYSTEM,
+        ownedSaleId: duplicate.id,
         metadata: { paymentIntentId: intent.id },
+        now,
       })
-      followUps.push(async () => {
-        await getStripe().refunds.create(
-          { payment_intent: intent.id, reason: 'duplicate', metadata: { transactionId: sale.id } },
-          { idempotencyKey: `duplicate-refund:${intent.id}` },
-        )
-      })
+      if (recorded.applied) {
+        followUps.push(async () => {
+          await getStripe().refunds.create(
+            { payment_intent: intent.id, reason: 'duplicate', metadata: { transactionId: sale.id } },
+            { idempotencyKey: `duplicate-refund:${intent.id}` },
+          )
+        })
+      }
       return
     }
   }
@@ -164,56 +161,30 @@ async function newestRefundId(charge: Stripe.Charge): Promise<string | null> {
 /**
  * The money went back to the buyer (an admin's refund, or one made in Stripe's
  * dashboard): the sale is refunded and the buyer's access ends. Partial refunds
- * are only recorded. A sale already paid out to the seller cannot be refunded
- * by the machine's rules; that needs a person.
+ * are only recorded. A sale already paid out to the seller is not refunded by
+ * the machine: it records the refund for a person to handle.
  */
 async function chargeRefunded(trx: Executor, charge: Stripe.Charge, refundId: string | null, now: Date) {
   const intentId = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id
   if (!intentId) return
   const sale = await saleForIntent(trx, intentId)
   if (!sale) return
+  const metadata = { chargeId: charge.id, refundId }
   if (!charge.refunded) {
-    await recordAudit(trx, {
-      actorId: null,
-      actorRole: 'provider',
-      action: 'partial_refund',
-      entityType: 'transaction',
-      entityId: sale.id,
-      fromState: sale.status,
-      toState: sale.status,
-      reason: `Partially refunded: ${charge.amount_refunded} of ${charge.amount_captured} cents`,
-      metadata: { chargeId: charge.id, refundId },
-    })
+    const amounts = { amountRefunded: charge.amount_refunded, amountCaptured: charge.amount_captured }
+    await applyEvent(trx, { saleId: sale.id, event: 'partial_refund', by: PROVIDER, ...amounts, metadata, now })
     return
   }
-  const refunded = await applyEvent(trx, {
+  // After the payout the machine records the refund without applying it (refund_unapplied): that needs a person.
+  await applyEvent(trx, {
     saleId: sale.id,
     event: 'refunded',
     by: PROVIDER,
     refundId,
-    metadata: { chargeId: charge.id, refundId },
+    chargeId: charge.id,
+    amountRefunded: charge.amount_refunded,
+    currency: charge.currency,
+    metadata,
     now,
   })
-  if (!refunded.applied && refunded.sale && refunded.sale.status !== 'refunded') {
-    // Issue 14.9: the money went back after the seller was paid: admins are alerted and see it on /admin.
-    await recordMoneyException(trx, {
-      transactionId: sale.id,
-      kind: 'refund_after_payout',
-      amountCents: charge.amount_refunded,
-      currency: charge.currency,
-      details: `Refunded at the payment provider after the seller was paid out (payout reference ${refunded.sale.paymentReference ?? 'unknown'})`,
-      providerRef: charge.id,
-    })
-    await recordAudit(trx, {
-      actorId: null,
-      actorRole: 'provider',
-      action: 'refund_unapplied',
-      entityType: 'transaction',
-      entityId: sale.id,
-      fromState: refunded.sale.status,
-      toState: refunded.sale.status,
-      reason: 'Refunded at the provider after the seller was paid out: needs manual handling',
-      metadata: { chargeId: charge.id, refundId },
-    })
-  }
 }
