@@ -207,6 +207,7 @@ export interface NotificationOutbox {
   messageId: string | null;
   payload: Generated<Json>;
   sendAfter: Generated<Timestamp>;
+  sendingSince: Timestamp | null;
   sentAt: Timestamp | null;
   skippedAt: Timestamp | null;
   skipReason: string | null;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import * as purchaseApi from '../../app/routes/api/listing-purchase.ts'
 import { approveBankDetails, rejectBankDetails } from '../../app/server/domain/bank-details.server.ts'
 import { confirmReceipt, deliverSale, disputeSale, fire } from '../../app/server/domain/escrow.server.ts'
-import { NOTIFICATION_JOBS, sendOne } from '../../app/server/domain/notification-sender.server.ts'
+import { NOTIFICATION_JOBS, SEND_CLAIM_MS, sendOne } from '../../app/server/domain/notification-sender.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'
 import { startJobWorker } from '../../app/server/infra/jobs.server.ts'
 import { apiRequest, callRoute } from '../support/call-route.ts'
@@ -78,6 +78,19 @@ describe('notifications: each escrow step writes its outbox rows, each mail is s
     expect(inbox({ to: buyer.email })).toHaveLength(1)
   })
 
+  it('a fresh claim on a row is left to its sender; a crashed sender’s stale claim is taken over, and the mail goes once', async () => {
+    const { sale, buyer } = await paidSale()
+    const receipt = (await outbox(sale.id)).find((r) => r.kind === 'purchase_receipt')!
+    const claimedAt = new Date()
+    await db.updateTable('notificationOutbox').set({ sendingSince: claimedAt }).where('id', '=', receipt.id).execute()
+    expect(await sendOne(receipt.id, new Date(claimedAt.getTime() + SEND_CLAIM_MS - 1000))).toBe('done')
+    expect(inbox({ to: buyer.email })).toHaveLength(0)
+    expect(await sendOne(receipt.id, new Date(claimedAt.getTime() + SEND_CLAIM_MS + 1000))).toBe('sent')
+    expect(inbox({ to: buyer.email })).toHaveLength(1)
+    const sent = await db.selectFrom('notificationOutbox').selectAll().where('id', '=', receipt.id).executeTakeFirstOrThrow()
+    expect(sent).toMatchObject({ sendingSince: null, attempts: 1 })
+  })
+
   it('SMTP down: the send fails and is recorded, nothing is lost; once it is back the mail goes, once', async () => {
     const { sale, buyer } = await paidSale()
     const receipt = (await outbox(sale.id)).find((r) => r.kind === 'purchase_receipt')!
@@ -86,7 +99,7 @@ describe('notifications: each escrow step writes its outbox rows, each mail is s
       await expect(sendOne(receipt.id)).rejects.toThrow()
     })
     const failed = await db.selectFrom('notificationOutbox').selectAll().where('id', '=', receipt.id).executeTakeFirstOrThrow()
-    expect(failed).toMatchObject({ sentAt: null, attempts: 2, lastError: expect.stringMatching(/421/) })
+    expect(failed).toMatchObject({ sentAt: null, sendingSince: null, attempts: 2, lastError: expect.stringMatching(/421/) })
     expect(inbox({ to: buyer.email })).toHaveLength(0)
     expect(await sendOne(receipt.id)).toBe('sent')
     expect(await sendOne(receipt.id)).toBe('done')

@@ -13,8 +13,10 @@ import { refreshLogin } from './github-accounts.server.ts'
 import { clientFor, lockDelivery, step, SYSTEM, type Octo } from './github-delivery-steps.server.ts'
 import type { Fresh, GithubWebhookResult } from './github-webhooks.server.ts'
 
-/** The head of the default branch now (the delivered commit) and the repository's address. */
-async function headOf(octokit: Octo, fullName: string) {
+export type RepositoryHead = Awaited<ReturnType<typeof headOf>>
+
+/** The head of the default branch now (the delivered commit) and the repository's address: read before the transaction that records it. */
+export async function headOf(octokit: Octo, fullName: string) {
   const { owner, repo } = splitFullName(fullName)
   const { data: repository } = await step('repository', () => octokit.rest.repos.get({ owner, repo }))
   const { data: branch } = await step('repository', () => octokit.rest.repos.getBranch({ owner, repo, branch: repository.default_branch }))
@@ -24,16 +26,16 @@ async function headOf(octokit: Octo, fullName: string) {
 
 /**
  * delivering → delivered with the proof: the repository, the buyer's id and
- * login, invitation and acceptance times, the head SHA now. The 72-hour window
- * starts here (the machine's entry hook schedules the auto-confirm).
+ * login, invitation and acceptance times, the head SHA (`head`, read from
+ * GitHub just before). The 72-hour window starts here (the machine's entry
+ * hook schedules the auto-confirm).
  */
 export async function confirmInTransaction(
   trx: DbTransaction<DB>,
   delivery: GithubDelivery,
-  octokit: Octo,
+  head: RepositoryHead,
   options: { via: 'webhook' | 'poll'; now: Date },
 ): Promise<boolean> {
-  const head = await headOf(octokit, delivery.repoFullName)
   const proof: GithubDeliveryProof = {
     repository: head.fullName,
     repositoryId: delivery.repoId,
@@ -96,21 +98,28 @@ export async function handleMemberAdded(
   const candidates = await db
     .selectFrom('githubDeliveries')
     .innerJoin('transactions', 'transactions.id', 'githubDeliveries.transactionId')
-    .select('githubDeliveries.transactionId')
+    .select(['githubDeliveries.transactionId', 'githubDeliveries.installationId', 'githubDeliveries.repoFullName'])
     .where('githubDeliveries.repoId', '=', repoId)
     .where('githubDeliveries.buyerGithubId', '=', memberId)
     .where('githubDeliveries.state', '=', 'invited')
     .where('transactions.status', '=', 'delivering')
     .execute()
+  // GitHub is read before the transaction locks the sales (one read per repository and installation).
+  const heads = new Map<string, RepositoryHead>()
+  for (const candidate of candidates) {
+    const key = `${candidate.installationId}:${candidate.repoFullName}`
+    if (!heads.has(key)) heads.set(key, await headOf(await clientFor(candidate.installationId), candidate.repoFullName))
+  }
   return db.transaction().execute(async (trx) => {
     if (!(await fresh(trx))) return 'duplicate'
     if (payload.member?.login) await refreshLogin(trx, memberId, payload.member.login)
     for (const { transactionId } of candidates) {
       const locked = await lockDelivery(trx, transactionId)
       if (!locked || locked.sale.status !== 'delivering' || locked.delivery.state !== 'invited') continue
-      const octokit = await clientFor(locked.delivery.installationId)
+      const head = heads.get(`${locked.delivery.installationId}:${locked.delivery.repoFullName}`)
+      if (!head) continue
       const delivery = { ...locked.delivery, buyerLogin: payload.member?.login ?? locked.delivery.buyerLogin }
-      await confirmInTransaction(trx, delivery, octokit, { via: 'webhook', now })
+      await confirmInTransaction(trx, delivery, head, { via: 'webhook', now })
     }
     return candidates.length > 0 ? 'processed' : 'ignored'
   })

@@ -15,7 +15,15 @@ export type Octo = Awaited<ReturnType<typeof installationOctokit>>
 
 export const SYSTEM: Actor = { id: null, role: 'system' }
 
-/** Locks the sale's delivery row for one step (SKIP LOCKED: another instance is on it → undefined). */
+/** The delivery and its sale as they are now, without a lock: what a step reads before asking GitHub. */
+export async function readDelivery(transactionId: string) {
+  const delivery = await db.selectFrom('githubDeliveries').selectAll().where('transactionId', '=', transactionId).executeTakeFirst()
+  if (!delivery) return undefined
+  const sale = await db.selectFrom('transactions').selectAll().where('id', '=', transactionId).executeTakeFirstOrThrow()
+  return { delivery, sale }
+}
+
+/** Locks the sale's delivery row to record a step's outcome (SKIP LOCKED: another instance is on it → undefined). */
 export async function lockDelivery(trx: DbTransaction<DB>, transactionId: string) {
   const delivery = await trx
     .selectFrom('githubDeliveries')

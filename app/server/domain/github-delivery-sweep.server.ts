@@ -4,13 +4,14 @@
  * sent again, once), and deliveries not accepted 14 days after payment go to the admin's queue.
  */
 import type { Task } from 'graphile-worker'
+import type { GithubDelivery } from '../../../db/schema.ts'
 import { db } from '../infra/db.server.ts'
 import { githubEnabled, githubFailure, splitFullName } from '../infra/github.server.ts'
 import { logEvent } from '../infra/log.server.ts'
 import { prepareEscrow } from './escrow.server.ts'
 import { refreshLogin } from './github-accounts.server.ts'
-import { confirmInTransaction } from './github-delivery-confirmation.server.ts'
-import { clientFor, currentLogin, failDelivery, lockDelivery, step, StepError } from './github-delivery-steps.server.ts'
+import { confirmInTransaction, headOf, type RepositoryHead } from './github-delivery-confirmation.server.ts'
+import { clientFor, currentLogin, failDelivery, lockDelivery, readDelivery, step, StepError } from './github-delivery-steps.server.ts'
 import { flushLost, recordInvitation, runInvitation, type Lost } from './github-delivery.server.ts'
 
 const DAY = 24 * 60 * 60 * 1000
@@ -89,82 +90,122 @@ export async function sweepGithubDeliveries(now: Date = new Date()): Promise<Swe
 
 type PollOutcome = 'delivered' | 'resent' | 'pending' | 'failed' | 'skipped'
 
-/** One invited buyer, checked on GitHub. */
+/** What GitHub said about an invited buyer, asked before the delivery row is locked. */
+type Sighting =
+  | { kind: 'has_access'; login: string; head: RepositoryHead }
+  | { kind: 'pending'; login: string }
+  | { kind: 'resent'; login: string; invitation: { id: number; html_url: string }; expired: boolean }
+  | { kind: 'failed'; error: unknown }
+
+/**
+ * One invited buyer, checked on GitHub (no lock held); what was seen is then
+ * recorded under the delivery row's lock if the delivery is still the
+ * `invited` one that was read.
+ */
 export async function pollInvitation(transactionId: string, now: Date = new Date()): Promise<PollOutcome> {
   await prepareEscrow()
+  const read = await readDelivery(transactionId)
+  if (!read || read.sale.status !== 'delivering' || read.delivery.state !== 'invited') return 'skipped'
+  const sighting = await lookOnGithub(read.delivery)
   const lost: Lost[] = []
   return db
     .transaction()
     .execute(async (trx): Promise<PollOutcome> => {
       const locked = await lockDelivery(trx, transactionId)
-      if (!locked || locked.sale.status !== 'delivering' || locked.delivery.state !== 'invited') return 'skipped'
+      if (
+        !locked ||
+        locked.sale.status !== 'delivering' ||
+        locked.delivery.state !== 'invited' ||
+        locked.delivery.resendCount !== read.delivery.resendCount
+      )
+        return 'skipped'
       const { delivery } = locked
-      const { owner, repo } = splitFullName(delivery.repoFullName)
-      try {
-        const octokit = await clientFor(delivery.installationId)
-        const login = await currentLogin(octokit, delivery.buyerGithubId!)
-        const current = { ...delivery, buyerLogin: login }
-        if (login !== delivery.buyerLogin) await refreshLogin(trx, delivery.buyerGithubId!, login)
-        const isCollaborator = await step('repository', () =>
-          octokit.rest.repos.checkCollaborator({ owner, repo, username: login }).then(
-            () => true,
-            (error: { status?: number }) => {
-              if (error.status === 404) return false
-              throw error
-            },
-          ),
-        )
-        if (isCollaborator) return (await confirmInTransaction(trx, current, octokit, { via: 'poll', now })) ? 'delivered' : 'skipped'
-        const invitations = await step('repository', () =>
-          octokit.paginate(octokit.rest.repos.listInvitations, { owner, repo, per_page: 100 }),
-        )
-        const pending = invitations.find((invitation) => invitation.invitee?.id === delivery.buyerGithubId)
-        if (pending && !pending.expired) return 'pending'
-        if (delivery.resendCount >= 1) return 'pending' // sent twice: the 14-day deadline decides
-        // Expired (GitHub: after 7 days), or declined/deleted: sent again, once, and the buyer told.
-        const response = await step('repository', () =>
-          octokit.rest.repos.addCollaborator({ owner, repo, username: login, permission: 'pull' }),
-        )
-        if (response.status !== 201 || !response.data) {
-          return (await confirmInTransaction(trx, current, octokit, { via: 'poll', now })) ? 'delivered' : 'skipped'
+      if (sighting.kind !== 'failed' && sighting.login !== delivery.buyerLogin)
+        await refreshLogin(trx, delivery.buyerGithubId!, sighting.login)
+      switch (sighting.kind) {
+        case 'has_access': {
+          const current = { ...delivery, buyerLogin: sighting.login }
+          return (await confirmInTransaction(trx, current, sighting.head, { via: 'poll', now })) ? 'delivered' : 'skipped'
         }
-        await recordInvitation(trx, transactionId, {
-          set: { resendCount: delivery.resendCount + 1, resentAt: now },
-          login,
-          invitation: response.data,
-          action: 'github_invitation_resent',
-          reason: pending
-            ? 'The invitation expired on GitHub: sent again (once)'
-            : 'The invitation was no longer pending on GitHub: sent again (once)',
-          metadata: { previousInvitationId: delivery.invitationId },
-          now,
-        })
-        return 'resent'
-      } catch (error) {
-        const failure = githubFailure(error instanceof StepError ? error.cause : error, delivery.attempts + 1, now)
-        const stepName = error instanceof StepError ? error.step : 'repository'
-        if (failure.kind === 'not_found' && stepName !== 'buyer') {
-          lost.push({ installationId: stepName === 'installation' ? delivery.installationId : undefined, repoIds: [delivery.repoId], now })
-          return 'failed'
-        }
-        await trx
-          .updateTable('githubDeliveries')
-          .set({ lastError: failure.message, updatedAt: now })
-          .where('transactionId', '=', transactionId)
-          .execute()
-        if (failure.kind === 'refused' || (failure.kind === 'not_found' && stepName === 'buyer')) {
-          await failDelivery(
-            transactionId,
-            stepName === 'buyer' ? "The buyer's GitHub account no longer exists" : `GitHub refused: ${failure.message}`,
+        case 'pending':
+          return 'pending'
+        case 'resent':
+          await recordInvitation(trx, transactionId, {
+            set: { resendCount: delivery.resendCount + 1, resentAt: now },
+            login: sighting.login,
+            invitation: sighting.invitation,
+            action: 'github_invitation_resent',
+            reason: sighting.expired
+              ? 'The invitation expired on GitHub: sent again (once)'
+              : 'The invitation was no longer pending on GitHub: sent again (once)',
+            metadata: { previousInvitationId: delivery.invitationId },
             now,
-            trx,
-          )
-          return 'failed'
+          })
+          return 'resent'
+        case 'failed': {
+          const { error } = sighting
+          const failure = githubFailure(error instanceof StepError ? error.cause : error, delivery.attempts + 1, now)
+          const stepName = error instanceof StepError ? error.step : 'repository'
+          if (failure.kind === 'not_found' && stepName !== 'buyer') {
+            lost.push({
+              installationId: stepName === 'installation' ? delivery.installationId : undefined,
+              repoIds: [delivery.repoId],
+              now,
+            })
+            return 'failed'
+          }
+          await trx
+            .updateTable('githubDeliveries')
+            .set({ lastError: failure.message, updatedAt: now })
+            .where('transactionId', '=', transactionId)
+            .execute()
+          if (failure.kind === 'refused' || (failure.kind === 'not_found' && stepName === 'buyer')) {
+            await failDelivery(
+              transactionId,
+              stepName === 'buyer' ? "The buyer's GitHub account no longer exists" : `GitHub refused: ${failure.message}`,
+              now,
+              trx,
+            )
+            return 'failed'
+          }
+          return 'pending'
         }
-        return 'pending'
       }
     })
     .finally(() => flushLost(lost))
+}
+
+/**
+ * The buyer's login and access now; an invitation that expired (GitHub: after 7 days) or was
+ * declined or deleted is sent again, once (the 14-day deadline decides after that).
+ */
+async function lookOnGithub(delivery: GithubDelivery): Promise<Sighting> {
+  const { owner, repo } = splitFullName(delivery.repoFullName)
+  try {
+    const octokit = await clientFor(delivery.installationId)
+    const login = await currentLogin(octokit, delivery.buyerGithubId!)
+    const isCollaborator = await step('repository', () =>
+      octokit.rest.repos.checkCollaborator({ owner, repo, username: login }).then(
+        () => true,
+        (error: { status?: number }) => {
+          if (error.status === 404) return false
+          throw error
+        },
+      ),
+    )
+    if (isCollaborator) return { kind: 'has_access', login, head: await headOf(octokit, delivery.repoFullName) }
+    const invitations = await step('repository', () => octokit.paginate(octokit.rest.repos.listInvitations, { owner, repo, per_page: 100 }))
+    const pending = invitations.find((invitation) => invitation.invitee?.id === delivery.buyerGithubId)
+    if (pending && !pending.expired) return { kind: 'pending', login }
+    if (delivery.resendCount >= 1) return { kind: 'pending', login } // sent twice: the 14-day deadline decides
+    const response = await step('repository', () =>
+      octokit.rest.repos.addCollaborator({ owner, repo, username: login, permission: 'pull' }),
+    )
+    if (response.status !== 201 || !response.data) return { kind: 'has_access', login, head: await headOf(octokit, delivery.repoFullName) }
+    return { kind: 'resent', login, invitation: response.data, expired: Boolean(pending) }
+  } catch (error) {
+    return { kind: 'failed', error }
+  }
 }
 
 // --- The job ---------------------------------------------------------------------------------

@@ -18,12 +18,13 @@ import { logEvent } from '../infra/log.server.ts'
 import { recordAudit } from './audit.server.ts'
 import { applyEvent, prepareEscrow } from './escrow.server.ts'
 import { refreshLogin } from './github-accounts.server.ts'
-import { confirmInTransaction } from './github-delivery-confirmation.server.ts'
+import { confirmInTransaction, headOf, type RepositoryHead } from './github-delivery-confirmation.server.ts'
 import {
   clientFor,
   currentLogin,
   failDelivery,
   lockDelivery,
+  readDelivery,
   step,
   StepError,
   SYSTEM,
@@ -137,54 +138,66 @@ export async function recordInvitation(
   await notifyGithubInvitation(trx, transactionId, { id: input.invitation.id, resent: input.action === 'github_invitation_resent' })
 }
 
+/** What GitHub answered the invitation, asked before the delivery row is locked. */
+type Answer =
+  | { kind: 'no_buyer_account' }
+  | { kind: 'invited'; buyerGithubId: number; login: string; invitation: { id: number; html_url: string } }
+  | { kind: 'has_access'; buyerGithubId: number; login: string; head: RepositoryHead }
+  | { kind: 'failed'; error: unknown }
+
 /**
  * The invitation job's step: invite the buyer (by id → current login) as a
- * `pull` collaborator. At most one invitation per sale: the delivery row is
- * locked for the call, only a `queued` delivery is invited, and GitHub answers
- * a repeated PUT with the same pending invitation.
+ * `pull` collaborator. GitHub is asked first, with no lock held; then the
+ * delivery row is locked and the answer recorded only if the delivery is still
+ * the `queued` one that was read. At most one invitation per sale: a second
+ * instance that asked at the same time finds the row moved on and records
+ * nothing, and GitHub answers a repeated PUT with the same pending invitation.
  */
 export async function runInvitation(transactionId: string, now: Date = new Date()): Promise<InvitationOutcome> {
   await prepareEscrow()
+  const read = await readDelivery(transactionId)
+  if (!read || read.sale.status !== 'delivering' || read.delivery.state !== 'queued') return { result: 'skipped' }
+  const answer = await askToInvite(read.delivery, read.sale.buyerId)
   const lost: Lost[] = []
+  let stray: { installationId: number; repoFullName: string; invitationId: number } | null = null
   return db
     .transaction()
     .execute(async (trx): Promise<InvitationOutcome> => {
       const locked = await lockDelivery(trx, transactionId)
-      if (!locked) return { result: 'skipped' }
-      const { delivery, sale } = locked
-      if (sale.status !== 'delivering' || delivery.state !== 'queued') return { result: 'skipped' }
+      if (
+        !locked ||
+        locked.sale.status !== 'delivering' ||
+        locked.delivery.state !== 'queued' ||
+        locked.delivery.attempts !== read.delivery.attempts
+      ) {
+        // What was read no longer applies: another instance recorded this invitation, or the sale left delivering.
+        if (answer.kind === 'invited' && locked && locked.sale.status !== 'delivering')
+          stray = {
+            installationId: read.delivery.installationId,
+            repoFullName: read.delivery.repoFullName,
+            invitationId: answer.invitation.id,
+          }
+        return { result: 'skipped' }
+      }
+      const { delivery } = locked
       const attempt = delivery.attempts + 1
-
-      let buyerGithubId = delivery.buyerGithubId
-      if (!buyerGithubId) {
-        const buyer = await trx.selectFrom('users').select('githubUserId').where('id', '=', sale.buyerId).executeTakeFirst()
-        buyerGithubId = buyer?.githubUserId ?? null
-      }
-      if (!buyerGithubId) {
-        return wait(
-          trx,
-          delivery,
-          attempt,
-          {
-            kind: 'retry',
-            retryAt: new Date(now.getTime() + BUYER_GITHUB_RETRY_MS),
-            waitingOn: 'buyer_github',
-            message: 'The buyer has no connected GitHub account',
-          },
-          now,
-        )
-      }
-
-      const { owner, repo } = splitFullName(delivery.repoFullName)
-      try {
-        const octokit = await clientFor(delivery.installationId)
-        const login = await currentLogin(octokit, buyerGithubId)
-        await refreshLogin(trx, buyerGithubId, login)
-        const response = await step('repository', () =>
-          octokit.rest.repos.addCollaborator({ owner, repo, username: login, permission: 'pull' }),
-        )
-        if (response.status === 201 && response.data) {
-          const invitation = response.data
+      switch (answer.kind) {
+        case 'no_buyer_account':
+          return wait(
+            trx,
+            delivery,
+            attempt,
+            {
+              kind: 'retry',
+              retryAt: new Date(now.getTime() + BUYER_GITHUB_RETRY_MS),
+              waitingOn: 'buyer_github',
+              message: 'The buyer has no connected GitHub account',
+            },
+            now,
+          )
+        case 'invited': {
+          const { buyerGithubId, login, invitation } = answer
+          await refreshLogin(trx, buyerGithubId, login)
           await recordInvitation(trx, transactionId, {
             set: { state: 'invited', buyerGithubId, invitedAt: now, attempts: attempt, waitingOn: null, nextAttemptAt: null },
             login,
@@ -196,37 +209,91 @@ export async function runInvitation(transactionId: string, now: Date = new Date(
           })
           return { result: 'invited' }
         }
-        // 204: the buyer already has access (an organization member, or accepted before): delivered now.
-        const fresh = { ...delivery, buyerGithubId, buyerLogin: login, invitedAt: delivery.invitedAt ?? now, attempts: attempt }
-        await confirmInTransaction(trx, fresh, octokit, { via: 'poll', now })
-        return { result: 'delivered' }
-      } catch (error) {
-        const failure = error instanceof StepError ? githubFailure(error.cause, attempt, now) : githubFailure(error, attempt, now)
-        if (failure.kind === 'retry') return wait(trx, delivery, attempt, failure, now)
-        const stepName = error instanceof StepError ? error.step : 'repository'
-        if (failure.kind === 'not_found' && stepName !== 'buyer') {
-          // The installation or the repository is gone: hidden listing, alert, admin queue (after this transaction).
-          await trx
-            .updateTable('githubDeliveries')
-            .set({ attempts: attempt, lastError: failure.message, updatedAt: now })
-            .where('transactionId', '=', transactionId)
-            .execute()
-          lost.push({ installationId: stepName === 'installation' ? delivery.installationId : undefined, repoIds: [delivery.repoId], now })
+        case 'has_access': {
+          // 204: the buyer already has access (an organization member, or accepted before): delivered now.
+          const { buyerGithubId, login, head } = answer
+          await refreshLogin(trx, buyerGithubId, login)
+          const fresh = { ...delivery, buyerGithubId, buyerLogin: login, invitedAt: delivery.invitedAt ?? now, attempts: attempt }
+          await confirmInTransaction(trx, fresh, head, { via: 'poll', now })
+          return { result: 'delivered' }
+        }
+        case 'failed': {
+          const { error } = answer
+          const failure = error instanceof StepError ? githubFailure(error.cause, attempt, now) : githubFailure(error, attempt, now)
+          if (failure.kind === 'retry') return wait(trx, delivery, attempt, failure, now)
+          const stepName = error instanceof StepError ? error.step : 'repository'
+          if (failure.kind === 'not_found' && stepName !== 'buyer') {
+            // The installation or the repository is gone: hidden listing, alert, admin queue (after this transaction).
+            await trx
+              .updateTable('githubDeliveries')
+              .set({ attempts: attempt, lastError: failure.message, updatedAt: now })
+              .where('transactionId', '=', transactionId)
+              .execute()
+            lost.push({
+              installationId: stepName === 'installation' ? delivery.installationId : undefined,
+              repoIds: [delivery.repoId],
+              now,
+            })
+            return { result: 'failed' }
+          }
+          const reason =
+            stepName === 'buyer' && failure.kind === 'not_found'
+              ? "The buyer's GitHub account no longer exists"
+              : `GitHub refused the invitation: ${failure.message}`
+          await trx.updateTable('githubDeliveries').set({ attempts: attempt }).where('transactionId', '=', transactionId).execute()
+          await failDelivery(transactionId, reason, now, trx)
           return { result: 'failed' }
         }
-        const reason =
-          stepName === 'buyer' && failure.kind === 'not_found'
-            ? "The buyer's GitHub account no longer exists"
-            : `GitHub refused the invitation: ${failure.message}`
-        await trx.updateTable('githubDeliveries').set({ attempts: attempt }).where('transactionId', '=', transactionId).execute()
-        await failDelivery(transactionId, reason, now, trx)
-        return { result: 'failed' }
       }
     })
-    .finally(() => flushLost(lost))
+    .finally(async () => {
+      await flushLost(lost)
+      if (stray) await cancelStrayInvitation(stray)
+    })
 }
 
-/** Losses found inside a locked step are handled after its transaction (they lock other rows). */
+/** Asks GitHub to invite the buyer (no lock held): their current login, then the PUT; a 204 reads the delivered head too. */
+async function askToInvite(delivery: GithubDelivery, buyerId: string): Promise<Answer> {
+  let buyerGithubId = delivery.buyerGithubId
+  if (!buyerGithubId) {
+    const buyer = await db.selectFrom('users').select('githubUserId').where('id', '=', buyerId).executeTakeFirst()
+    buyerGithubId = buyer?.githubUserId ?? null
+  }
+  if (!buyerGithubId) return { kind: 'no_buyer_account' }
+  const { owner, repo } = splitFullName(delivery.repoFullName)
+  try {
+    const octokit = await clientFor(delivery.installationId)
+    const login = await currentLogin(octokit, buyerGithubId)
+    const response = await step('repository', () =>
+      octokit.rest.repos.addCollaborator({ owner, repo, username: login, permission: 'pull' }),
+    )
+    if (response.status === 201 && response.data) return { kind: 'invited', buyerGithubId, login, invitation: response.data }
+    return { kind: 'has_access', buyerGithubId, login, head: await headOf(octokit, delivery.repoFullName) }
+  } catch (error) {
+    return { kind: 'failed', error }
+  }
+}
+
+/**
+ * The sale left delivering (refunded) while its invitation was being sent: the invitation just
+ * made is withdrawn (the revocation may have looked before it existed). Best effort, logged.
+ */
+async function cancelStrayInvitation(stray: { installationId: number; repoFullName: string; invitationId: number }): Promise<void> {
+  const { owner, repo } = splitFullName(stray.repoFullName)
+  try {
+    const octokit = await clientFor(stray.installationId)
+    await octokit.rest.repos.deleteInvitation({ owner, repo, invitation_id: stray.invitationId })
+    logEvent('warn', 'github_stray_invitation_canceled', { repository: stray.repoFullName, invitationId: stray.invitationId })
+  } catch (error) {
+    logEvent('error', 'github_stray_invitation_left', {
+      repository: stray.repoFullName,
+      invitationId: stray.invitationId,
+      message: error instanceof Error ? error.message : String(error),
+    })
+  }
+}
+
+/** Losses found by a step are handled after its transaction (they lock other rows). */
 export interface Lost {
   installationId?: number
   repoIds: number[]

@@ -7,7 +7,7 @@ import { db } from '../infra/db.server.ts'
 import { appUrl } from '../infra/env.server.ts'
 import type { JobDefinition } from '../infra/jobs.server.ts'
 import { logEvent } from '../infra/log.server.ts'
-import { MailNotConfiguredError, MailSendError, sendMail } from '../infra/mail.server.ts'
+import { MailNotConfiguredError, MailSendError, sendMail, type OutgoingMail } from '../infra/mail.server.ts'
 import { deliversThroughGithub, invitationsWebUrl } from './github-views.server.ts'
 import { notify, SEND_TASK, type Executor } from './notifications.server.ts'
 import type { SaleEffect } from './sale-effects.server.ts'
@@ -16,15 +16,17 @@ import type { SaleEffect } from './sale-effects.server.ts'
  * Sends the notifications outbox (issue 17, docs/decisions/016-notifications-outbox.md).
  *
  * One graphile-worker job per outbox row (job key `notification-send:<id>`). The
- * job locks its row (FOR UPDATE) for the whole send: a second run of the same
- * job, on this instance or another, waits for the lock and then finds the row
- * sent (or skipped) and does nothing. A failed SMTP attempt rolls the lock back,
+ * job claims its row in a short transaction (`sending_since`), talks to the SMTP
+ * server with no lock held (docs/decisions/028), then marks the row sent: a
+ * second run of the same job, on this instance or another, finds the row claimed,
+ * sent or skipped and does nothing. A failed SMTP attempt releases the claim,
  * records the error and throws, so graphile-worker retries with its exponential
- * backoff; a sent row is never sent again. The one window left is a crash after
- * the SMTP server accepted the mail and before the row is marked: then it is sent
- * again with the same Message-ID (`<outbox-<id>@forkmarket>`), which mail
- * systems use to recognise a duplicate. A sweep every 10 minutes re-queues due
- * rows whose job was lost or gave up.
+ * backoff; a sent row is never sent again. The windows left are a crash after
+ * the SMTP server accepted the mail and before the row is marked, and a send that
+ * outlasts its claim (SEND_CLAIM_MS): then it is sent again with the same
+ * Message-ID (`<outbox-<id>@forkmarket>`), which mail systems use to recognise a
+ * duplicate. A sweep every 10 minutes re-queues due rows whose job was lost or
+ * gave up (a crashed sender's claim is taken over once it is stale).
  *
  * `notifySaleChange` is the escrow machine's sale effect: it maps each applied
  * event to what the buyer, the seller and the admins are told.
@@ -35,70 +37,90 @@ const sendNotification: Task = async (payload) => {
   if (typeof outboxId === 'string') await sendOne(outboxId)
 }
 
-/** Sends one outbox row unless it was sent or skipped; returns what happened. */
+/** A claim older than this is a crashed sender's: longer than an SMTP attempt lasts (mail.server.ts's timeouts). */
+export const SEND_CLAIM_MS = 5 * 60_000
+
+type Claim = { outcome: 'skipped' | 'done' | 'missing' } | { outcome: 'claimed'; id: string; mail: OutgoingMail }
+
+/** Sends one outbox row unless it was sent, skipped or is being sent; returns what happened. */
 export async function sendOne(outboxId: string, now: Date = new Date()): Promise<'sent' | 'skipped' | 'done' | 'missing'> {
-  try {
-    return await db.transaction().execute(async (trx) => {
-      const row = await trx
-        .selectFrom('notificationOutbox')
-        .innerJoin('users', 'users.id', 'notificationOutbox.userId')
-        .leftJoin('notificationPreferences', 'notificationPreferences.userId', 'notificationOutbox.userId')
-        .select([
-          'notificationOutbox.id',
-          'notificationOutbox.kind',
-          'notificationOutbox.payload',
-          'notificationOutbox.sentAt',
-          'notificationOutbox.skippedAt',
-          'users.email',
-          'notificationPreferences.reminders',
-          'notificationPreferences.digests',
-          'notificationPreferences.timeZone',
-        ])
-        .where('notificationOutbox.id', '=', outboxId)
-        .forUpdate('notificationOutbox')
-        .executeTakeFirst()
-      if (!row) return 'missing' as const
-      if (row.sentAt || row.skippedAt) return 'done' as const
-      const data = (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as Record<string, unknown>
-      const skip = await skipReason(trx, row.kind, data, row)
-      const content = skip ? null : notificationContent(row.kind, data, { timeZone: row.timeZone ?? null })
-      if (skip || !content) {
-        await trx
-          .updateTable('notificationOutbox')
-          .set({ skippedAt: now, skipReason: skip ?? `No e-mail copy for ${row.kind}` })
-          .where('id', '=', row.id)
-          .execute()
-        return 'skipped' as const
-      }
-      const origin = appUrl()
-      const { html, text } = await renderNotificationEmail(content, origin)
-      const optional = preferenceFor(row.kind) !== null
-      const messageId = await sendMail({
+  const claim = await db.transaction().execute(async (trx): Promise<Claim> => {
+    const row = await trx
+      .selectFrom('notificationOutbox')
+      .innerJoin('users', 'users.id', 'notificationOutbox.userId')
+      .leftJoin('notificationPreferences', 'notificationPreferences.userId', 'notificationOutbox.userId')
+      .select([
+        'notificationOutbox.id',
+        'notificationOutbox.kind',
+        'notificationOutbox.payload',
+        'notificationOutbox.sentAt',
+        'notificationOutbox.skippedAt',
+        'notificationOutbox.sendingSince',
+        'users.email',
+        'notificationPreferences.reminders',
+        'notificationPreferences.digests',
+        'notificationPreferences.timeZone',
+      ])
+      .where('notificationOutbox.id', '=', outboxId)
+      .forUpdate('notificationOutbox')
+      .executeTakeFirst()
+    if (!row) return { outcome: 'missing' }
+    if (row.sentAt || row.skippedAt) return { outcome: 'done' }
+    // Another sender is on it (its claim is fresh): it sends, or fails and releases the claim for a retry.
+    if (row.sendingSince && row.sendingSince.getTime() > now.getTime() - SEND_CLAIM_MS) return { outcome: 'done' }
+    const data = (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as Record<string, unknown>
+    const skip = await skipReason(trx, row.kind, data, row)
+    const content = skip ? null : notificationContent(row.kind, data, { timeZone: row.timeZone ?? null })
+    if (skip || !content) {
+      await trx
+        .updateTable('notificationOutbox')
+        .set({ skippedAt: now, skipReason: skip ?? `No e-mail copy for ${row.kind}` })
+        .where('id', '=', row.id)
+        .execute()
+      return { outcome: 'skipped' }
+    }
+    const origin = appUrl()
+    const { html, text } = await renderNotificationEmail(content, origin)
+    const optional = preferenceFor(row.kind) !== null
+    await trx.updateTable('notificationOutbox').set({ sendingSince: now }).where('id', '=', row.id).execute()
+    return {
+      outcome: 'claimed',
+      id: row.id,
+      mail: {
         to: row.email,
         subject: content.subject,
         html,
         text,
         messageId: `<outbox-${row.id}@forkmarket>`,
         headers: optional ? { 'List-Unsubscribe': `<${new URL('/profile#notifications', origin).toString()}>` } : undefined,
-      })
-      await trx
-        .updateTable('notificationOutbox')
-        .set({ sentAt: now, messageId, lastAttemptAt: now, attempts: (eb) => eb('attempts', '+', 1), lastError: null })
-        .where('id', '=', row.id)
-        .execute()
-      return 'sent' as const
-    })
-  } catch (error) {
-    if (error instanceof MailSendError || error instanceof MailNotConfiguredError) {
-      await db
-        .updateTable('notificationOutbox')
-        .set({ attempts: (eb) => eb('attempts', '+', 1), lastAttemptAt: now, lastError: error.message.slice(0, 500) })
-        .where('id', '=', outboxId)
-        .execute()
-      logEvent('warn', 'notification_send_failed', { outboxId, message: error.message })
+      },
     }
+  })
+  if (claim.outcome !== 'claimed') return claim.outcome
+  let messageId: string
+  try {
+    messageId = await sendMail(claim.mail)
+  } catch (error) {
+    const recorded = error instanceof MailSendError || error instanceof MailNotConfiguredError
+    await db
+      .updateTable('notificationOutbox')
+      .set({
+        sendingSince: null,
+        ...(recorded
+          ? { attempts: (eb) => eb('attempts', '+', 1), lastAttemptAt: now, lastError: (error as Error).message.slice(0, 500) }
+          : {}),
+      })
+      .where('id', '=', claim.id)
+      .execute()
+    if (recorded) logEvent('warn', 'notification_send_failed', { outboxId, message: (error as Error).message })
     throw error
   }
+  await db
+    .updateTable('notificationOutbox')
+    .set({ sentAt: now, messageId, sendingSince: null, lastAttemptAt: now, attempts: (eb) => eb('attempts', '+', 1), lastError: null })
+    .where('id', '=', claim.id)
+    .execute()
+  return 'sent'
 }
 
 /** Why a row is not sent (the recipient turned the kind off, or the sale moved on), or null. */
