@@ -29,6 +29,8 @@ export async function startLocalServices(options: {
   dataDir: string
   appPort: number
   log: (message: string) => void
+  /** The address the emulators listen on (default 127.0.0.1): containers reach them at their network's gateway. */
+  host?: string
 }): Promise<LocalServices> {
   const stops: Array<() => Promise<void>> = []
   const env = options.config
@@ -53,6 +55,7 @@ export async function startLocalServices(options: {
       // sends a seller who started at 127.0.0.1 back there (flowOriginRedirect).
       const appOrigins = env.APP_URL ? [env.APP_URL] : [appOrigin, `http://127.0.0.1:${options.appPort}`]
       const github = await startGithubEmulator({
+        host: options.host,
         port,
         dataFile: path.join(options.dataDir, 'github-emulator.json'),
         webhookUrl: `http://127.0.0.1:${options.appPort}/api/github/webhook`,
@@ -89,6 +92,7 @@ export async function startLocalServices(options: {
     await assertPortFree(port, 'Supabase Auth emulator', 'SUPABASE_EMULATOR_PORT')
     const { startAuthEmulator } = await import('./supabase-auth/server.ts')
     const auth = await startAuthEmulator({
+      host: options.host,
       port,
       dataFile: path.join(options.dataDir, 'auth-emulator.json'),
       accessTokenTtlSeconds: env.AUTH_ACCESS_TOKEN_TTL,
@@ -113,6 +117,7 @@ export async function startLocalServices(options: {
       await assertPortFree(env.MAIL_EMULATOR_WEB_PORT, 'mail emulator (inbox)', 'MAIL_EMULATOR_WEB_PORT')
       const { startMailEmulator } = await import('./mail/server.ts')
       const mail = await startMailEmulator({
+        host: options.host,
         smtpPort: env.MAIL_EMULATOR_SMTP_PORT,
         webPort: env.MAIL_EMULATOR_WEB_PORT,
         dataFile: path.join(options.dataDir, 'mail-emulator.json'),
@@ -130,6 +135,7 @@ export async function startLocalServices(options: {
     const { startStripeEmulator } = await import('./stripe/server.ts')
     const webhookSecret = env.STRIPE_WEBHOOK_SECRET ?? `whsec_${randomBytes(24).toString('hex')}`
     const stripe = await startStripeEmulator({
+      host: options.host,
       port,
       // Payments made before a restart are still at the provider, as with Stripe (the reconciliation reads them).
       dataFile: path.join(options.dataDir, 'stripe-emulator.json'),
@@ -157,6 +163,7 @@ export async function startLocalServices(options: {
     const { startS3Emulator } = await import('./s3/server.ts')
     const bucket = 'forkmarket-uploads'
     const s3 = await startS3Emulator({
+      host: options.host,
       port,
       dataDir: path.join(options.dataDir, 's3'),
       region: env.S3_REGION,

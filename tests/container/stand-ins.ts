@@ -7,9 +7,16 @@
  * loads the demo data the e2e journeys use, and says so in the ready file. Runs until SIGTERM.
  *
  *   tsx tests/container/stand-ins.ts --write-env F --ready F   (ports from E2E_PORT, as the e2e suite's)
+ *
+ * `--database-url URL`: a PostgreSQL server that runs elsewhere (docker-compose.yml's `db` service, for
+ * scripts/container/compose-check.sh) instead of one of its own; the env file then names that URL.
+ * `--migrated FILE`: the caller waited for the release step and says so by creating FILE (the image's
+ * migrations, which may be fewer than this working tree's while someone adds one).
+ * `--host ADDRESS`: the emulators listen there instead of 127.0.0.1 (a compose network's gateway, which
+ * the containers and this host both reach).
  */
 import { randomBytes } from 'node:crypto'
-import { rmSync, writeFileSync } from 'node:fs'
+import { existsSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { loadConfig, parseConfig } from '../../app/server/infra/env.server.ts'
@@ -19,7 +26,15 @@ import { pendingMigrations } from '../../db/migrate.ts'
 import { startLocalServices } from '../../emulators/local-services.ts'
 import { E2E_ENV } from '../../playwright.config.ts'
 
-const { values } = parseArgs({ options: { 'write-env': { type: 'string' }, ready: { type: 'string' } } })
+const { values } = parseArgs({
+  options: {
+    'write-env': { type: 'string' },
+    ready: { type: 'string' },
+    'database-url': { type: 'string' },
+    migrated: { type: 'string' },
+    host: { type: 'string' },
+  },
+})
 const envFile = values['write-env']
 const readyFile = values.ready
 if (!envFile || !readyFile) throw new Error('Usage: tsx tests/container/stand-ins.ts --write-env F --ready F')
@@ -38,11 +53,15 @@ const stop = async (code: number) => {
 process.on('SIGTERM', () => void stop(0))
 process.on('SIGINT', () => void stop(0))
 
-const pg = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), port: Number(E2E_ENV.EMBEDDED_PG_PORT) })
-stops.push(() => pg.stop())
-log(`PostgreSQL on port ${E2E_ENV.EMBEDDED_PG_PORT}`)
+let databaseUrl = values['database-url']
+if (!databaseUrl) {
+  const pg = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), port: Number(E2E_ENV.EMBEDDED_PG_PORT) })
+  stops.push(() => pg.stop())
+  databaseUrl = pg.connectionString()
+  log(`PostgreSQL on port ${E2E_ENV.EMBEDDED_PG_PORT}`)
+}
 const local = parseConfig({ ...E2E_ENV, NODE_ENV: 'test', DATA_DIR: dataDir })
-const services = await startLocalServices({ config: local, dataDir, appPort: port, log })
+const services = await startLocalServices({ config: local, dataDir, appPort: port, log, host: values.host })
 stops.push(() => services.stop())
 
 /** The container's environment: production, every secret set, each service at its documented variable. */
@@ -50,7 +69,7 @@ const appEnv: Record<string, string> = {
   NODE_ENV: 'production',
   PORT: String(port),
   APP_URL: `http://localhost:${port}`,
-  DATABASE_URL: pg.connectionString(),
+  DATABASE_URL: databaseUrl,
   SESSION_SECRET: randomBytes(32).toString('base64url'),
   BANK_DETAILS_KEY: randomBytes(32).toString('base64url'),
   MAIL_FROM: 'Forkmarket <notifications@forkmarket.localhost>',
@@ -74,7 +93,8 @@ log(`the container's environment is in ${envFile}; waiting for the release step 
 
 const db = createDb(appEnv.DATABASE_URL!, { max: 1, applicationName: 'forkmarket-stand-ins' })
 const deadline = Date.now() + 300_000
-while ((await pendingMigrations(db)).length > 0) {
+const migratedFile = values.migrated
+while (migratedFile ? !existsSync(migratedFile) : (await pendingMigrations(db)).length > 0) {
   if (Date.now() > deadline) {
     log('the database was not migrated within 5 minutes')
     await stop(1)
