@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { TransactionStatus } from '../../db/schema.ts'
-import { isPayoutDue, payoutBlocker } from './payouts.ts'
+import { isPayoutDue, payoutBlocker, sellerMayBePaid } from './payouts.ts'
 
 const STATUSES: TransactionStatus[] = ['pending_payment', 'failed', 'paid', 'delivered', 'disputed', 'completed', 'refunded']
 
@@ -22,5 +22,15 @@ describe('payout rules', () => {
       }
     }
     expect(payoutBlocker({ status: 'completed', paidAt: null }, 'pending')).toBe("The seller's bank details are pending, not approved")
+  })
+
+  it('a seller may be paid only with approved bank details (pending ones may sell, not be paid)', () => {
+    expect([null, undefined, 'pending', 'approved', 'rejected'].map((s) => sellerMayBePaid(s as never))).toEqual([
+      false,
+      false,
+      false,
+      true,
+      false,
+    ])
   })
 })

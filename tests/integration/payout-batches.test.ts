@@ -6,6 +6,7 @@ import { createRoutesStub } from 'react-router'
 import { describe, expect, it } from 'vitest'
 import { validateXML } from 'xmllint-wasm'
 import { PendingBankDetails } from '../../app/components/admin/pending-bank-details.tsx'
+import { isPayoutDue, sellerMayBePaid } from '../../app/lib/payouts.ts'
 import * as adminScreen from '../../app/routes/admin.tsx'
 import * as approveApi from '../../app/routes/api/admin-bank-approve.ts'
 import * as batchActionApi from '../../app/routes/api/admin-payout-batch-action.ts'
@@ -18,8 +19,10 @@ import { approveBankDetails, saveBankDetails } from '../../app/server/domain/ban
 import { sha256 } from '../../app/server/domain/bank-files.server.ts'
 import { fire } from '../../app/server/domain/escrow.server.ts'
 import { approvePayoutBatch, exportPayoutBatch, preparePayoutBatch } from '../../app/server/domain/payout-batches.server.ts'
+import { payable } from '../../app/server/domain/payouts.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'
 import { encryptSecret } from '../../app/server/infra/secret-box.server.ts'
+import type { BankDetailsStatus, TransactionStatus } from '../../db/schema.ts'
 import { apiRequest, callRoute } from '../support/call-route.ts'
 import { createListing, createSale, formRequest, giveBankDetails, screenRequest, signUp } from './admin-fixtures.ts'
 
@@ -502,5 +505,33 @@ describe('one bank account approved for two sellers (issue 26.5)', () => {
       'twin-seller@example.com': ['gb-seller@example.com'],
       'de-seller@example.com': [],
     })
+  })
+})
+
+describe('may this seller be paid: one rule, in SQL and in code (issue 27.4)', () => {
+  it('`payable` selects exactly the sales isPayoutDue and sellerMayBePaid accept', async () => {
+    const buyer = await signUp('rule-buyer@example.com')
+    const sales: { id: string; status: TransactionStatus; paidAt: Date | null; bank: BankDetailsStatus | null }[] = []
+    for (const bank of [null, 'pending', 'approved', 'rejected'] as const) {
+      const seller = await signUp(`rule-seller-${bank ?? 'none'}@example.com`)
+      if (bank) await giveBankDetails(seller.id, bank)
+      for (const [status, paymentReference] of [['completed'], ['completed', 'BANK-9'], ['delivered'], ['refunded']] as const) {
+        const listing = await createListing(seller.id, { priceCents: 2000, title: `Rule ${bank} ${status} ${paymentReference ?? ''}` })
+        const row = await createSale({
+          listingId: listing.id,
+          sellerId: seller.id,
+          buyerId: buyer.id,
+          amountCents: 2000,
+          status,
+          paymentReference,
+        })
+        const { paidAt } = await db.selectFrom('transactions').select('paidAt').where('id', '=', row.id).executeTakeFirstOrThrow()
+        sales.push({ id: row.id, status, paidAt, bank })
+      }
+    }
+    const selected = await db.selectFrom('transactions').select('id').where(payable).execute()
+    const expected = sales.filter((s) => isPayoutDue(s) && sellerMayBePaid(s.bank)).map((s) => s.id)
+    expect(expected.length).toBeGreaterThan(0)
+    expect(selected.map((r) => r.id).sort()).toEqual(expected.sort())
   })
 })

@@ -6,7 +6,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~
 import { DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
 import { formatDate } from '~/lib/format'
 import { formatCents } from '~/lib/money'
-import { isPayoutDue } from '~/lib/payouts'
+import { isPayoutDue, sellerMayBePaid } from '~/lib/payouts'
 import type { GithubEvidence } from '~/server/domain/github-views.server'
 import type { BankDetailsStatus, TransactionStatus } from '../../../db/schema.ts'
 import { ActionDialog } from './action-dialog'
@@ -37,7 +37,7 @@ export interface AdminTransactionRow {
 }
 
 function MarkPaidAction({ t, bank }: { t: AdminTransactionRow; bank: BankDetailsViewData | undefined }) {
-  if (t.sellerBankStatus !== 'approved' || !bank) {
+  if (!sellerMayBePaid(t.sellerBankStatus) || !bank) {
     const why = t.sellerBankStatus ? `Seller's bank details are ${t.sellerBankStatus}` : 'Seller has no bank details'
     return (
       <div className="grid max-w-44 justify-items-start gap-1">

@@ -1,7 +1,7 @@
 import { sql, type Transaction as DbTransaction, type Kysely, type Selectable } from 'kysely'
 import { isUuid } from '~/lib/ids'
-import { payoutBlocker } from '~/lib/payouts'
-import type { PayoutBatches, PayoutBatchPayees } from '../../../db/schema.generated.ts'
+import { payoutBlocker, sellerMayBePaid } from '~/lib/payouts'
+import type { PayoutBatchPayees } from '../../../db/schema.generated.ts'
 import type { DB } from '../../../db/schema.ts'
 import { db, isUniqueViolation } from '../infra/db.server.ts'
 import { ensureJobSchema } from '../infra/jobs.server.ts'
@@ -19,23 +19,28 @@ import {
   type BankFilePayee,
 } from './bank-files.server.ts'
 import { AppError } from './errors.server.ts'
-import { payoutDue, recordSellerPaid } from './payouts.server.ts'
+import {
+  decideBatch,
+  type BatchEvent,
+  type BatchEventData,
+  type PayoutBatch,
+  type PayoutBatchStatus,
+} from './payout-batch-transitions.server.ts'
+import { payable, payoutDue, recordSellerPaid, sellerMayBePaidSql } from './payouts.server.ts'
 
 /**
  * Payout batches (issue 19, docs/decisions/021): one admin prepares, another
  * approves; the database enforces both (migrations/0012_payout_batches.ts).
  *
- *   draft ──approve (another admin)──▶ approved ──export──▶ exported ──sent (bank reference)──▶ sent ──▶ reconciled
- *     └──────────── cancel ◀───────────────┘
- *
- * A `single` batch is the spec's Mark as Paid dialog: one sale, the payment
- * reference typed by the first admin; a second admin's approval records it
- * (draft → sent), no file. Every step is one guarded UPDATE on the locked
- * batch row, so two admins racing get one success and one 409.
+ * The states and events are a table (payout-batch-transitions.server.ts);
+ * `applyBatchEvent` below is its runner. A `single` batch is the spec's Mark as
+ * Paid dialog: one sale, the payment reference typed by the first admin; a
+ * second admin's approval records it (draft → sent), no file. Every step is
+ * one guarded UPDATE on the locked batch row, so two admins racing get one
+ * success and one 409.
  */
 
-export type PayoutBatch = Selectable<PayoutBatches>
-export type PayoutBatchStatus = PayoutBatch['status']
+export type { PayoutBatch, PayoutBatchStatus } from './payout-batch-transitions.server.ts'
 type Executor = Kysely<DB> | DbTransaction<DB>
 
 export const BATCH_NOT_FOUND = 'Payout batch not found'
@@ -64,7 +69,6 @@ async function insertBatch(
     .selectFrom('bankDetails')
     .selectAll()
     .where('userId', 'in', [...bySeller.keys()])
-    .where('status', '=', 'approved')
     .execute()
   const bankOf = new Map(banks.map((row) => [row.userId, row]))
   const total = input.sales.reduce((sum, s) => sum + s.sellerShareCents, 0)
@@ -85,7 +89,7 @@ async function insertBatch(
   const sellers = [...bySeller.keys()].sort()
   for (const [index, sellerId] of sellers.entries()) {
     const bank = bankOf.get(sellerId)
-    if (!bank) throw new AppError(409, "The seller's bank details are no longer approved")
+    if (!bank || !sellerMayBePaid(bank.status)) throw new AppError(409, "The seller's bank details are no longer approved")
     const sales = bySeller.get(sellerId)!
     await trx
       .insertInto('payoutBatchPayees')
@@ -123,8 +127,8 @@ async function insertBatch(
 }
 
 /**
- * Prepares a batch of everything due (the `payoutDue` rule) to sellers whose
- * bank details are approved, except sales already in a live batch. Refunded
+ * Prepares a batch of everything payable (the `payable` rule: due, to a seller
+ * who may be paid), except sales already in a live batch. Refunded
  * sales are never due, so never enter.
  */
 export async function preparePayoutBatch(input: {
@@ -140,7 +144,6 @@ export async function preparePayoutBatch(input: {
     const batch = await db.transaction().execute(async (trx) => {
       const sales = await trx
         .selectFrom('transactions')
-        .innerJoin('bankDetails', 'bankDetails.userId', 'transactions.sellerId')
         .select([
           'transactions.id',
           'transactions.sellerId',
@@ -148,9 +151,8 @@ export async function preparePayoutBatch(input: {
           'transactions.applicationFeeCents',
           'transactions.sellerShareCents',
         ])
-        .where(payoutDue)
+        .where(payable)
         .where(notInLiveBatch)
-        .where('bankDetails.status', '=', 'approved')
         .$if(sellerIds !== undefined, (q) => q.where('transactions.sellerId', 'in', sellerIds!))
         .orderBy('transactions.completedAt', 'asc')
         .orderBy('transactions.id', 'asc')
@@ -251,11 +253,50 @@ async function lockBatch(trx: Executor, batchId: string): Promise<PayoutBatch> {
   return batch
 }
 
-function wrongState(batch: PayoutBatch, allowed: PayoutBatchStatus[], verb: string): AppError {
-  return new AppError(
-    409,
-    `This payout batch is ${batch.status}: only a${allowed[0] === 'approved' ? 'n' : ''} ${allowed.join(' or ')} batch can be ${verb}`,
-  )
+/**
+ * Entering a state starts what must happen in the same database transaction: a sent batch records
+ * its sellers as paid (the ledger hook), a cancelled one frees its sales for another batch.
+ */
+const ON_ENTER: Partial<Record<PayoutBatchStatus, (trx: Executor, batch: PayoutBatch, data: BatchEventData) => Promise<void>>> = {
+  sent: (trx, batch, data) => paySellers(trx, batch, data.adminId, data.now),
+  cancelled: async (trx, batch) => {
+    await trx.updateTable('payoutBatchLines').set({ cancelled: true }).where('batchId', '=', batch.id).execute()
+  },
+}
+
+/**
+ * The runner: applies `event` to the batch locked by the caller (`lockBatch`), who has made its own
+ * checks first — writes the rule's fields and state guarded by the state it was in, audits, and runs
+ * the entry effects. A refusal throws (409).
+ */
+async function applyBatchEvent(
+  trx: Executor,
+  batch: PayoutBatch,
+  event: BatchEvent,
+  data: BatchEventData,
+  metadata?: (updated: PayoutBatch) => Record<string, unknown>,
+): Promise<PayoutBatch> {
+  const { rule, to } = decideBatch(batch, event, data)
+  const updated = await trx
+    .updateTable('payoutBatches')
+    .set({ ...rule.set(batch, data), status: to, updatedAt: data.now })
+    .where('id', '=', batch.id)
+    .where('status', '=', batch.status)
+    .returningAll()
+    .executeTakeFirstOrThrow()
+  await recordAudit(trx, {
+    actorId: data.adminId,
+    actorRole: 'admin',
+    action: rule.action,
+    entityType: 'payout_batch',
+    entityId: batch.id,
+    fromState: batch.status,
+    toState: to,
+    reason: data.reason ?? null,
+    metadata: metadata?.(updated),
+  })
+  await ON_ENTER[to]?.(trx, updated, data)
+  return updated
 }
 
 /** Every line still due and every payee's details still the approved version the batch was prepared with. */
@@ -278,8 +319,7 @@ async function checkStillPayable(trx: Executor, batchId: string): Promise<void> 
     .where('payoutBatchPayees.batchId', '=', batchId)
     .where((eb) =>
       eb.or([
-        eb('bankDetails.status', 'is', null),
-        eb('bankDetails.status', '<>', 'approved'),
+        eb.not(sellerMayBePaidSql(eb.ref('payoutBatchPayees.sellerId'))),
         eb('bankDetails.version', '<>', eb.ref('payoutBatchPayees.bankDetailsVersion')),
       ]),
     )
@@ -330,75 +370,31 @@ async function buildFiles(executor: Executor, batch: PayoutBatch): Promise<BankF
 
 /** draft → approved (or, for a single payout, draft → sent): by an admin who did not prepare it. */
 export async function approvePayoutBatch(input: { batchId: string; adminId: string; now?: Date }): Promise<PayoutBatch> {
-  const now = input.now ?? new Date()
+  const data: BatchEventData = { adminId: input.adminId, now: input.now ?? new Date() }
   await ensureJobSchema() // notify() queues the payout mail's job in the transaction
   const batch = await db.transaction().execute(async (trx) => {
     const batch = await lockBatch(trx, input.batchId)
-    if (batch.status !== 'draft') throw wrongState(batch, ['draft'], 'approved')
+    decideBatch(batch, 'approve', data)
     if (batch.preparedBy === input.adminId) throw new AppError(403, OWN_BATCH)
     await checkStillPayable(trx, batch.id)
 
     if (batch.kind === 'single') {
-      const updated = await trx
-        .updateTable('payoutBatches')
-        .set({ status: 'sent', approvedBy: input.adminId, approvedAt: now, sentBy: input.adminId, sentAt: now, updatedAt: now })
-        .where('id', '=', batch.id)
-        .where('status', '=', 'draft')
-        .returningAll()
-        .executeTakeFirstOrThrow()
-      await paySellers(trx, updated, input.adminId, now)
-      await recordAudit(trx, {
-        actorId: input.adminId,
-        actorRole: 'admin',
-        action: 'payout_batch.approve',
-        entityType: 'payout_batch',
-        entityId: batch.id,
-        fromState: 'draft',
-        toState: 'sent',
-        metadata: { kind: 'single', bankReference: updated.bankReference, totalCents: updated.totalCents },
-      })
-      return updated
+      return applyBatchEvent(trx, batch, 'approve', data, (updated) => ({
+        kind: 'single',
+        bankReference: updated.bankReference,
+        totalCents: updated.totalCents,
+      }))
     }
-
     const debtor = payoutDebtor()
     if (!debtor) throw new AppError(409, 'Set PAYOUT_DEBTOR_NAME, PAYOUT_DEBTOR_IBAN and PAYOUT_DEBTOR_BIC before approving a payout batch')
-    const approved: PayoutBatch = {
-      ...batch,
-      approvedBy: input.adminId,
-      approvedAt: now,
-      debtorName: debtor.name,
-      debtorIban: debtor.iban,
-      debtorBic: debtor.bic,
-    }
-    const files = await buildFiles(trx, approved)
-    const updated = await trx
-      .updateTable('payoutBatches')
-      .set({
-        status: 'approved',
-        approvedBy: input.adminId,
-        approvedAt: now,
-        debtorName: debtor.name,
-        debtorIban: debtor.iban,
-        debtorBic: debtor.bic,
-        xmlSha256: files.xml ? sha256(files.xml) : null,
-        csvSha256: files.csv ? sha256(files.csv) : null,
-        updatedAt: now,
-      })
-      .where('id', '=', batch.id)
-      .where('status', '=', 'draft')
-      .returningAll()
-      .executeTakeFirstOrThrow()
-    await recordAudit(trx, {
-      actorId: input.adminId,
-      actorRole: 'admin',
-      action: 'payout_batch.approve',
-      entityType: 'payout_batch',
-      entityId: batch.id,
-      fromState: 'draft',
-      toState: 'approved',
-      metadata: { totalCents: updated.totalCents, xmlSha256: updated.xmlSha256, csvSha256: updated.csvSha256 },
-    })
-    return updated
+    const payer = { debtorName: debtor.name, debtorIban: debtor.iban, debtorBic: debtor.bic }
+    const files = await buildFiles(trx, { ...batch, approvedBy: input.adminId, approvedAt: data.now, ...payer })
+    const approval = { ...payer, xmlSha256: files.xml ? sha256(files.xml) : null, csvSha256: files.csv ? sha256(files.csv) : null }
+    return applyBatchEvent(trx, batch, 'approve', { ...data, approval }, (updated) => ({
+      totalCents: updated.totalCents,
+      xmlSha256: updated.xmlSha256,
+      csvSha256: updated.csvSha256,
+    }))
   })
   logEvent('info', 'payout_batch_approved', { category: 'security', adminId: input.adminId, batchId: batch.id })
   return batch
@@ -415,29 +411,12 @@ function verifyFiles(batch: PayoutBatch, files: BankFiles): void {
 
 /** approved → exported: the files are final; download them from then on. */
 export async function exportPayoutBatch(input: { batchId: string; adminId: string; now?: Date }): Promise<PayoutBatch> {
-  const now = input.now ?? new Date()
+  const data: BatchEventData = { adminId: input.adminId, now: input.now ?? new Date() }
   return db.transaction().execute(async (trx) => {
     const batch = await lockBatch(trx, input.batchId)
-    if (batch.status !== 'approved') throw wrongState(batch, ['approved'], 'exported')
+    decideBatch(batch, 'export', data)
     verifyFiles(batch, await buildFiles(trx, batch))
-    const updated = await trx
-      .updateTable('payoutBatches')
-      .set({ status: 'exported', exportedBy: input.adminId, exportedAt: now, updatedAt: now })
-      .where('id', '=', batch.id)
-      .where('status', '=', 'approved')
-      .returningAll()
-      .executeTakeFirstOrThrow()
-    await recordAudit(trx, {
-      actorId: input.adminId,
-      actorRole: 'admin',
-      action: 'payout_batch.export',
-      entityType: 'payout_batch',
-      entityId: batch.id,
-      fromState: 'approved',
-      toState: 'exported',
-      metadata: { xmlSha256: batch.xmlSha256, csvSha256: batch.csvSha256 },
-    })
-    return updated
+    return applyBatchEvent(trx, batch, 'export', data, () => ({ xmlSha256: batch.xmlSha256, csvSha256: batch.csvSha256 }))
   })
 }
 
@@ -491,89 +470,27 @@ export async function markPayoutBatchSent(input: {
   bankReference: string
   now?: Date
 }): Promise<PayoutBatch> {
-  const now = input.now ?? new Date()
   const reference = input.bankReference.trim()
   if (!reference) throw new AppError(400, 'Payment reference is required')
   if (reference.length > 140) throw new AppError(400, 'Payment reference must be at most 140 characters')
+  const data: BatchEventData = { adminId: input.adminId, now: input.now ?? new Date(), bankReference: reference }
   await ensureJobSchema() // notify() queues the payout mail's job in the transaction
   return db.transaction().execute(async (trx) => {
     const batch = await lockBatch(trx, input.batchId)
-    if (batch.status !== 'exported') throw wrongState(batch, ['exported'], 'marked as sent')
-    const updated = await trx
-      .updateTable('payoutBatches')
-      .set({ status: 'sent', bankReference: reference, sentBy: input.adminId, sentAt: now, updatedAt: now })
-      .where('id', '=', batch.id)
-      .where('status', '=', 'exported')
-      .returningAll()
-      .executeTakeFirstOrThrow()
-    await paySellers(trx, updated, input.adminId, now)
-    await recordAudit(trx, {
-      actorId: input.adminId,
-      actorRole: 'admin',
-      action: 'payout_batch.sent',
-      entityType: 'payout_batch',
-      entityId: batch.id,
-      fromState: 'exported',
-      toState: 'sent',
-      metadata: { bankReference: reference, totalCents: batch.totalCents },
-    })
-    return updated
+    return applyBatchEvent(trx, batch, 'send', data, () => ({ bankReference: reference, totalCents: batch.totalCents }))
   })
 }
 
 /** sent → reconciled: the admin found the transfers on the bank statement. */
 export async function reconcilePayoutBatch(input: { batchId: string; adminId: string; now?: Date }): Promise<PayoutBatch> {
-  const now = input.now ?? new Date()
-  return db.transaction().execute(async (trx) => {
-    const batch = await lockBatch(trx, input.batchId)
-    if (batch.status !== 'sent') throw wrongState(batch, ['sent'], 'reconciled')
-    const updated = await trx
-      .updateTable('payoutBatches')
-      .set({ status: 'reconciled', reconciledBy: input.adminId, reconciledAt: now, updatedAt: now })
-      .where('id', '=', batch.id)
-      .where('status', '=', 'sent')
-      .returningAll()
-      .executeTakeFirstOrThrow()
-    await recordAudit(trx, {
-      actorId: input.adminId,
-      actorRole: 'admin',
-      action: 'payout_batch.reconcile',
-      entityType: 'payout_batch',
-      entityId: batch.id,
-      fromState: 'sent',
-      toState: 'reconciled',
-    })
-    return updated
-  })
+  const data: BatchEventData = { adminId: input.adminId, now: input.now ?? new Date() }
+  return db.transaction().execute(async (trx) => applyBatchEvent(trx, await lockBatch(trx, input.batchId), 'reconcile', data))
 }
 
 /** draft or approved → cancelled (never after export): its sales may enter another batch. */
 export async function cancelPayoutBatch(input: { batchId: string; adminId: string; reason?: string; now?: Date }): Promise<PayoutBatch> {
-  const now = input.now ?? new Date()
-  const reason = input.reason?.trim() || null
-  return db.transaction().execute(async (trx) => {
-    const batch = await lockBatch(trx, input.batchId)
-    if (batch.status !== 'draft' && batch.status !== 'approved') throw wrongState(batch, ['draft', 'approved'], 'cancelled')
-    const updated = await trx
-      .updateTable('payoutBatches')
-      .set({ status: 'cancelled', cancelledBy: input.adminId, cancelledAt: now, cancelReason: reason, updatedAt: now })
-      .where('id', '=', batch.id)
-      .where('status', 'in', ['draft', 'approved'])
-      .returningAll()
-      .executeTakeFirstOrThrow()
-    await trx.updateTable('payoutBatchLines').set({ cancelled: true }).where('batchId', '=', batch.id).execute()
-    await recordAudit(trx, {
-      actorId: input.adminId,
-      actorRole: 'admin',
-      action: 'payout_batch.cancel',
-      entityType: 'payout_batch',
-      entityId: batch.id,
-      fromState: batch.status,
-      toState: 'cancelled',
-      reason,
-    })
-    return updated
-  })
+  const data: BatchEventData = { adminId: input.adminId, now: input.now ?? new Date(), reason: input.reason?.trim() || null }
+  return db.transaction().execute(async (trx) => applyBatchEvent(trx, await lockBatch(trx, input.batchId), 'cancel', data))
 }
 
 // ── Reading ─────────────────────────────────────────────────────────────────
@@ -780,6 +697,6 @@ export async function payoutsDueBySeller(): Promise<DueBySeller[]> {
     sellerEmail: r.sellerEmail,
     sales: Number(r.sales),
     amountCents: Number(r.amount),
-    blocker: r.bankStatus === 'approved' ? null : r.bankStatus ? `Bank details ${r.bankStatus}` : 'No bank details',
+    blocker: sellerMayBePaid(r.bankStatus) ? null : r.bankStatus ? `Bank details ${r.bankStatus}` : 'No bank details',
   }))
 }

@@ -1,4 +1,5 @@
-import { sql, type Transaction as DbTransaction, type Kysely } from 'kysely'
+import { sql, type Transaction as DbTransaction, type Expression, type Kysely } from 'kysely'
+import { PAYEE_BANK_STATUS } from '~/lib/payouts'
 import type { BankDetailsStatus, DB } from '../../../db/schema.ts'
 import { db } from '../infra/db.server.ts'
 import { getFullBankDetailsFor, type FullBankDetails } from './bank-details.server.ts'
@@ -28,6 +29,17 @@ import { notify } from './notifications.server.ts'
 type Executor = Kysely<DB> | DbTransaction<DB>
 
 export const payoutDue = sql<boolean>`(transactions.status = 'completed' and transactions.paid_at is null)`
+
+/**
+ * `sellerMayBePaid` (app/lib/payouts.ts) in SQL, for the seller a query names (e.g.
+ * `eb.ref('payoutBatchPayees.sellerId')`): their bank details are approved.
+ */
+export function sellerMayBePaidSql(sellerId: Expression<string>) {
+  return sql<boolean>`exists (select 1 from bank_details b where b.user_id = ${sellerId} and b.status = ${PAYEE_BANK_STATUS})`
+}
+
+/** A sale whose seller share may be paid now: due, and its seller may be paid (the batches take these). */
+export const payable = sql<boolean>`(${payoutDue} and ${sellerMayBePaidSql(sql<string>`transactions.seller_id`)})`
 
 // Mark as Paid (one urgent payout) is a one-line payout batch: markPaid in payout-batches.server.ts.
 
