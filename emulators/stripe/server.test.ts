@@ -1,5 +1,5 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
+import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,52 +8,9 @@ import { fileURLToPath } from 'node:url'
 import Stripe from 'stripe'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startStripeEmulator, type StripeEmulator, type StripeEvent } from './server.ts'
+import { closeServer, rejection, sdkFor, startReceiver, type Received } from './test-support.ts'
 
 const WEBHOOK_SECRET = 'whsec_emulator_test_secret'
-
-function sdkFor(emulator: StripeEmulator): Stripe {
-  return new Stripe(emulator.secretKey, { host: emulator.host, port: emulator.port, protocol: 'http' })
-}
-
-/** Resolves to the error a promise rejects with, failing the test if it resolves. */
-async function rejection(promise: Promise<unknown>): Promise<Stripe.errors.StripeError> {
-  try {
-    await promise
-  } catch (error) {
-    return error as Stripe.errors.StripeError
-  }
-  throw new Error('expected the call to fail')
-}
-
-interface Received {
-  raw: string
-  headers: IncomingHttpHeaders
-}
-
-/** A throwaway webhook endpoint; `respond` decides each answer's status. */
-async function startReceiver(respond: (delivery: Received) => number | Promise<number> = () => 200) {
-  const received: Received[] = []
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = []
-    for await (const chunk of req) chunks.push(chunk as Buffer)
-    const delivery = { raw: Buffer.concat(chunks).toString('utf8'), headers: req.headers }
-    received.push(delivery)
-    res.writeHead(await respond(delivery)).end()
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}/api/stripe/webhook`,
-    received,
-    eventsOf: (type: string) => received.map((d) => JSON.parse(d.raw) as StripeEvent).filter((event) => event.type === type),
-    close: () => closeServer(server),
-  }
-}
-
-function closeServer(server: Server): Promise<void> {
-  server.closeAllConnections()
-  return new Promise((resolve) => server.close(() => resolve()))
-}
 
 describe('Stripe emulator API with the stripe SDK', () => {
   let emulator: StripeEmulator
@@ -506,7 +463,7 @@ describe('Stripe emulator webhooks', () => {
 
   beforeAll(async () => {
     receiver = await startReceiver((delivery) => respond(delivery))
-    emulator = await startStripeEmulator({ port: 0, webhookSecret: WEBHOOK_SECRET, webhookUrl: receiver.url })
+    emulator = await startStripeEmulator({ port: 0, webhookSecret: WEBHOOK_SECRET, webhookUrl: receiver.url, timeScale: 1e-5 })
     stripe = sdkFor(emulator)
   })
   afterEach(() => {
@@ -672,20 +629,16 @@ describe('Stripe emulator: late webhooks', () => {
 })
 
 describe('Stripe emulator lifecycle', () => {
-  it('gives up after 3 attempts when the endpoint is unreachable', async () => {
+  it("gives up after Stripe's 3 days of retries (13 attempts) when the endpoint is unreachable", async () => {
     const unreachable = await startReceiver()
     await unreachable.close()
-    const emulator = await startStripeEmulator({ port: 0, webhookSecret: WEBHOOK_SECRET, webhookUrl: unreachable.url })
+    const emulator = await startStripeEmulator({ port: 0, webhookSecret: WEBHOOK_SECRET, webhookUrl: unreachable.url, timeScale: 1e-5 })
     try {
       const intent = await sdkFor(emulator).paymentIntents.create({ amount: 100, currency: 'usd' })
       await emulator.idle()
       const [event] = emulator.events
       expect((event?.data.object as { id: string }).id).toBe(intent.id)
-      expect(emulator.deliveries.map((d) => [d.status, d.attempt])).toEqual([
-        ['error', 1],
-        ['error', 2],
-        ['error', 3],
-      ])
+      expect(emulator.deliveries.map((d) => [d.status, d.attempt])).toEqual(Array.from({ length: 13 }, (_, i) => ['error', i + 1]))
     } finally {
       await emulator.close()
     }

@@ -9,17 +9,21 @@
 import { readFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { setTimeout as sleep } from 'node:timers/promises'
 import Stripe from 'stripe'
 import { StripeApi, type KeyKind, type RequestContext, type RouteMatch } from './api.ts'
 import { invalidRequest, StripeApiError } from './errors.ts'
+import { FailureInjector, injectedError, type FailureSpec, type InjectedFailure } from './failures.ts'
 import { parseForm, type Params } from './form.ts'
-import { IdempotencyStore, requestFingerprint, type StoredResponse } from './idempotency.ts'
+import { IdempotencyStore, isSaved, requestFingerprint, type ExecutedResponse, type StoredResponse } from './idempotency.ts'
 import { newId } from './objects.ts'
 import type { OperationId } from './operations.ts'
 import { readStripeState, StateFileWriter } from './state-file.ts'
 import { WebhookDispatcher, type Delivery, type StripeEvent, type WebhookDelay } from './webhooks.ts'
 
 export type { Delivery, StripeEvent, WebhookDelay } from './webhooks.ts'
+export type { FailureSpec, InjectedFailure } from './failures.ts'
+export { STRIPE_RETRY_SCHEDULE_MS } from './webhooks.ts'
 export { OPERATIONS, WEBHOOK_EVENTS } from './operations.ts'
 
 export interface StripeEmulatorOptions {
@@ -35,6 +39,13 @@ export interface StripeEmulatorOptions {
   now?: () => number
   /** Hold back each webhook delivery this long (a late webhook, as happens with Stripe); default 0. */
   webhookDelayMs?: number
+  /**
+   * Waits before each webhook retry after a non-2xx answer or a network error; default Stripe's
+   * live-mode schedule, exponential over 3 days (STRIPE_RETRY_SCHEDULE_MS in webhooks.ts).
+   */
+  webhookRetryDelaysMs?: readonly number[]
+  /** Multiplies the waits between webhook retries: 1 (default) is real time, 1e-5 runs 3 days in ~3 s. */
+  timeScale?: number
   /**
    * JSON file the account (intents, charges, refunds, events, idempotency keys) is loaded from
    * and kept in; omitted: in memory only. Webhook deliveries still pending at a stop are not kept.
@@ -60,6 +71,12 @@ export interface StripeEmulator {
   deliveries: Delivery[]
   /** Every API response given for an implemented operation (the latest 5000), for the contract test. */
   exchanges: Exchange[]
+  /** The next `times` (default 1) matching API requests fail with 409, 429 or 500, or are held `delayMs` (failures.ts). */
+  failNext(spec: FailureSpec): void
+  /** Drops the failures not yet used. */
+  clearFailures(): void
+  /** Every request an injected failure or delay applied to, in order. */
+  injectedFailures: InjectedFailure[]
   /** Delivers an event once more (a duplicate, as Stripe may send); resolves to the HTTP status. */
   resend(eventId: string): Promise<number>
   /** Resolves once no webhook delivery (or retry) is pending. */
@@ -94,7 +111,10 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions): Promise<
   }
   if (!opts.webhookSecret) throw new Error('The Stripe emulator needs a webhookSecret (whsec_…).')
   const now = opts.now ?? Date.now
-  const webhooks = new WebhookDispatcher(opts.webhookUrl, opts.webhookSecret, now)
+  const webhooks = new WebhookDispatcher(opts.webhookUrl, opts.webhookSecret, now, {
+    retryDelaysMs: opts.webhookRetryDelaysMs,
+    timeScale: opts.timeScale,
+  })
   if (opts.webhookDelayMs) webhooks.setDelay({ ms: opts.webhookDelayMs })
   let url = ''
   const api = new StripeApi({
@@ -104,7 +124,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions): Promise<
     pendingWebhooks: () => (webhooks.hasEndpoint ? 1 : 0),
     publicUrl: () => url,
   })
-  const idempotency = new IdempotencyStore()
+  const idempotency = new IdempotencyStore(now)
   const saved = opts.dataFile ? readStripeState(opts.dataFile) : undefined
   if (saved) {
     api.restore(saved.api)
@@ -120,6 +140,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions): Promise<
     script: await readFile(new URL('./browser/stripe.js', import.meta.url), 'utf8'),
     changed: () => stateFile?.schedule(),
     exchanges: [],
+    failures: new FailureInjector(),
   }
 
   const host = opts.host ?? '127.0.0.1'
@@ -139,6 +160,9 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions): Promise<
     events: api.events,
     deliveries: webhooks.deliveries,
     exchanges: app.exchanges,
+    failNext: (spec) => app.failures.add(spec),
+    clearFailures: () => app.failures.clear(),
+    injectedFailures: app.failures.log,
     resend: (eventId) => {
       const event = api.findEvent(eventId)
       if (!event) return Promise.reject(new Error(`Stripe emulator: no event ${eventId}`))
@@ -165,6 +189,7 @@ interface App {
   /** After a request that may have changed the account (every API POST). */
   changed: () => void
   exchanges: Exchange[]
+  failures: FailureInjector
 }
 
 interface Credential {
@@ -203,13 +228,23 @@ async function handleRequest(app: App, req: IncomingMessage, res: ServerResponse
     const apiVersion = header(req, 'stripe-version') ?? Stripe.API_VERSION
     res.setHeader('Stripe-Version', apiVersion)
     const ctx: RequestContext = { requestId, idempotencyKey, keyKind: credential.kind }
-    const execute = () => {
+    const failure = app.failures.take(match.route.operationId, method, url.pathname, idempotencyKey)
+    if (failure?.status) {
+      // Before the endpoint begins: nothing is created, nothing saved under the key.
+      if (failure.delayMs) await sleep(failure.delayMs)
+      const { error, shouldRetry } = injectedError({ ...failure, status: failure.status })
+      return sendStored(res, errorResponse(error), record, shouldRetry)
+    }
+    const execute = async (): Promise<ExecutedResponse> => {
+      // A slow request (injected delay) holds its Idempotency-Key meanwhile.
+      if (failure?.delayMs) await sleep(failure.delayMs)
       const response = runHandler(match, params, ctx)
       // A declined confirm changes the intent too, so errors count as well.
       if (method === 'POST') app.changed()
-      return response
+      return { ...response, saved: isSaved(response) }
     }
-    if (method !== 'POST' || !idempotencyKey) return sendStored(res, execute(), record)
+    // Stripe ignores Idempotency-Key on GET (and DELETE) requests.
+    if (method !== 'POST' || !idempotencyKey) return sendStored(res, await execute(), record)
 
     res.setHeader('Idempotency-Key', idempotencyKey)
     const fingerprint = requestFingerprint(method, url.pathname, params)
@@ -235,9 +270,19 @@ function errorResponse(error: unknown): StoredResponse {
   return { status: 500, body: { error: { type: 'api_error', message: `Stripe emulator failure: ${message}` } } }
 }
 
-function sendStored(res: ServerResponse, { status, body }: StoredResponse, record?: (response: StoredResponse) => void): void {
+/**
+ * Writes a response. `Stripe-Should-Retry` as Stripe sends it: `false` on errors a retry would only
+ * repeat (a saved result is replayed anyway), none on a 409 conflict (the client retries those), or
+ * as an injected failure says (null: no header).
+ */
+function sendStored(
+  res: ServerResponse,
+  { status, body }: StoredResponse,
+  record?: (response: StoredResponse) => void,
+  shouldRetry: boolean | null = status >= 400 && status !== 409 ? false : null,
+): void {
   record?.({ status, body })
-  if (status >= 400) res.setHeader('Stripe-Should-Retry', 'false')
+  if (shouldRetry !== null) res.setHeader('Stripe-Should-Retry', String(shouldRetry))
   res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body, null, 2))
 }
 
@@ -272,6 +317,7 @@ async function handleControl(app: App, method: string, path: string, res: Server
     app.webhooks.setDelay({ ms, metadata })
     return sendStored(res, { status: 200, body: { ms, metadata: metadata ?? null } })
   }
+  if (path === '/_emulator/failures') return failuresControl(app, method, req, res)
   if (method === 'GET' && path === '/_emulator/events') {
     return sendStored(res, { status: 200, body: { object: 'list', data: app.api.events } })
   }
@@ -284,6 +330,33 @@ async function handleControl(app: App, method: string, path: string, res: Server
     return sendStored(res, { status: 200, body: { status: await app.webhooks.resend(event) } })
   }
   throw unrecognizedUrl(method, path)
+}
+
+/**
+ * `POST /_emulator/failures` with a JSON FailureSpec (or a list of them), e.g.
+ * `{ "status": 500, "times": 2, "operationId": "PostRefunds" }`; `GET` lists those waiting and the
+ * requests they answered; `DELETE` drops those waiting.
+ */
+async function failuresControl(app: App, method: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (method === 'DELETE') {
+    app.failures.clear()
+    return sendStored(res, { status: 200, body: { pending: [] } })
+  }
+  if (method === 'POST') {
+    let body: unknown
+    try {
+      body = JSON.parse((await readBody(req)) || 'null')
+    } catch {
+      throw invalidRequest('The body must be JSON: { "status": 500, "times": 2, "operationId": "PostRefunds" }', { status: 400 })
+    }
+    const specs = (Array.isArray(body) ? body : [body]) as FailureSpec[]
+    if (specs.some((spec) => !spec || typeof spec !== 'object'))
+      throw invalidRequest('Each failure must be a JSON object.', { status: 400 })
+    for (const spec of specs) app.failures.add(spec)
+  } else if (method !== 'GET') {
+    throw unrecognizedUrl(method, '/_emulator/failures')
+  }
+  return sendStored(res, { status: 200, body: { pending: app.failures.list(), injected: app.failures.log } })
 }
 
 /**

@@ -22,6 +22,38 @@ export interface Delivery {
 
 const ATTEMPT_TIMEOUT_MS = 10_000
 
+const MINUTE = 60_000
+const HOUR = 60 * MINUTE
+
+/**
+ * Stripe, live mode: "attempts to deliver a given event to your webhook endpoint for up to 3 days
+ * with an exponential back off" (the intervals are not published). Modelled as waits that double
+ * from 5 minutes, capped at 12 hours, for as long as the next attempt is within 3 days of the first:
+ * 5, 10, 20, 40, 80, 160, 320 and 640 minutes, then 12 hours four times (13 attempts, the last
+ * about 69 h after the first).
+ */
+export function stripeRetrySchedule(first = 5 * MINUTE, cap = 12 * HOUR, window = 72 * HOUR): number[] {
+  const delays: number[] = []
+  let elapsed = 0
+  for (let next = first; elapsed + Math.min(next, cap) <= window; next *= 2) {
+    delays.push(Math.min(next, cap))
+    elapsed += Math.min(next, cap)
+  }
+  return delays
+}
+
+export const STRIPE_RETRY_SCHEDULE_MS: readonly number[] = stripeRetrySchedule()
+
+export interface RetryOptions {
+  /** Waits before the 2nd, 3rd… attempt (its length + 1 is the attempt count); default Stripe's schedule. */
+  retryDelaysMs?: readonly number[]
+  /**
+   * Multiplies the waits between retries: 1 is real time; 1e-5 runs the 3 days of retries in about
+   * 3 s, for tests. (`setDelay`'s hold-back is wall-clock milliseconds, unscaled.)
+   */
+  timeScale?: number
+}
+
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 /** Which events a delay applies to: all, or those whose object's metadata has these values. */
@@ -43,9 +75,20 @@ export class WebhookDispatcher {
     private url: string | undefined,
     private readonly secret: string,
     private readonly now: () => number,
-    /** Waits before the 2nd, 3rd… attempt; its length + 1 is the attempt count. */
-    private readonly retryDelaysMs: readonly number[] = [300, 1500],
-  ) {}
+    private readonly retry: RetryOptions = {},
+  ) {
+    const scale = retry.timeScale ?? 1
+    if (!(Number.isFinite(scale) && scale > 0)) throw new Error(`Stripe emulator: timeScale must be a number > 0, not ${scale}`)
+  }
+
+  /** The waits before each retry, in real milliseconds (after the time scale). */
+  get retryDelaysMs(): number[] {
+    return (this.retry.retryDelaysMs ?? STRIPE_RETRY_SCHEDULE_MS).map((ms) => this.scaled(ms))
+  }
+
+  private scaled(ms: number): number {
+    return ms * (this.retry.timeScale ?? 1)
+  }
 
   get hasEndpoint(): boolean {
     return this.url !== undefined
