@@ -58,6 +58,7 @@ const shape = {
   STRIPE_PUBLISHABLE_KEY: text.optional(),
   STRIPE_WEBHOOK_SECRET: text.optional(),
   STRIPE_EMULATOR_PORT: port.default(12111),
+  STRIPE_EMULATOR_TIME_SCALE: z.coerce.number({ error: 'must be a number above 0' }).positive('must be a number above 0').default(1),
   STRIPE_API_BASE: httpUrl.optional(),
   STRIPE_JS_URL: httpUrl.optional(),
 
@@ -376,6 +377,12 @@ export const ENV_DOCS: { readonly [K in EnvName]: EnvDoc } = {
     example: 'whsec_…',
   },
   STRIPE_EMULATOR_PORT: { group: 'Payments (Stripe)', default: '`12111`', meaning: 'port of the local Stripe emulator' },
+  STRIPE_EMULATOR_TIME_SCALE: {
+    group: 'Payments (Stripe)',
+    default: '`1`',
+    meaning:
+      "multiplies the local Stripe emulator's waits between webhook retries (Stripe's: exponential over 3 days); the e2e suite runs them 1000× faster",
+  },
   STRIPE_API_BASE: {
     group: 'Payments (Stripe)',
     default: "Stripe's API (the launcher sets the emulator's)",
