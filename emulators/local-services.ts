@@ -141,6 +141,8 @@ export async function startLocalServices(options: {
       dataFile: path.join(options.dataDir, 'stripe-emulator.json'),
       webhookSecret,
       webhookUrl: `http://127.0.0.1:${options.appPort}/api/stripe/webhook`,
+      // Stripe retries an unanswered webhook for 3 days; the e2e suite scales that down.
+      timeScale: env.STRIPE_EMULATOR_TIME_SCALE,
     })
     supplied.STRIPE_WEBHOOK_SECRET = webhookSecret
     supplied.STRIPE_SECRET_KEY = stripe.secretKey
