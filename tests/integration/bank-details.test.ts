@@ -1,6 +1,10 @@
+import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
+import type { BankDetailsInput } from '../../app/lib/bank-details-schema.ts'
 import * as bankDetailsApi from '../../app/routes/api/bank-details.ts'
 import * as profile from '../../app/routes/profile.tsx'
+import { saveBankDetails } from '../../app/server/domain/bank-details.server.ts'
+import { AppError } from '../../app/server/domain/errors.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'
 import { decryptSecret } from '../../app/server/infra/secret-box.server.ts'
 import { apiRequest, callRoute } from '../support/call-route.ts'
@@ -214,5 +218,43 @@ describe('/profile screen', () => {
       accountHolder: ['Account holder name is required'],
       bankName: ['Bank name is required'],
     })
+  })
+})
+
+describe('first submissions racing (issue 27.4: the machine writes once per state and version)', () => {
+  it('a first submission that finds another one just made is refused (409), never written over it', async () => {
+    const { id } = await signUp('racing@example.com')
+    const input = { ...GB, sortCode: '040004', routingNumber: null, swift: null, iban: null } as BankDetailsInput
+    let second: Promise<unknown> | undefined
+    await db.transaction().execute(async (trx) => {
+      // The other submission's row, not yet committed: the second one cannot see it, and its INSERT waits.
+      await trx
+        .insertInto('bankDetails')
+        .values({
+          userId: id,
+          country: 'GB',
+          accountHolder: 'Ada Okafor',
+          bankName: 'Monzo',
+          sortCode: '040004',
+          accountNumberLast4: '5926',
+        })
+        .execute()
+      second = saveBankDetails(id, input).then(
+        () => 'saved',
+        (error: unknown) => error,
+      )
+      for (let i = 0; i < 200; i++) {
+        const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE 'insert into "bank_details"%'`.execute(db)
+        if (rows[0]!.n > 0) break
+        await new Promise((resolve) => setTimeout(resolve, 25))
+      }
+    })
+    const outcome = await second
+    expect(outcome).toBeInstanceOf(AppError)
+    expect(outcome).toMatchObject({ status: 409, message: 'These bank details changed since you opened them' })
+    expect(await row(id)).toMatchObject({ version: 1, accountHolder: 'Ada Okafor', accountNumberLast4: '5926' })
+    const audit = await db.selectFrom('auditLog').select('action').where('entityId', '=', id).execute()
+    expect(audit).toEqual([])
   })
 })

@@ -1,13 +1,14 @@
-import type { Transaction as DbTransaction, Kysely } from 'kysely'
+import type { Transaction as DbTransaction, Insertable, Kysely } from 'kysely'
 import { isMaskedValue, maskLast4, type BankDetailsInput } from '~/lib/bank-details-schema'
 import { isUuid } from '~/lib/ids'
 import type { Country } from '~/lib/options'
-import type { BankDetailsRow, BankDetailsStatus, DB } from '../../../db/schema.ts'
+import type { BankDetailsRow, BankDetailsStatus, BankDetailsTable, DB } from '../../../db/schema.ts'
 import { db } from '../infra/db.server.ts'
 import { ensureJobSchema } from '../infra/jobs.server.ts'
 import { logEvent } from '../infra/log.server.ts'
 import { decryptSecret, encryptSecret } from '../infra/secret-box.server.ts'
 import { recordAudit } from './audit.server.ts'
+import { decideBankDetails, type BankEvent, type BankEventData, type BankState } from './bank-details-transitions.server.ts'
 import { AppError } from './errors.server.ts'
 import { notify } from './notifications.server.ts'
 
@@ -170,7 +171,7 @@ export async function saveBankDetails(userId: string, input: BankDetailsInput, n
       return { bankDetails: toMaskedBankDetails(row), message: 'Your bank details are unchanged.', changed: false }
     }
 
-    const values = {
+    const details = {
       country: input.country,
       accountHolder: input.accountHolder,
       bankName: input.bankName,
@@ -181,34 +182,11 @@ export async function saveBankDetails(userId: string, input: BankDetailsInput, n
       accountNumberLast4: account.last4,
       ibanEncrypted: iban.encrypted,
       ibanLast4: iban.last4,
-      status: 'pending' as const,
-      version: row ? row.version + 1 : 1,
-      // Four eyes (issue 19): once details were approved, every later version needs two admins.
-      requiresSecondApproval: row ? row.status === 'approved' || row.requiresSecondApproval : false,
-      firstApprovedBy: null,
-      firstApprovedAt: null,
-      requestedAt: now,
-      approvedAt: null,
-      approvedBy: null,
-      rejectedAt: null,
-      rejectionReason: null,
-      updatedAt: now,
     }
-    const saved = await trx
-      .insertInto('bankDetails')
-      .values({ userId, ...values })
-      .onConflict((oc) => oc.column('userId').doUpdateSet(values))
-      .returningAll()
-      .executeTakeFirstOrThrow()
-    await recordAudit(trx, {
-      actorId: userId,
-      actorRole: 'seller',
-      action: row ? 'bank_details.resubmit' : 'bank_details.submit',
-      entityType: 'bank_details',
-      entityId: userId,
-      fromState: row?.status ?? null,
-      toState: 'pending',
-      metadata: { country: input.country },
+    const saved = await applyBankEvent(trx, userId, row, row ? 'resubmit' : 'submit', {
+      by: { id: userId, role: 'seller' },
+      data: { now, details },
+      metadata: () => ({ country: input.country }),
     })
     const message =
       row?.status === 'approved'
@@ -303,15 +281,6 @@ export async function getFullBankDetailsFor(userIds: string[]): Promise<Map<stri
   return new Map(rows.map((row) => [row.userId, toFullBankDetails(row)]))
 }
 
-/** Why an approve/reject did not happen: gone, no longer pending, or changed since the admin opened it. */
-async function refusal(userId: string, version: number, action: 'approve' | 'reject'): Promise<AppError> {
-  const row = await getBankDetailsRow(userId)
-  if (!row) return new AppError(404, 'This user has no bank details on file')
-  if (row.version !== version) return new AppError(409, BANK_DETAILS_CHANGED)
-  const verb = action === 'approve' ? 'approved' : 'rejected'
-  return new AppError(409, `These bank details are ${row.status}, not pending: only pending details can be ${verb}`)
-}
-
 export const BANK_DETAILS_CHANGED = 'These bank details changed since you opened them'
 
 export const OWN_BANK_DETAILS = 'You cannot approve your own bank details'
@@ -332,51 +301,20 @@ export async function approveBankDetails(input: {
   version: number
   now?: Date
 }): Promise<MaskedBankDetails> {
-  const now = input.now ?? new Date()
-  if (!isUuid(input.userId)) throw new AppError(404, 'This user has no bank details on file')
+  const data: BankEventData = { now: input.now ?? new Date(), adminId: input.adminId }
+  if (!isUuid(input.userId)) throw new AppError(404, NO_BANK_DETAILS)
   if (input.userId === input.adminId) throw new AppError(403, OWN_BANK_DETAILS)
   await ensureJobSchema() // notify() queues the mail's job in the transaction
   const updated = await db.transaction().execute(async (trx) => {
-    const current = await trx
-      .selectFrom('bankDetails')
-      .selectAll()
-      .where('userId', '=', input.userId)
-      .where('status', '=', 'pending')
-      .where('version', '=', input.version)
-      .forUpdate()
-      .executeTakeFirst()
-    if (!current) return undefined
+    const current = await lockReviewed(trx, input.userId, input.version)
+    decideBankDetails(current, 'approve', data)
     if (current.requiresSecondApproval && current.firstApprovedBy === input.adminId) throw new AppError(403, SAME_FIRST_APPROVER)
-    const first = current.requiresSecondApproval && !current.firstApprovedBy
-    const row = await trx
-      .updateTable('bankDetails')
-      .set(
-        first
-          ? { firstApprovedBy: input.adminId, firstApprovedAt: now, updatedAt: now }
-          : { status: 'approved', approvedAt: now, approvedBy: input.adminId, rejectedAt: null, rejectionReason: null, updatedAt: now },
-      )
-      .where('userId', '=', input.userId)
-      .where('status', '=', 'pending')
-      .where('version', '=', input.version)
-      .returningAll()
-      .executeTakeFirstOrThrow()
-    await recordAudit(trx, {
-      actorId: input.adminId,
-      actorRole: 'admin',
-      action: first ? 'bank_details.first_approve' : 'bank_details.approve',
-      entityType: 'bank_details',
-      entityId: input.userId,
-      fromState: 'pending',
-      toState: first ? 'pending' : 'approved',
-      metadata: { version: input.version, ...(current.requiresSecondApproval ? { firstApprovedBy: row.firstApprovedBy } : {}) },
+    return applyBankEvent(trx, input.userId, current, 'approve', {
+      by: { id: input.adminId, role: 'admin' },
+      data,
+      metadata: (row) => ({ version: input.version, ...(current.requiresSecondApproval ? { firstApprovedBy: row.firstApprovedBy } : {}) }),
     })
-    if (!first) {
-      const kind = 'bank_details_approved'
-      await notify(trx, { kind, userId: input.userId, dedupeKey: `${kind}:${input.userId}:v${input.version}`, data: {}, now })
-    }
-    return row
   })
-  if (!updated) throw await refusal(input.userId, input.version, 'approve')
   logEvent('info', updated.status === 'approved' ? 'bank_details_approved' : 'bank_details_first_approval', {
     category: 'security',
     adminId: input.adminId,
@@ -393,47 +331,90 @@ export async function rejectBankDetails(input: {
   version: number
   now?: Date
 }): Promise<MaskedBankDetails> {
-  const now = input.now ?? new Date()
   const reason = input.reason.trim()
   if (!reason) throw new AppError(400, 'Please provide a rejection reason')
-  if (!isUuid(input.userId)) throw new AppError(404, 'This user has no bank details on file')
+  if (!isUuid(input.userId)) throw new AppError(404, NO_BANK_DETAILS)
+  const data: BankEventData = { now: input.now ?? new Date(), adminId: input.adminId, reason }
   await ensureJobSchema() // notify() queues the mail's job in the transaction
   const updated = await db.transaction().execute(async (trx) => {
-    const row = await trx
-      .updateTable('bankDetails')
-      .set({
-        status: 'rejected',
-        rejectedAt: now,
-        rejectionReason: reason,
-        approvedAt: null,
-        approvedBy: null,
-        firstApprovedBy: null,
-        firstApprovedAt: null,
-        updatedAt: now,
-      })
-      .where('userId', '=', input.userId)
-      .where('status', '=', 'pending')
-      .where('version', '=', input.version)
-      .returningAll()
-      .executeTakeFirst()
-    if (row) {
-      await recordAudit(trx, {
-        actorId: input.adminId,
-        actorRole: 'admin',
-        action: 'bank_details.reject',
-        entityType: 'bank_details',
-        entityId: input.userId,
-        fromState: 'pending',
-        toState: 'rejected',
-        reason,
-        metadata: { version: input.version },
-      })
-      const kind = 'bank_details_rejected'
-      await notify(trx, { kind, userId: input.userId, dedupeKey: `${kind}:${input.userId}:v${input.version}`, data: { reason }, now })
-    }
-    return row
+    const current = await lockReviewed(trx, input.userId, input.version)
+    return applyBankEvent(trx, input.userId, current, 'reject', {
+      by: { id: input.adminId, role: 'admin' },
+      data,
+      metadata: () => ({ version: input.version }),
+    })
   })
-  if (!updated) throw await refusal(input.userId, input.version, 'reject')
   logEvent('info', 'bank_details_rejected', { category: 'security', adminId: input.adminId, userId: input.userId })
   return toMaskedBankDetails(updated)
+}
+
+// --- The runner ------------------------------------------------------------------------
+
+const NO_BANK_DETAILS = 'This user has no bank details on file'
+
+/** The details an admin reviewed, locked: 404 when there are none, 409 when they changed since (another version). */
+async function lockReviewed(trx: Executor, userId: string, version: number): Promise<BankDetailsRow> {
+  const row = await trx.selectFrom('bankDetails').selectAll().where('userId', '=', userId).forUpdate().executeTakeFirst()
+  if (!row) throw new AppError(404, NO_BANK_DETAILS)
+  if (row.version !== version) throw new AppError(409, BANK_DETAILS_CHANGED)
+  return row
+}
+
+/** The seller is told of the admins' decision, once per version. */
+const ON_ENTER: Partial<Record<BankState, (trx: Executor, row: BankDetailsRow, data: BankEventData) => Promise<void>>> = {
+  approved: async (trx, row, data) => {
+    const kind = 'bank_details_approved'
+    await notify(trx, { kind, userId: row.userId, dedupeKey: `${kind}:${row.userId}:v${row.version}`, data: {}, now: data.now })
+  },
+  rejected: async (trx, row, data) => {
+    const kind = 'bank_details_rejected'
+    const notice = { reason: row.rejectionReason }
+    await notify(trx, { kind, userId: row.userId, dedupeKey: `${kind}:${row.userId}:v${row.version}`, data: notice, now: data.now })
+  },
+}
+
+/**
+ * Applies `event` to the seller's details locked by the caller (`row`; undefined: none on file):
+ * writes the rule's fields and state, guarded by the state and version it was in (a first submission
+ * is an INSERT that two racing submissions cannot both make), audits, and tells the seller.
+ */
+async function applyBankEvent(
+  trx: Executor,
+  userId: string,
+  row: BankDetailsRow | undefined,
+  event: BankEvent,
+  input: { by: { id: string; role: 'seller' | 'admin' }; data: BankEventData; metadata: (row: BankDetailsRow) => Record<string, unknown> },
+): Promise<BankDetailsRow> {
+  const { data } = input
+  const { rule, to } = decideBankDetails(row, event, data)
+  const values = { ...rule.set(row, data), status: to === 'none' ? undefined : to, updatedAt: data.now }
+  const written = row
+    ? await trx
+        .updateTable('bankDetails')
+        .set(values)
+        .where('userId', '=', userId)
+        .where('status', '=', row.status)
+        .where('version', '=', row.version)
+        .returningAll()
+        .executeTakeFirst()
+    : await trx
+        .insertInto('bankDetails')
+        .values({ ...(values as Insertable<BankDetailsTable>), userId })
+        .onConflict((oc) => oc.column('userId').doNothing())
+        .returningAll()
+        .executeTakeFirst()
+  if (!written) throw new AppError(409, BANK_DETAILS_CHANGED)
+  await recordAudit(trx, {
+    actorId: input.by.id,
+    actorRole: input.by.role,
+    action: rule.action,
+    entityType: 'bank_details',
+    entityId: userId,
+    fromState: row?.status ?? null,
+    toState: written.status,
+    reason: data.reason ?? null,
+    metadata: input.metadata(written),
+  })
+  if (written.status !== row?.status) await ON_ENTER[written.status]?.(trx, written, data)
+  return written
 }
