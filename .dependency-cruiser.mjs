@@ -28,6 +28,14 @@ export default {
       to: { path: '^(app/server/|db/)', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'db-holds-schema-connection-migrations',
+      severity: 'error',
+      comment:
+        "db/ is the schema, the connection and the migrations: it never imports app/ or emulators/ at runtime. The demo and bulk seed code, which builds rows with the app's own functions, lives in db/seed/; db/cli.ts reads the app's configuration.",
+      from: { path: '^db/', pathNot: '^db/(seed/|cli\\.ts$)' },
+      to: { path: '^(app|emulators)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'server-layers-point-down',
       severity: 'error',
       comment:

@@ -112,7 +112,7 @@ async function main() {
   }
   if (config.SEED_DEMO_DATA ?? Boolean(embedded)) {
     // Imported only to seed: the demo data reaches into the app's modules, which read the configuration on import.
-    const { seedDemoDataOnce } = await import('./db/seed.ts')
+    const { seedDemoDataOnce } = await import('./db/seed/demo.ts')
     if (await seedDemoDataOnce(db, new Date(), { github: services.demoGithub, stripe: services.demoStripe }))
       log('loaded the demo data (first start)')
   }

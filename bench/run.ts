@@ -205,7 +205,7 @@ function buildAll() {
 async function startEmulators(): Promise<Record<string, string>> {
   // Hosted-service stand-ins run here in the harness, not in the server's process: the server
   // runs with NODE_ENV=production and real configuration, and its memory is its own.
-  const { emailUserId } = await import('../db/demo-data.ts')
+  const { emailUserId } = await import('../db/seed/demo-data.ts')
   const { startAuthEmulator } = await import('../emulators/supabase-auth/server.ts')
   const { startStripeEmulator } = await import('../emulators/stripe/server.ts')
   const auth = await startAuthEmulator({

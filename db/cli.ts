@@ -16,7 +16,7 @@ try {
     console.log(applied.length ? `applied: ${applied.join(', ')}` : 'already up to date')
   } else if (command === 'seed') {
     await migrateToLatest(db)
-    const { demoImagesStored, seedDemoDataOnce } = await import('./seed.ts')
+    const { demoImagesStored, seedDemoDataOnce } = await import('./seed/demo.ts')
     // The demo's bank details are encrypted with the key `npm start` uses (generated under DATA_DIR locally).
     const { localSecret } = await import('./local-secrets.ts')
     const { DATA_DIR, BANK_DETAILS_KEY } = parseConfig()

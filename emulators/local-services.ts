@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto'
 import path from 'node:path'
 import Stripe from 'stripe'
 import type { Config } from '../app/server/infra/env.server.ts'
-import { emailUserId } from '../db/demo-data.ts'
-import { demoGithubSpec, type DemoGithub } from '../db/demo-github.ts'
 import { localSecret } from '../db/local-secrets.ts'
 import { assertPortFree } from '../db/ports.ts'
+import { emailUserId } from '../db/seed/demo-data.ts'
+import { demoGithubSpec, type DemoGithub } from '../db/seed/demo-github.ts'
 
 /**
  * Starts the local stand-ins for hosted services (Supabase Auth, Stripe, GitHub, mail) when
@@ -63,7 +63,7 @@ export async function startLocalServices(options: {
         setupUrl: `${appOrigin}/github/install/callback`,
         callbackUrls: appOrigins.map((origin) => `${origin}/github/oauth/callback`),
       })
-      // The demo organizations, repositories and buyers (created when missing; db/demo-github.ts).
+      // The demo organizations, repositories and buyers (created when missing; db/seed/demo-github.ts).
       const seeded = github.seed(demoGithubSpec(new Date()))
       demoGithub = {
         repositories: Object.fromEntries(

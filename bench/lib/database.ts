@@ -21,7 +21,7 @@ export function seedKey(root: string, listings: number): string {
   // (not db/schema.ts, which holds only TypeScript types).
   const files = [
     ...readdirSync(path.join(root, 'migrations')).map((f) => path.join('migrations', f)),
-    'db/seed-bulk.ts',
+    'db/seed/bulk.ts',
     'app/lib/options.ts',
   ].sort()
   for (const file of files) {
@@ -43,8 +43,8 @@ export async function ensureSeededCluster(options: {
   if (existsSync(path.join(dir, 'PG_VERSION')) && existsSync(path.join(dir, 'bench-seeded'))) {
     return { dir, seededNow: false, seedSeconds: null }
   }
-  const seeder = path.join(options.root, 'db', 'seed-bulk.ts')
-  if (!existsSync(seeder)) throw new Error("db/seed-bulk.ts (the marketplace issue's bulk seeder) does not exist yet.")
+  const seeder = path.join(options.root, 'db', 'seed', 'bulk.ts')
+  if (!existsSync(seeder)) throw new Error("db/seed/bulk.ts (the marketplace issue's bulk seeder) does not exist yet.")
 
   const partial = `${dir}.partial`
   rmSync(partial, { recursive: true, force: true })

@@ -15,12 +15,12 @@
  */
 import { pathToFileURL } from 'node:url'
 import { sql, type Kysely } from 'kysely'
-import { DELIVERY_TIMEFRAMES, DEPENDENCIES, EMAIL_SUPPORT_DURATIONS } from '../app/lib/options.ts'
-import { ratingSummary, type RatingSummary } from '../app/lib/ratings.ts'
-import { parseConfig } from '../app/server/infra/env.server.ts'
-import { createDb } from './connection.ts'
-import { migrateToLatest } from './migrate.ts'
-import type { DB } from './schema.ts'
+import { DELIVERY_TIMEFRAMES, DEPENDENCIES, EMAIL_SUPPORT_DURATIONS } from '../../app/lib/options.ts'
+import { ratingSummary, type RatingSummary } from '../../app/lib/ratings.ts'
+import { parseConfig } from '../../app/server/infra/env.server.ts'
+import { createDb } from '../connection.ts'
+import { migrateToLatest } from '../migrate.ts'
+import type { DB } from '../schema.ts'
 
 export const BULK_EMAIL_DOMAIN = 'bulk.forkmarket.dev'
 

@@ -1,14 +1,14 @@
 import type { Kysely } from 'kysely'
-import { splitFee } from '../app/lib/money.ts'
-import type { SeedSpec } from '../emulators/github/server.ts'
+import { splitFee } from '../../app/lib/money.ts'
+import type { SeedSpec } from '../../emulators/github/server.ts'
+import type { DB, DeliveryProof, GithubDeliveryProof, GithubDeliveryState, TransactionStatus } from '../schema.ts'
 import { DEMO_INTENT_PREFIX, demoSaleId } from './demo-payments.ts'
-import type { DB, DeliveryProof, GithubDeliveryProof, GithubDeliveryState, TransactionStatus } from './schema.ts'
 
 /**
  * Demo data for delivery through GitHub (issue 16), in two halves that share
  * these ids: the GitHub emulator's state (`demoGithubSpec`, seeded by the
  * launcher when it starts the emulator: emulators/local-services.ts) and the
- * database's rows (`seedDemoGithub`, called by db/seed.ts with the emulator's
+ * database's rows (`seedDemoGithub`, called by db/seed/demo.ts with the emulator's
  * answer — commit SHAs are the emulator's). Two demo sellers have connected
  * organizations and repositories; a third lost access (the "Reconnect GitHub"
  * alert); the demo buyers hold purchases in each delivery state.
@@ -124,7 +124,7 @@ export interface DemoGithub {
 }
 
 /**
- * The database half, on the first start (db/seed.ts, inside its transaction):
+ * The database half, on the first start (db/seed/demo.ts, inside its transaction):
  * installations, the listings' source repositories (listed at the emulator's
  * head), the buyers' GitHub accounts, and one purchase per delivery state.
  */

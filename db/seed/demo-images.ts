@@ -3,13 +3,13 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import sharp from 'sharp'
-import { IMAGE_SIZES, type ImageSize } from '../app/lib/images.ts'
-import { imageUrlFor, isImageStored, storeImageIfAbsent } from '../app/server/domain/images.server.ts'
+import { IMAGE_SIZES, type ImageSize } from '../../app/lib/images.ts'
+import { imageUrlFor, isImageStored, storeImageIfAbsent } from '../../app/server/domain/images.server.ts'
 import { DEMO_LISTINGS, type DemoListing } from './demo-data.ts'
 import { listingMockups } from './demo-mockups.ts'
 
 /**
- * The demo listings' images: the SVG mockups of db/demo-mockups.ts rendered
+ * The demo listings' images: the SVG mockups of db/seed/demo-mockups.ts rendered
  * locally by sharp into the same WebP renditions an upload gets, and stored
  * through the same storage module (served, cached and deleted like any
  * upload). Nothing is downloaded.
@@ -28,7 +28,7 @@ import { listingMockups } from './demo-mockups.ts'
 
 /** Bump when the rendering settings below change, so cached renderings are not reused. */
 const RENDER_VERSION = 1
-export const DEMO_IMAGE_CACHE_DIR = fileURLToPath(new URL('../node_modules/.cache/forkmarket-demo-images/', import.meta.url))
+export const DEMO_IMAGE_CACHE_DIR = fileURLToPath(new URL('../../node_modules/.cache/forkmarket-demo-images/', import.meta.url))
 /** Two at a time: one per core of a small machine. */
 const CONCURRENCY = 2
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import type { DB } from './schema.ts'
+import type { DB } from '../schema.ts'
 
 /**
  * Issue 18: a few messages on the demo's sales, and the recorded history of the disputed one, so

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
-import { IMAGE_SIZES } from '../app/lib/images.ts'
-import { slugify } from '../app/lib/slug.ts'
+import { IMAGE_SIZES } from '../../app/lib/images.ts'
+import { slugify } from '../../app/lib/slug.ts'
 import type { DemoListing } from './demo-data.ts'
 
 /**
@@ -9,7 +9,7 @@ import type { DemoListing } from './demo-data.ts'
  * terminal, phones, a board, a gallery) in the listing's own palette, with its
  * title, description and stack in the text. Pure functions of the listing:
  * the same listing always gives the same SVG (no clock, no Math.random).
- * db/demo-images.ts renders them and stores them like uploads.
+ * db/seed/demo-images.ts renders them and stores them like uploads.
  */
 
 export type MockupKind =

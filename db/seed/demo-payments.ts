@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type Stripe from 'stripe'
-import type { DB } from './schema.ts'
+import type { DB } from '../schema.ts'
 
 /** The placeholder the demo's sales are inserted with, replaced here by the real intent id. */
 export const DEMO_INTENT_PREFIX = 'pi_demo_'

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
-import { buildBankCsv, buildPain001, sha256, type BankFileBatch, type BankFilePayee } from '../app/server/domain/bank-files.server.ts'
-import { decryptSecret } from '../app/server/infra/secret-box.server.ts'
-import type { DB } from './schema.ts'
+import { buildBankCsv, buildPain001, sha256, type BankFileBatch, type BankFilePayee } from '../../app/server/domain/bank-files.server.ts'
+import { decryptSecret } from '../../app/server/infra/secret-box.server.ts'
+import type { DB } from '../schema.ts'
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
@@ -11,7 +11,7 @@ const DAY = 24 * HOUR
  * BACS-2026-1042) as a reconciled payout batch — prepared by the admin, approved by the
  * finance admin (four eyes), exported, sent, reconciled — so her dashboard lists a payout
  * statement; and 30 days of listing views for the sellers' listings, so the dashboard's
- * chart has something to show. Written like db/seed.ts: a reviewed writer of demo rows.
+ * chart has something to show. Written like db/seed/demo.ts: a reviewed writer of demo rows.
  */
 export async function seedDemoPayouts(
   db: Kysely<DB>,

@@ -1,12 +1,13 @@
 import { sql, type Kysely } from 'kysely'
 import type Stripe from 'stripe'
-import { splitFee } from '../app/lib/money.ts'
-import { ratingSummary } from '../app/lib/ratings.ts'
-import { slugify } from '../app/lib/slug.ts'
-import { imageUrlFor } from '../app/server/domain/images.server.ts'
-import { backfillLedger } from '../app/server/domain/ledger.server.ts'
-import { logEvent } from '../app/server/infra/log.server.ts'
-import { encryptSecret } from '../app/server/infra/secret-box.server.ts'
+import { splitFee } from '../../app/lib/money.ts'
+import { ratingSummary } from '../../app/lib/ratings.ts'
+import { slugify } from '../../app/lib/slug.ts'
+import { imageUrlFor } from '../../app/server/domain/images.server.ts'
+import { backfillLedger } from '../../app/server/domain/ledger.server.ts'
+import { logEvent } from '../../app/server/infra/log.server.ts'
+import { encryptSecret } from '../../app/server/infra/secret-box.server.ts'
+import type { DB } from '../schema.ts'
 import {
   DEMO_ADMIN,
   DEMO_ADMIN_2,
@@ -29,7 +30,6 @@ import {
 import { seedDemoMessages } from './demo-messages.ts'
 import { DEMO_INTENT_PREFIX, demoListingId, demoSaleId, payDemoSales } from './demo-payments.ts'
 import { seedDemoPayouts } from './demo-payouts.ts'
-import type { DB } from './schema.ts'
 
 const HOUR = 3_600_000
 
@@ -43,7 +43,7 @@ export function demoImagesStored(): Promise<void> {
 /**
  * Loads the demo marketplace unless it was loaded before. Returns whether it did.
  * The listings' card images are stored first; their other images in the
- * background (db/demo-images.ts), also on later starts if an earlier one
+ * background (db/seed/demo-images.ts), also on later starts if an earlier one
  * stopped before they were all there.
  */
 export async function seedDemoDataOnce(
@@ -51,7 +51,7 @@ export async function seedDemoDataOnce(
   now = new Date(),
   options: DemoImageOptions & {
     /** The GitHub emulator's demo repositories (the launcher seeds it): GitHub-delivered demo sales. */ github?: DemoGithub
-    /** The launcher's Stripe emulator: the demo's sales are paid there (db/demo-payments.ts). */
+    /** The launcher's Stripe emulator: the demo's sales are paid there (db/seed/demo-payments.ts). */
     stripe?: Stripe
   } = {},
 ): Promise<boolean> {
@@ -168,7 +168,7 @@ export async function seedDemoData(db: Kysely<DB>, now: Date, images: DemoListin
         bespokeDevelopmentAvailable: l.bespokeRate !== undefined,
         bespokeDevelopmentRateCents: l.bespokeRate ?? null,
         demoUrl: l.demo ? `https://demo.forkmarket.dev/${slugify(l.title)}` : null,
-        // Rendered UI mockups (db/demo-mockups.ts), stored like uploads: a storefront, not placeholders.
+        // Rendered UI mockups (db/seed/demo-mockups.ts), stored like uploads: a storefront, not placeholders.
         thumbnailUrl: images[i]!.thumbnailUrl,
         screenshots: images[i]!.screenshots,
         createdAt: at(24 * 50 - i * 23),

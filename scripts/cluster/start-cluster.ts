@@ -241,7 +241,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       if (applied.length) log(`applied migrations: ${applied.join(', ')}`)
       if (options.seedDemoData ?? config.SEED_DEMO_DATA ?? Boolean(embedded)) {
         // Imported only now: the demo data reaches into the app's modules, which read the configuration on import.
-        const { seedDemoDataOnce } = await import('../../db/seed.ts')
+        const { seedDemoDataOnce } = await import('../../db/seed/demo.ts')
         if (await seedDemoDataOnce(db, new Date(), { github: services.demoGithub, stripe: services.demoStripe }))
           log('loaded the demo data (first start)')
       }

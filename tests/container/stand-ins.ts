@@ -104,7 +104,7 @@ while (migratedFile ? !existsSync(migratedFile) : (await pendingMigrations(db)).
 // The demo data, encrypted and stored with the container's own key and bucket.
 loadConfig(appEnv)
 // Imported once the configuration is loaded: the demo data reaches into the app's modules, which read it.
-const { demoImagesStored, seedDemoDataOnce } = await import('../../db/seed.ts')
+const { demoImagesStored, seedDemoDataOnce } = await import('../../db/seed/demo.ts')
 await seedDemoDataOnce(db, new Date(), { github: services.demoGithub, stripe: services.demoStripe })
 await demoImagesStored()
 await db.destroy()

@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test'
 import { delayWebhooks, expect, listingId, payWithCard, purchaseOf, purchaseRecorded, test, webhooksLanded } from './payment-helpers'
 import { DEMO, signIn, uniqueEmail, waitForHydration } from './support'
 
-// Demo data (db/demo-data.ts): ada@ has approved bank details, mateo@ pending ones,
+// Demo data (db/seed/demo-data.ts): ada@ has approved bank details, mateo@ pending ones,
 // sara@ rejected ones, noah@ none.
 const ADA_LISTING = { slug: 'remix-marketplace-template', title: 'Remix Marketplace Template', price: '$199.00' }
 

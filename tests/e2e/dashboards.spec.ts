@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test'
 import { OWNED_STATUSES } from '../../app/lib/escrow'
 import { splitFee } from '../../app/lib/money'
-import { DEMO_LISTINGS } from '../../db/demo-data'
+import { DEMO_LISTINGS } from '../../db/seed/demo-data'
 import { payWithCard } from './payment-helpers'
 import { DEMO, signIn, uniqueEmail, waitForHydration } from './support'
 
@@ -31,7 +31,7 @@ async function as(browser: Browser, email: string, fullName: string, { javaScrip
   return { page: await noScript.newPage(), close: () => noScript.close() }
 }
 
-// ada@'s demo sales (db/seed.ts): LaunchKit completed and paid out; React Admin Dashboard Pro and
+// ada@'s demo sales (db/seed/demo.ts): LaunchKit completed and paid out; React Admin Dashboard Pro and
 // Team Chat completed, not paid out; Remix Marketplace Template delivered.
 const ADA_SEED_SALES = [
   { title: 'LaunchKit SaaS Starter', status: 'completed', paidOut: true },
@@ -63,7 +63,7 @@ test('a seller with sales sees the right totals, listings and payouts', async ({
   await signIn(page, { email: DEMO.sellerWithBank, fullName: 'Ada Okafor', from: '/seller/dashboard' })
   await expect(page.getByRole('heading', { level: 1, name: 'Seller Dashboard' })).toBeVisible()
 
-  // The figures straight from db/seed.ts (when no other spec has sold ada's listings yet)…
+  // The figures straight from db/seed/demo.ts (when no other spec has sold ada's listings yet)…
   const seedTotal = ADA_SEED_SALES.reduce((sum, s) => sum + price(s.title), 0)
   const seedPending = ADA_SEED_SALES.filter((s) => !s.paidOut).reduce((sum, s) => sum + splitFee(price(s.title)).sellerShareCents, 0)
   expect(seedTotal).toBe(64600)

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { waitForHydration } from './support'
 
-// Runs against the demo data (db/demo-data.ts). Starter listings in TypeScript
+// Runs against the demo data (db/seed/demo-data.ts). Starter listings in TypeScript
 // between $10 and $200, cheapest first:
 const STARTERS = ['Chrome Extension Starter', 'Documentation Site Starter', 'LaunchKit SaaS Starter']
 

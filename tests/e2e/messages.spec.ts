@@ -3,7 +3,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test'
 import { DEMO, signIn, waitForHydration } from './support'
 
 // Issue 18: a message thread per sale, and a dispute decided from its timeline.
-// Demo data (db/demo-messages.ts): buyer@ bought ada@'s Remix Marketplace Template (delivered) and
+// Demo data (db/seed/demo-messages.ts): buyer@ bought ada@'s Remix Marketplace Template (delivered) and
 // they already exchanged two messages; jules@'s Restaurant Ordering Site (lin@) is disputed.
 const SALE = 'Remix Marketplace Template'
 const DISPUTED = 'Restaurant Ordering Site'

@@ -2,7 +2,7 @@ import { expect, test, type Browser } from '@playwright/test'
 import { DEMO, signIn, waitForHydration } from './support'
 
 // Issue 19: payout batches with four eyes, the bank files, the seller's statement and chart.
-// Lin's completed GitHub sale (Documentation Site Starter, db/demo-github.ts) is the one this
+// Lin's completed GitHub sale (Documentation Site Starter, db/seed/demo-github.ts) is the one this
 // batch pays: the admin ticks Lin only, so Ada's due sales stay for the other specs.
 
 async function as(browser: Browser, email: string, fullName: string, { javaScriptEnabled = true } = {}) {

@@ -5,7 +5,7 @@ import { signIn, uniqueEmail } from './support'
 // Issue 14.14: Confirm Receipt releases the money, so it asks first: a dialog
 // with JavaScript, a confirmation step (its own page state) without.
 // ada@'s instant-delivery listings without a source repository are delivered the moment payment
-// succeeds (a private link; db/demo-github.ts connects other listings to GitHub).
+// succeeds (a private link; db/seed/demo-github.ts connects other listings to GitHub).
 const BLOG = { slug: 'headless-blog-engine', title: 'Headless Blog Engine', price: '$29.00' }
 const DASHBOARD = { slug: 'react-admin-dashboard-pro', title: 'React Admin Dashboard Pro', price: '$49.00' }
 

@@ -86,7 +86,7 @@ test('axe finds no violations on reviews, seller pages and the public profile', 
   expect(violations, violations.join('\n')).toEqual([])
 })
 
-// Forms work without JavaScript: the demo buyer's completed GitHub purchase (db/demo-github.ts) is
+// Forms work without JavaScript: the demo buyer's completed GitHub purchase (db/seed/demo-github.ts) is
 // reviewed with a plain form post, and the seller replies the same way.
 test('without JavaScript a buyer posts a review and the seller replies', async ({ page, browser }) => {
   test.setTimeout(120_000)

@@ -60,7 +60,7 @@ export function uniqueEmail(prefix: string) {
   return `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`
 }
 
-/** Demo accounts from db/demo-data.ts (the e2e server loads the demo data). */
+/** Demo accounts from db/seed/demo-data.ts (the e2e server loads the demo data). */
 export const DEMO = {
   admin: 'admin@forkmarket.dev',
   /** Issue 19: the second admin (payout batches and changed bank details need two). */

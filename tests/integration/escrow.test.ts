@@ -433,9 +433,10 @@ describe('the API and My Purchases screen', () => {
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const MACHINE = 'app/server/domain/escrow.server.ts'
 const REVIEWED_STATUS_WRITERS: Record<string, string> = {
-  'db/seed.ts': 'demo data: inserts sales in their final states before the app runs (no transition happens)',
-  'db/demo-github.ts': "demo data (db/seed.ts's GitHub half): inserts GitHub-delivered sales in their final states before the app runs",
-  'db/demo-payments.ts':
+  'db/seed/demo.ts': 'demo data: inserts sales in their final states before the app runs (no transition happens)',
+  'db/seed/demo-github.ts':
+    "demo data (db/seed/demo.ts's GitHub half): inserts GitHub-delivered sales in their final states before the app runs",
+  'db/seed/demo-payments.ts':
     'demo data: records the payment and refund ids of the demo sales paid at the Stripe emulator (the status is not written)',
 }
 
@@ -445,7 +446,7 @@ const REVIEWED_STATUS_WRITERS: Record<string, string> = {
  * machine's first state, the column's default) and the demo data may write the table.
  */
 const REVIEWED_SALE_WRITERS: Record<string, string> = {
-  'db/demo-payments.ts': REVIEWED_STATUS_WRITERS['db/demo-payments.ts']!,
+  'db/seed/demo-payments.ts': REVIEWED_STATUS_WRITERS['db/seed/demo-payments.ts']!,
 }
 
 /** Every UPDATE of the transactions table (any column), by Kysely or in SQL text. */

@@ -762,9 +762,9 @@ describe('POST /api/github/webhook', () => {
 
 describe('demo data', () => {
   it('the GitHub emulator and the database agree: connected organizations, a lost one, a purchase in each delivery state', async () => {
-    const { demoGithubSpec, DEMO_GITHUB } = await import('../../db/demo-github.ts')
-    const { seedDemoData } = await import('../../db/seed.ts')
-    const { DEMO_LISTINGS } = await import('../../db/demo-data.ts')
+    const { demoGithubSpec, DEMO_GITHUB } = await import('../../db/seed/demo-github.ts')
+    const { seedDemoData } = await import('../../db/seed/demo.ts')
+    const { DEMO_LISTINGS } = await import('../../db/seed/demo-data.ts')
     // The emulator's clock (earlier tests in this file moved it forward), so its invitations' ages match.
     const now = new Date(gh.advanceClock({ ms: 0 }).now)
     resetGithubClients()

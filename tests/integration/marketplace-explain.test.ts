@@ -4,7 +4,7 @@ import { decodeCursor, parseFilters, type PageCursor } from '../../app/lib/filte
 import { buildCorrectionQuery, buildSearchQuery, searchListings, withCorrectionThreshold } from '../../app/server/domain/search.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'
 import type { DB } from '../../db/schema.ts'
-import { seedBulkListings } from '../../db/seed-bulk.ts'
+import { seedBulkListings } from '../../db/seed/bulk.ts'
 
 const LISTINGS = 100_000
 
