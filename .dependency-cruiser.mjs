@@ -39,9 +39,9 @@ export default {
       name: 'server-layers-point-down',
       severity: 'error',
       comment:
-        'app/server is layered api → http → domain → infra (README, Architecture): a module imports its own layer or the ones below at runtime, never one above. Move the shared part down.',
+        'app/server is layered forms and api → http → domain → infra (README, Architecture): a module imports its own layer or the ones below at runtime, never one above. Move the shared part down.',
       from: { path: '^app/server/(domain|infra)/' },
-      to: { path: '^app/server/(api|http)/', dependencyTypesNot: ['type-only'] },
+      to: { path: '^app/server/(forms|api|http)/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'infra-knows-no-rules',
@@ -53,9 +53,18 @@ export default {
     {
       name: 'http-serves-no-api',
       severity: 'error',
-      comment: 'app/server/http is middleware every route uses; it never imports the /api-only helpers at runtime.',
+      comment:
+        "app/server/http is middleware every route uses; it never imports the /api-only helpers or the screens' form handlers at runtime.",
       from: { path: '^app/server/http/' },
-      to: { path: '^app/server/api/', dependencyTypesNot: ['type-only'] },
+      to: { path: '^app/server/(api|forms)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'forms-and-api-apart',
+      severity: 'error',
+      comment:
+        "app/server/forms holds the screens' form handlers (Conform submissions, toasts, redirects), app/server/api the /api/* resource routes' helpers: two top layers over the same domain, neither imports the other at runtime.",
+      from: { path: '^app/server/(forms|api)/' },
+      to: { path: '^app/server/(forms|api)/', pathNot: '^app/server/$1/', dependencyTypesNot: ['type-only'] },
     },
   ],
   options: {

@@ -2,7 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { SellerProfileSchema } from '~/lib/seller-profile-schema'
 import { isAppError } from '../domain/errors.server.ts'
 import { updateSellerProfile } from '../domain/seller-profiles.server.ts'
-import { redirectWithToast } from './responses.server.ts'
+import { redirectWithToast } from '../http/responses.server.ts'
 
 /**
  * /profile's "Public profile" form (issue 18): a redirect with a toast when
