@@ -36,6 +36,7 @@ export type EscrowEvent =
   | 'payment_intent_attached'
   | 'refund_recorded'
   | 'payout_recorded'
+  | 'payout_prepared'
   // Stripe outcomes that only record something (the webhook fires them; nothing of the row changes).
   | 'duplicate_payment'
   | 'partial_refund'
@@ -295,6 +296,16 @@ export const TRANSITIONS: readonly Transition[] = [
     to: UNCHANGED,
     guard: (sale, data) => (!data.refundId ? 'No refund' : sale.stripeRefundId ? 'The refund is already recorded' : null),
     set: (_, data) => ({ stripeRefundId: data.refundId }),
+  },
+  // Mark as Paid: an admin prepared a one-line payout of this sale for a second admin to approve
+  // (payout-batches.server.ts). Nothing of the sale changes until it is sent (payout_recorded).
+  {
+    event: 'payout_prepared',
+    from: ['completed'],
+    actor: 'admin',
+    to: UNCHANGED,
+    guard: (sale) => (sale.paidAt ? 'This sale has already been paid out' : null),
+    action: 'payout.mark_paid',
   },
   // The seller was paid for this sale (a payout batch sent: payouts.server.ts), once; the payout
   // rule (payout-eligibility.server.ts) is checked by the batch before it is approved and sent.

@@ -76,6 +76,7 @@ const CASES: Record<
   },
   refund_recorded: { data: { refundId: 're_1' }, refused: { stripeRefundId: 're_0' } },
   payout_recorded: { data: { paymentReference: 'BANK-1' }, refused: { paidAt: NOW } },
+  'payout.mark_paid': { refused: { paidAt: NOW } },
 }
 
 const SALE_FIELDS = new Set(['refundRequestedAt', 'stripePaymentIntentId', 'paidAt', 'deliveredAt', 'deliveryProof', 'stripeRefundId'])

@@ -19,6 +19,7 @@ import {
   type BankFilePayee,
 } from './bank-files.server.ts'
 import { AppError } from './errors.server.ts'
+import { applyEvent } from './escrow.server.ts'
 import {
   decideBatch,
   type BatchEvent,
@@ -219,17 +220,14 @@ export async function markPaid(input: {
       if (blocker) throw new AppError(409, blocker)
       if (!sale.free) throw new AppError(409, 'This sale is already in a payout waiting for approval')
       const batch = await insertBatch(trx, { kind: 'single', adminId: input.adminId, now, sales: [sale], bankReference: reference })
-      await recordAudit(trx, {
-        actorId: input.adminId,
-        actorRole: 'admin',
-        action: 'payout.mark_paid',
-        entityType: 'transaction',
-        entityId: sale.id,
-        fromState: 'completed',
-        toState: 'completed',
-        reason: null,
+      const prepared = await applyEvent(trx, {
+        saleId: sale.id,
+        event: 'payout_prepared',
+        by: { id: input.adminId, role: 'admin' },
         metadata: { paymentReference: reference, sellerShareCents: sale.sellerShareCents, batchId: batch.id },
+        now,
       })
+      if (!prepared.applied) throw prepared.error
       return { batch, sellerId: sale.sellerId }
     })
     logEvent('info', 'payout_recorded', {
