@@ -1,0 +1,71 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+/*
+ * Issue 27.4: a write to a payout batch or to bank details that bypasses its machine's runner is a
+ * bug even when the state does not change (style.md). A scan of the source for the writes of those
+ * tables — Kysely's updateTable/insertInto and SQL text — outside the runner's module. The sales
+ * have their own, stricter scan (tests/integration/escrow.test.ts).
+ */
+const ROOT = path.resolve(import.meta.dirname, '../../..')
+
+const MACHINES = [
+  {
+    table: 'payoutBatches',
+    sql: 'payout_batches',
+    runner: 'app/server/domain/payout-batches.server.ts',
+    // A batch is born draft by the INSERT that prepares it (beside the runner, audited as payout_batch.prepare).
+    reviewed: { 'db/seed/demo-payouts.ts': 'demo data: batches walked to their final states before the app runs' },
+  },
+  {
+    table: 'bankDetails',
+    sql: 'bank_details',
+    runner: 'app/server/domain/bank-details.server.ts',
+    reviewed: {
+      'db/seed/demo.ts': 'demo data: sellers’ details in their final states before the app runs',
+      'db/seed/bulk.ts': 'the benchmark’s bulk data, before the app runs',
+    },
+  },
+] as const
+
+function writesOf(source: string, table: string, sqlName: string): number {
+  const kysely = new RegExp(`\\.(updateTable|insertInto)\\(\\s*['"\`]${table}\\b`, 'g')
+  const text = new RegExp(`\\b(update|insert\\s+into)\\s+${sqlName}\\b`, 'gi')
+  return (source.match(kysely)?.length ?? 0) + (source.match(text)?.length ?? 0)
+}
+
+function runtimeSources(): string[] {
+  const files = ['server.ts']
+  for (const dir of ['app', 'db']) {
+    for (const entry of readdirSync(path.join(ROOT, dir), { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !/\.tsx?$/.test(entry.name) || /\.test\.tsx?$/.test(entry.name)) continue
+      files.push(path.relative(ROOT, path.join(entry.parentPath, entry.name)))
+    }
+  }
+  return files
+}
+
+describe('each machine is the only writer of its rows', () => {
+  it('finds planted writes: Kysely updates and inserts, and SQL text', () => {
+    for (const { table, sql } of MACHINES) {
+      expect(writesOf(`await trx.updateTable('${table}').set({ status: 'x' }).execute()`, table, sql)).toBe(1)
+      expect(writesOf(`await db.insertInto('${table}').values(row).execute()`, table, sql)).toBe(1)
+      expect(writesOf(`await sql\`UPDATE ${sql} SET status = 'x'\`.execute(db)`, table, sql)).toBe(1)
+      expect(writesOf(`await db.selectFrom('${table}').selectAll().execute()`, table, sql)).toBe(0)
+    }
+  })
+
+  for (const { table, sql, runner, reviewed } of MACHINES) {
+    it(`${table} is written only by ${path.basename(runner)} (and reviewed demo data)`, () => {
+      const files = runtimeSources()
+      expect(files).toContain(runner)
+      const outside = files
+        .filter((file) => file !== runner && !(file in reviewed))
+        .filter((file) => writesOf(readFileSync(path.join(ROOT, file), 'utf8'), table, sql) > 0)
+      expect(outside).toEqual([])
+      expect(writesOf(readFileSync(path.join(ROOT, runner), 'utf8'), table, sql)).toBeGreaterThan(0)
+      for (const file of Object.keys(reviewed)) expect(files, `${file} is gone: drop it from the reviewed list`).toContain(file)
+    })
+  }
+})
