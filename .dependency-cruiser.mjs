@@ -28,6 +28,14 @@ export default {
       to: { path: '^(app/server/|db/)', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'server-code-imports-no-components',
+      severity: 'error',
+      comment:
+        'app/server never imports app/components, not even a type: a shape both sides use lives in app/lib (a module named for what it holds).',
+      from: { path: '^app/server/' },
+      to: { path: '^app/components/' },
+    },
+    {
       name: 'db-holds-schema-connection-migrations',
       severity: 'error',
       comment:

@@ -36,10 +36,11 @@ import {
   LISTING_TYPE_LABELS,
   LISTING_TYPES,
 } from '~/lib/options'
+import type { SourceRepositoryData } from '~/lib/source-repository'
 import { CharacterCount } from './character-count'
 import { ImageUploader } from './image-uploader'
 import { MultiSelectPicker } from './multi-select-picker'
-import { SourceRepositoryHelp, SourceRepositorySelect, type SourceRepositoryData } from './source-repository-picker'
+import { SourceRepositoryHelp, SourceRepositorySelect } from './source-repository-picker'
 
 export type ListingFormActionData = {
   result?: SubmissionResult<string[]>

@@ -1,7 +1,8 @@
 import { renderToString } from 'react-dom/server'
 import { MemoryRouter } from 'react-router'
 import { describe, expect, it } from 'vitest'
-import { groupRepositories, SourceRepositoryHelp, SourceRepositorySelect, type SourceRepositoryData } from './source-repository-picker'
+import type { SourceRepositoryData } from '~/lib/source-repository'
+import { groupRepositories, SourceRepositoryHelp, SourceRepositorySelect } from './source-repository-picker'
 
 const data = (over: Partial<SourceRepositoryData> = {}): SourceRepositoryData => ({
   enabled: true,

@@ -1,7 +1,7 @@
 import { CircleAlert, CircleCheck, Info, X } from 'lucide-react'
 import * as React from 'react'
+import type { ToastMessage } from '~/lib/toast'
 import { cn } from './cn'
-import type { ToastMessage } from './toaster'
 
 const icons = { success: CircleCheck, error: CircleAlert, info: Info } as const
 

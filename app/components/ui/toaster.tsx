@@ -1,11 +1,5 @@
 import * as React from 'react'
-
-export type ToastMessage = {
-  id: string
-  type: 'success' | 'error' | 'info'
-  title: string
-  description?: string
-}
+import type { ToastMessage } from '~/lib/toast'
 
 type ToastState = { message: ToastMessage; open: boolean } | null
 

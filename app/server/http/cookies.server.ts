@@ -1,6 +1,6 @@
 import { createCookieSessionStorage } from 'react-router'
 import { createThemeSessionResolver } from 'remix-themes'
-import type { ToastMessage } from '~/components/ui/toaster'
+import type { ToastMessage } from '~/lib/toast'
 import { config, isProduction } from '../infra/env.server.ts'
 
 const secrets = [config().SESSION_SECRET]

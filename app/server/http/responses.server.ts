@@ -1,6 +1,6 @@
 import { data, redirect } from 'react-router'
-import type { ToastMessage } from '~/components/ui/toaster'
 import { reasonPhrase } from '~/lib/http-status'
+import type { ToastMessage } from '~/lib/toast'
 import { toastCookie } from './cookies.server.ts'
 
 /** Redirect after a successful action, showing a toast on the next page. */
