@@ -36,6 +36,29 @@ export default {
       to: { path: '^app/components/' },
     },
     {
+      name: 'app-imports-no-emulators',
+      severity: 'error',
+      comment:
+        'The app talks to the emulators only through the real clients, at the URLs its configuration gives (server.ts and scripts/ start them). Its tests may start one to test a client against it (storage.server.test.ts, mail.server.test.ts).',
+      from: { path: '^app/', pathNot: '\\.test\\.tsx?$' },
+      to: { path: '^emulators/' },
+    },
+    {
+      name: 'emulators-import-no-app',
+      severity: 'error',
+      comment:
+        "The emulators are separate programs that happen to share a repository: they import nothing from app/, not even a type. emulators/local-services.ts is the launcher's side (server.ts and scripts/cluster call it with the app's parsed configuration): it may import app types, never app code.",
+      from: { path: '^emulators/', pathNot: '^emulators/local-services\\.ts$' },
+      to: { path: '^app/' },
+    },
+    {
+      name: 'local-services-import-no-app-code',
+      severity: 'error',
+      comment: "emulators/local-services.ts reads the type of the app's configuration; at runtime it imports nothing from app/.",
+      from: { path: '^emulators/local-services\\.ts$' },
+      to: { path: '^app/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'db-holds-schema-connection-migrations',
       severity: 'error',
       comment:
