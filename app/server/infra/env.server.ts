@@ -381,7 +381,7 @@ export const ENV_DOCS: { readonly [K in EnvName]: EnvDoc } = {
     group: 'Payments (Stripe)',
     default: '`1`',
     meaning:
-      "multiplies the local Stripe emulator's waits between webhook retries (Stripe's: exponential over 3 days); the e2e suite runs them 1000× faster",
+      "multiplies the local Stripe emulator's waits between webhook retries (Stripe's schedule: exponential backoff over three days); the e2e suite runs them 1000× faster",
   },
   STRIPE_API_BASE: {
     group: 'Payments (Stripe)',
