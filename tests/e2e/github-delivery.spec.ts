@@ -290,6 +290,8 @@ test('a seller whose App was uninstalled is asked to reconnect GitHub, and the l
   const org = `${id}-org`
   await signIn(page, { email: `${id}@example.com`, fullName: 'Sol Seller', from: '/profile' })
   await page.goto('/profile')
+  // Hydrated first: a click while React takes over the page was once lost (no navigation, in a clean-clone run).
+  await waitForHydration(page)
   await page.getByRole('link', { name: 'Connect GitHub' }).click()
   await page.getByLabel('Your GitHub login').fill(id)
   await page.getByLabel('New organization name').fill(org)
