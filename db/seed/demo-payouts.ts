@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 import { buildBankCsv, buildPain001, sha256, type BankFileBatch, type BankFilePayee } from '../../app/server/domain/bank-files.server.ts'
+import { payeeBankSnapshot } from '../../app/server/domain/payout-batches.server.ts'
 import { decryptSecret } from '../../app/server/infra/secret-box.server.ts'
 import type { DB } from '../schema.ts'
 
@@ -35,15 +36,7 @@ export async function seedDemoPayouts(
       sellerId: sale.sellerId,
       position: 1,
       amountCents: sale.sellerShareCents,
-      bankDetailsVersion: bank.version,
-      country: bank.country,
-      accountHolder: bank.accountHolder,
-      bankName: bank.bankName,
-      sortCode: bank.sortCode,
-      routingNumber: bank.routingNumber,
-      swift: bank.swift,
-      accountNumberEncrypted: bank.accountNumberEncrypted,
-      ibanEncrypted: bank.ibanEncrypted,
+      ...payeeBankSnapshot(bank),
     })
     .execute()
   await db

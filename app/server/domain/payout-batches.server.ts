@@ -60,6 +60,21 @@ interface DueSale {
   sellerShareCents: number
 }
 
+/** What a batch's payee row keeps of the seller's bank details: the approved version it pays to, as it was then. */
+export function payeeBankSnapshot(bank: Selectable<DB['bankDetails']>) {
+  return {
+    bankDetailsVersion: bank.version,
+    country: bank.country,
+    accountHolder: bank.accountHolder,
+    bankName: bank.bankName,
+    sortCode: bank.sortCode,
+    routingNumber: bank.routingNumber,
+    swift: bank.swift,
+    accountNumberEncrypted: bank.accountNumberEncrypted,
+    ibanEncrypted: bank.ibanEncrypted,
+  }
+}
+
 async function insertBatch(
   trx: Executor,
   input: { kind: 'batch' | 'single'; adminId: string; now: Date; sales: DueSale[]; bankReference?: string },
@@ -99,15 +114,7 @@ async function insertBatch(
         sellerId,
         position: index + 1,
         amountCents: sales.reduce((sum, s) => sum + s.sellerShareCents, 0),
-        bankDetailsVersion: bank.version,
-        country: bank.country,
-        accountHolder: bank.accountHolder,
-        bankName: bank.bankName,
-        sortCode: bank.sortCode,
-        routingNumber: bank.routingNumber,
-        swift: bank.swift,
-        accountNumberEncrypted: bank.accountNumberEncrypted,
-        ibanEncrypted: bank.ibanEncrypted,
+        ...payeeBankSnapshot(bank),
       })
       .execute()
     await trx
