@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
-import { DEMO, signIn, waitForHydration } from './support'
+import { axeViolations, DEMO, signIn, waitForHydration } from './support'
 
 // Issue 14.13: axe finds nothing on any page, for every role, in the light and
 // the dark theme, at 1280 and 390 px. One test per role (they run in parallel);
@@ -39,16 +38,7 @@ async function scan(page: Page, paths: string[]) {
           await page.setViewportSize({ width, height: 900 })
           await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))
         }
-        // Legacy mode: axe.run in the page itself, no extra blank page per scan (it skips cross-origin
-        // frames; the app has none: the local card form renders in the page).
-        const { violations: found } = await new AxeBuilder({ page })
-          .setLegacyMode()
-          .options({ resultTypes: ['violations'] })
-          .analyze()
-        for (const v of found) {
-          const nodes = v.nodes.map((n) => `${n.target.join(' ')}${n.any[0]?.message ? ` (${n.any[0].message})` : ''}`)
-          violations.push(`${path} [${theme}, ${width}px] ${v.id}: ${v.help}\n    ${nodes.slice(0, 5).join('\n    ')}`)
-        }
+        violations.push(...(await axeViolations(page, `${path} [${theme}, ${width}px]`)))
       }
     }
   }
@@ -201,8 +191,7 @@ test('a table that scrolls sideways is a named region in the tab order; one that
   expect(await container.evaluate((el) => el.scrollWidth > el.clientWidth), 'the audit log scrolls sideways at 1120 px').toBe(true)
   const region = page.getByRole('region', { name: 'Audit log' })
   await expect(region).toHaveAttribute('tabindex', '0')
-  const { violations } = await new AxeBuilder({ page }).setLegacyMode().withRules(['scrollable-region-focusable']).analyze()
-  expect(violations.map((v) => v.nodes.map((n) => n.target.join(' '))).flat()).toEqual([])
+  expect(await axeViolations(page, 'scroll region', (axe) => axe.withRules(['scrollable-region-focusable']))).toEqual([])
   await region.focus()
   await page.keyboard.press('ArrowRight')
   await expect.poll(() => region.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0)

@@ -49,7 +49,6 @@ test('the admin sees the Admin Dashboard entry', async ({ page }) => {
 })
 
 test('the session refreshes silently after the 20-second access token expires', async ({ page }) => {
-  test.setTimeout(90_000)
   const email = uniqueEmail('refresh')
   await signIn(page, { email })
   await page.waitForTimeout(30_000)

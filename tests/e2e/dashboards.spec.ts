@@ -145,7 +145,6 @@ test('sellers who cannot take payments are told on the dashboard before any sale
 })
 
 test("a fresh seller's sale: listings switch, totals, bank alert and delivery from the dashboard", async ({ page, browser }) => {
-  test.setTimeout(120_000)
   await signIn(page, { email: uniqueEmail('maker'), fullName: 'Mia Maker' })
   // A cookie-authenticated POST names its origin, as a browser's fetch does (CSRF rule, issue 14.8).
   const origin = { Origin: new URL(page.url()).origin }
@@ -377,7 +376,6 @@ test('bank details: GB, US and IBAN country; rejected, resubmitted, approved; a 
 })
 
 test('without JavaScript: the profile form shows every country group, and the admin dialogs still work', async ({ browser }) => {
-  test.setTimeout(90_000)
   const email = uniqueEmail('nojs')
   const seller = await as(browser, email, 'Nia NoScript', { javaScriptEnabled: false })
   await seller.page.goto('/profile')

@@ -1,7 +1,6 @@
-import AxeBuilder from '@axe-core/playwright'
 import type { Browser, Page } from '@playwright/test'
 import { expect, payWithCard, purchaseOf, purchaseRecorded, test } from './payment-helpers'
-import { DEMO, signIn, uniqueEmail, waitForHydration } from './support'
+import { axeViolations, DEMO, signIn, uniqueEmail, waitForHydration } from './support'
 
 // Delivery through GitHub (issue 16), end to end against the GitHub emulator's
 // pages, as people would click through them: a seller connects GitHub and lists
@@ -42,9 +41,7 @@ async function expectAccessible(page: Page) {
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 })
       await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))
-      const { violations } = await new AxeBuilder({ page }).analyze()
-      for (const v of violations)
-        found.push(`${page.url()} [${theme}, ${width}px] ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+      found.push(...(await axeViolations(page, `${page.url()} [${theme}, ${width}px]`)))
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
       if (overflow > 0) found.push(`${page.url()} [${theme}, ${width}px] scrolls sideways by ${overflow}px`)
     }

@@ -11,7 +11,6 @@ const PORT = Number(process.env.E2E_PORT ?? 3100)
 const LOOPBACK = `http://127.0.0.1:${PORT}`
 
 test('a seller at 127.0.0.1 connects GitHub and stays signed in', async ({ browser }) => {
-  test.setTimeout(120_000)
   const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`
   const context = await browser.newContext({ baseURL: LOOPBACK })
   const page = await context.newPage()

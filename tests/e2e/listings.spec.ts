@@ -35,7 +35,6 @@ test('create a listing with images and every section, see it, edit it, change th
   page,
   browser,
 }) => {
-  test.setTimeout(120_000)
   const title = `Zen Habit Tracker ${Date.now().toString(36)}`
   await signIn(page, { email: uniqueEmail('seller'), fullName: 'Sam Seller' })
   await page.goto('/seller/create')

@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from '@playwright/test'
 import nodemailer from 'nodemailer'
 import { E2E_ENV, MAIL_INBOX_URL } from '../../playwright.config'
+import { axeViolations } from './support'
 
 // The e2e server's mail catcher (started by the launcher on E2E_PORT + 24000/25000, no SMTP_URL):
 // a person reads a mail in Chromium; its HTML cannot run a script; axe finds nothing at 1280 and
@@ -37,10 +37,7 @@ test('the mail inbox shows a caught mail, its HTML sandboxed, accessibly', async
       await page.setViewportSize({ width, height: 900 })
       for (const path of [`/?to=${encodeURIComponent(recipient)}`, messagePath]) {
         await page.goto(`${MAIL_INBOX_URL}${path}`)
-        const { violations } = await new AxeBuilder({ page }).exclude('iframe').analyze()
-        expect(
-          violations.map((v) => `${colorScheme} ${width} ${path}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-        ).toEqual([])
+        expect(await axeViolations(page, `${path} [${colorScheme}, ${width}px]`, (axe) => axe.exclude('iframe'))).toEqual([])
       }
     }
   }

@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Browser, type Page } from '@playwright/test'
-import { DEMO, signIn, waitForHydration } from './support'
+import { axeViolations, DEMO, signIn, waitForHydration } from './support'
 
 // Issue 18: a message thread per sale, and a dispute decided from its timeline.
 // Demo data (db/seed/demo-messages.ts): buyer@ bought ada@'s Remix Marketplace Template (delivered) and
@@ -103,8 +102,6 @@ test('with JavaScript the open thread shows the other side’s new message witho
 })
 
 test('an admin resolves a dispute from its timeline: sources shown, reason required, audited', async ({ page }) => {
-  // Two accessibility scans (open and decided), each in two themes at two widths.
-  test.setTimeout(120_000)
   await signIn(page, { email: DEMO.admin, fullName: 'Forkmarket Admin' })
   await page.goto('/admin?tab=transactions&status=disputed')
   await page.getByRole('link', { name: `Resolve dispute about ${DISPUTED}` }).click()
@@ -172,8 +169,7 @@ async function scan(page: Page, path: string) {
       await page.setViewportSize({ width, height: 900 })
       await page.goto(path)
       await waitForHydration(page)
-      const { violations: found } = await new AxeBuilder({ page }).setLegacyMode().analyze()
-      for (const v of found) violations.push(`${path} [${theme}, ${width}px] ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+      violations.push(...(await axeViolations(page, `${path} [${theme}, ${width}px]`)))
       const sideways = await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth)
       if (sideways) violations.push(`${path} [${theme}, ${width}px] scrolls sideways`)
     }

@@ -20,7 +20,6 @@ const LIN = 'lin@forkmarket.dev'
 test('admin A prepares a batch, admin B approves and exports it (without JavaScript) and records the bank reference; the seller sees the statement', async ({
   browser,
 }) => {
-  test.setTimeout(120_000)
   const adminA = await as(browser, DEMO.admin, 'Forkmarket Admin')
   await adminA.page.goto('/admin?tab=payouts')
   await waitForHydration(adminA.page)

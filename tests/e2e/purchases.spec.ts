@@ -20,7 +20,6 @@ test('Confirm Receipt asks before it releases the money: a dialog (390 px, dark)
   page,
   browser,
 }) => {
-  test.setTimeout(120_000)
   await signIn(page, { email: uniqueEmail('confirm'), fullName: 'Cora Confirm' })
   await buyDelivered(page, BLOG)
   await buyDelivered(page, DASHBOARD)

@@ -1,13 +1,11 @@
-import AxeBuilder from '@axe-core/playwright'
 import { expect, listingId, payWithCard, purchaseOf, test } from './payment-helpers'
-import { DEMO, signIn, uniqueEmail, waitForHydration } from './support'
+import { axeViolations, DEMO, signIn, uniqueEmail, waitForHydration } from './support'
 
 // Issue 18: a buyer reviews a purchase after confirming receipt; the review shows on the listing
 // page and on the seller's page. ada@'s instant-delivery listing is delivered the moment payment succeeds.
 const BLOG = { slug: 'headless-blog-engine', title: 'Headless Blog Engine' }
 
 test('a buyer reviews after confirming; the review shows on the listing and the seller page', async ({ page }) => {
-  test.setTimeout(120_000)
   const body = `Set up in ten minutes, the content model is clear. ${Date.now().toString(36)}`
   await signIn(page, { email: uniqueEmail('reviewer'), fullName: 'Rita Reviewer' })
   await page.goto(`/checkout/${await listingId(page.request, BLOG.slug)}`)
@@ -72,12 +70,7 @@ test('axe finds no violations on reviews, seller pages and the public profile', 
       for (const width of [1280, 390]) {
         await page.setViewportSize({ width, height: 900 })
         await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))
-        const { violations: found } = await new AxeBuilder({ page })
-          .setLegacyMode()
-          .options({ resultTypes: ['violations'] })
-          .analyze()
-        for (const v of found)
-          violations.push(`${path} [${theme}, ${width}px] ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+        violations.push(...(await axeViolations(page, `${path} [${theme}, ${width}px]`)))
         // No sideways scroll on a phone.
         if (width === 390) expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390)
       }
@@ -89,7 +82,6 @@ test('axe finds no violations on reviews, seller pages and the public profile', 
 // Forms work without JavaScript: the demo buyer's completed GitHub purchase (db/seed/demo-github.ts) is
 // reviewed with a plain form post, and the seller replies the same way.
 test('without JavaScript a buyer posts a review and the seller replies', async ({ page, browser }) => {
-  test.setTimeout(120_000)
   const listing = { slug: 'documentation-site-starter', title: 'Documentation Site Starter' }
   await signIn(page, { email: DEMO.buyer, fullName: 'Demo Buyer' })
   const buyer = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState() })
