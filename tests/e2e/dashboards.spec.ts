@@ -1,9 +1,9 @@
-import { expect, test, type Browser, type Page } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
 import { OWNED_STATUSES } from '../../app/lib/escrow'
 import { splitFee } from '../../app/lib/money'
 import { DEMO_LISTINGS } from '../../db/seed/demo-data'
 import { payWithCard } from './payment-helpers'
-import { DEMO, signIn, uniqueEmail, waitForHydration } from './support'
+import { as, DEMO, signIn, uniqueEmail, waitForHydration } from './support'
 
 // Seller dashboard, bank details on /profile and the admin payouts desk.
 
@@ -15,20 +15,6 @@ const stat = (page: Page, title: string) => page.getByRole('group', { name: titl
 /** Waits until the page has hydrated, so clicks reach the client-side UI. */
 async function hydrated(page: Page) {
   await waitForHydration(page)
-}
-
-/**
- * Another person in their own browser context; with `javaScriptEnabled: false`
- * they sign in with JavaScript first (the OAuth hop needs it) and then browse without it.
- */
-async function as(browser: Browser, email: string, fullName: string, { javaScriptEnabled = true } = {}) {
-  const context = await browser.newContext()
-  const page = await context.newPage()
-  await signIn(page, { email, fullName })
-  if (javaScriptEnabled) return { page, close: () => context.close() }
-  const noScript = await browser.newContext({ javaScriptEnabled: false, storageState: await context.storageState() })
-  await context.close()
-  return { page: await noScript.newPage(), close: () => noScript.close() }
 }
 
 // ada@'s demo sales (db/seed/demo.ts): LaunchKit completed and paid out; React Admin Dashboard Pro and

@@ -1,6 +1,6 @@
 import type { Browser, Page } from '@playwright/test'
 import { expect, listingId, payWithCard, purchaseOf, purchaseRecorded, test } from './payment-helpers'
-import { DEMO, signIn, uniqueEmail } from './support'
+import { as, DEMO, signIn, uniqueEmail } from './support'
 
 // ada@ (approved bank details) sells "Remix Marketplace Template", delivered by hand (24 hours): no
 // connected repository, so the seller's manual delivery is what the buyer gets (Invoice Tracker is now
@@ -15,14 +15,6 @@ async function buy(page: Page) {
   const purchase = await purchaseRecorded(page, LISTING.title)
   expect(purchase.status).toBe('paid')
   return purchase.id
-}
-
-/** Another person in their own browser context. */
-async function as(browser: Browser, email: string, fullName: string) {
-  const context = await browser.newContext()
-  const page = await context.newPage()
-  await signIn(page, { email, fullName })
-  return { page, close: () => context.close() }
 }
 
 async function deliverAsSeller(browser: Browser, transactionId: string, forkUrl: string) {

@@ -1,6 +1,6 @@
-import type { Browser, Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { expect, payWithCard, purchaseOf, purchaseRecorded, test } from './payment-helpers'
-import { axeViolations, DEMO, signIn, uniqueEmail, waitForHydration } from './support'
+import { as, axeViolations, DEMO, signIn, uniqueEmail, waitForHydration } from './support'
 
 // Delivery through GitHub (issue 16), end to end against the GitHub emulator's
 // pages, as people would click through them: a seller connects GitHub and lists
@@ -49,25 +49,6 @@ async function expectAccessible(page: Page) {
   await page.request.post('/action/set-theme', { data: { theme: 'light' }, headers: { Origin: origin } })
   await page.setViewportSize({ width: 1280, height: 720 })
   expect(found, found.join('\n')).toEqual([])
-}
-
-/**
- * Another person in their own browser context; without JavaScript they sign in
- * with it first (the OAuth hop needs it), then browse without it.
- */
-async function as(
-  browser: Browser,
-  email: string,
-  fullName: string,
-  { provider = 'GitHub', javaScriptEnabled = true }: { provider?: 'GitHub' | 'Google'; javaScriptEnabled?: boolean } = {},
-) {
-  const context = await browser.newContext()
-  const page = await context.newPage()
-  await signIn(page, { email, fullName, provider })
-  if (javaScriptEnabled) return { page, close: () => context.close() }
-  const noScript = await browser.newContext({ javaScriptEnabled: false, storageState: await context.storageState() })
-  await context.close()
-  return { page: await noScript.newPage(), close: () => noScript.close() }
 }
 
 /** A buyer signed in with GitHub pays for the listing; returns their purchases row. */

@@ -1,6 +1,6 @@
 import type { Browser, Page } from '@playwright/test'
 import { expect, payWithCard, purchaseRecorded, test } from './payment-helpers'
-import { signIn, uniqueEmail, waitForHydration } from './support'
+import { as, uniqueEmail, waitForHydration } from './support'
 
 /*
  * Issue 26.6: a long unbroken word in anything a user writes (a listing's title and descriptions, its
@@ -10,13 +10,11 @@ import { signIn, uniqueEmail, waitForHydration } from './support'
 const PHONE = { width: 390, height: 844 }
 const long = (seed: string, length = 95) => (seed + 'x'.repeat(length)).slice(0, length)
 
-async function as(browser: Browser, email: string, fullName: string) {
-  const context = await browser.newContext()
-  const page = await context.newPage()
-  // Signed in on a desktop-sized window (the header's Sign Out is in the side sheet on a phone), then a phone.
-  await signIn(page, { email, fullName })
-  await page.setViewportSize(PHONE)
-  return { page, close: () => context.close() }
+/** Signed in on a desktop-sized window (the header's Sign Out is in the side sheet on a phone), then a phone. */
+async function asOnPhone(browser: Browser, email: string, fullName: string) {
+  const person = await as(browser, email, fullName)
+  await person.page.setViewportSize(PHONE)
+  return person
 }
 
 /** The page is no wider than the viewport (nothing scrolls sideways). */
@@ -43,7 +41,7 @@ test('a 95-character word in every user field wraps at 390 px: marketplace, list
 }) => {
   test.setTimeout(150_000)
   const suffix = Date.now().toString(36)
-  const seller = await as(browser, uniqueEmail('longword-seller'), 'Lee Longword')
+  const seller = await asOnPhone(browser, uniqueEmail('longword-seller'), 'Lee Longword')
   const origin = { Origin: new URL(seller.page.url()).origin }
 
   // The seller's public profile: a long display name and bio.
@@ -86,7 +84,7 @@ test('a 95-character word in every user field wraps at 390 px: marketplace, list
   const listing = (await created.json()) as { id: string; slug: string }
 
   // A buyer pays and writes to the seller.
-  const buyer = await as(browser, uniqueEmail('longword-buyer'), 'Bo Buyer')
+  const buyer = await asOnPhone(browser, uniqueEmail('longword-buyer'), 'Bo Buyer')
   await buyer.page.goto(`/checkout/${listing.id}`)
   await payWithCard(buyer.page)
   await expect(buyer.page.getByText('Your payment is confirmed.')).toBeVisible()

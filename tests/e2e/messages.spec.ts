@@ -1,22 +1,11 @@
-import { expect, test, type Browser, type Page } from '@playwright/test'
-import { axeViolations, DEMO, signIn, waitForHydration } from './support'
+import { expect, test, type Page } from '@playwright/test'
+import { as, axeViolations, DEMO, signIn, waitForHydration } from './support'
 
 // Issue 18: a message thread per sale, and a dispute decided from its timeline.
 // Demo data (db/seed/demo-messages.ts): buyer@ bought ada@'s Remix Marketplace Template (delivered) and
 // they already exchanged two messages; jules@'s Restaurant Ordering Site (lin@) is disputed.
 const SALE = 'Remix Marketplace Template'
 const DISPUTED = 'Restaurant Ordering Site'
-
-/** Someone in their own browser context; without JavaScript they sign in first (the OAuth hop needs it). */
-async function as(browser: Browser, email: string, fullName: string, { javaScriptEnabled = true } = {}) {
-  const context = await browser.newContext()
-  const page = await context.newPage()
-  await signIn(page, { email, fullName })
-  if (javaScriptEnabled) return { page, close: () => context.close() }
-  const noScript = await browser.newContext({ javaScriptEnabled: false, storageState: await context.storageState() })
-  await context.close()
-  return { page: await noScript.newPage(), close: () => noScript.close() }
-}
 
 async function send(page: Page, body: string) {
   await page.getByLabel('Your message').fill(body)

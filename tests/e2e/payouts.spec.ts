@@ -1,19 +1,9 @@
-import { expect, test, type Browser } from '@playwright/test'
-import { DEMO, signIn, waitForHydration } from './support'
+import { expect, test } from '@playwright/test'
+import { as, DEMO, signIn, waitForHydration } from './support'
 
 // Issue 19: payout batches with four eyes, the bank files, the seller's statement and chart.
 // Lin's completed GitHub sale (Documentation Site Starter, db/seed/demo-github.ts) is the one this
 // batch pays: the admin ticks Lin only, so Ada's due sales stay for the other specs.
-
-async function as(browser: Browser, email: string, fullName: string, { javaScriptEnabled = true } = {}) {
-  const context = await browser.newContext()
-  const page = await context.newPage()
-  await signIn(page, { email, fullName })
-  if (javaScriptEnabled) return { page, close: () => context.close() }
-  const noScript = await browser.newContext({ javaScriptEnabled: false, storageState: await context.storageState() })
-  await context.close()
-  return { page: await noScript.newPage(), close: () => noScript.close() }
-}
 
 const LIN = 'lin@forkmarket.dev'
 

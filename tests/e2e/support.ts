@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright'
-import { expect, type BrowserContext, type Page } from '@playwright/test'
+import { expect, type Browser, type BrowserContext, type Page } from '@playwright/test'
 
 /**
  * The login fixture: every browser context signs in through the real flow
@@ -47,6 +47,25 @@ export async function signIn(
   await page.getByRole('button', { name: 'Continue' }).click()
   await expect(page.getByRole('button', { name: 'Sign Out' })).toBeVisible()
   signedInAs.set(context, email)
+}
+
+/**
+ * Another person in their own browser context. Without JavaScript they sign in with it first
+ * (the OAuth hop needs it), then browse without it.
+ */
+export async function as(
+  browser: Browser,
+  email: string,
+  fullName: string,
+  { provider = 'GitHub', javaScriptEnabled = true }: { provider?: 'GitHub' | 'Google'; javaScriptEnabled?: boolean } = {},
+) {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  await signIn(page, { email, fullName, provider })
+  if (javaScriptEnabled) return { page, close: () => context.close() }
+  const noScript = await browser.newContext({ javaScriptEnabled: false, storageState: await context.storageState() })
+  await context.close()
+  return { page: await noScript.newPage(), close: () => noScript.close() }
 }
 
 /**
