@@ -9,7 +9,7 @@ import { NonceProvider } from '~/lib/nonce'
 // server bundle whatever this file does; importing them dynamically here only made the build warn
 // (INEFFECTIVE_DYNAMIC_IMPORT) on every start that builds (issue 26.17).
 import { ADMIN_ALERT_JOBS } from '~/server/domain/admin-alerts.server'
-import { ESCROW_JOBS } from '~/server/domain/escrow.server'
+import { ESCROW_JOBS } from '~/server/domain/escrow-auto-confirm.server'
 import { GITHUB_JOBS } from '~/server/domain/github-jobs.server'
 import { NOTIFICATION_JOBS } from '~/server/domain/notification-sender.server'
 import { RECONCILIATION_JOBS } from '~/server/domain/reconciliation.server'

@@ -28,7 +28,7 @@ import {
 } from '~/server/domain/admin.server'
 import { approveBankDetails, countPendingBankDetails, listPendingBankDetails, rejectBankDetails } from '~/server/domain/bank-details.server'
 import { AppError } from '~/server/domain/errors.server'
-import { refundSale, releaseFunds } from '~/server/domain/escrow.server'
+import { refundSale, releaseFunds } from '~/server/domain/escrow-actions.server'
 import { githubEvidence } from '~/server/domain/github-views.server'
 import { listOpenMoneyExceptions } from '~/server/domain/money-exceptions.server'
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { alertOverdueDeliveries, sendBankDetailsDigest } from '../../app/server/domain/admin-alerts.server.ts'
-import { deliverSale } from '../../app/server/domain/escrow.server.ts'
+import { deliverSale } from '../../app/server/domain/escrow-actions.server.ts'
 import { sendOne } from '../../app/server/domain/notification-sender.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'
 import { inbox } from '../support/mail.ts'

@@ -12,17 +12,9 @@ import * as purchasesApi from '../../app/routes/api/purchases.ts'
 import * as deliverApi from '../../app/routes/api/seller-transaction-deliver.ts'
 import * as purchasesPage from '../../app/routes/purchases.tsx'
 import { AppError } from '../../app/server/domain/errors.server.ts'
-import {
-  AUTO_CONFIRM_TASK,
-  autoConfirmDue,
-  confirmReceipt,
-  deliverSale,
-  disputeSale,
-  ESCROW_JOBS,
-  refundSale,
-  releaseFunds,
-  scheduleAutoConfirm,
-} from '../../app/server/domain/escrow.server.ts'
+import { confirmReceipt, deliverSale, disputeSale, refundSale, releaseFunds } from '../../app/server/domain/escrow-actions.server.ts'
+import { autoConfirmDue, ESCROW_JOBS } from '../../app/server/domain/escrow-auto-confirm.server.ts'
+import { AUTO_CONFIRM_TASK, scheduleAutoConfirm } from '../../app/server/domain/escrow.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'
 import { startJobWorker } from '../../app/server/infra/jobs.server.ts'
 import type { TransactionStatus } from '../../db/schema.ts'

@@ -5,7 +5,8 @@ import { notificationContent } from '../../app/emails/content.ts'
 import * as githubWebhook from '../../app/routes/api/github-webhook.ts'
 import * as listingPurchase from '../../app/routes/api/listing-purchase.ts'
 import { checkoutSummary, purchaseOutcome, startCheckout } from '../../app/server/domain/checkout.server.ts'
-import { autoConfirmDue, confirmReceipt, listPurchases, refundSale } from '../../app/server/domain/escrow.server.ts'
+import { confirmReceipt, refundSale } from '../../app/server/domain/escrow-actions.server.ts'
+import { autoConfirmDue } from '../../app/server/domain/escrow-auto-confirm.server.ts'
 import {
   authorizeUrl,
   completeInstallation,
@@ -20,6 +21,7 @@ import { GITHUB_JOBS } from '../../app/server/domain/github-jobs.server.ts'
 import { listRepositoryChoices, sellerGithubStatus, setListingRepository } from '../../app/server/domain/github-listing-sources.server.ts'
 import { revokeGithubAccess } from '../../app/server/domain/github-revocation.server.ts'
 import { githubEvidence } from '../../app/server/domain/github-views.server.ts'
+import { listPurchases } from '../../app/server/domain/purchases.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'
 import { resetGithubClients, setGithubTimeout } from '../../app/server/infra/github.server.ts'
 import { startJobWorker } from '../../app/server/infra/jobs.server.ts'
@@ -510,7 +512,7 @@ describe('refunds', () => {
     await runInvitation(saleId)
     gh.acceptInvitation({ repository: w.repo.fullName, login: w.buyerAccount.login })
     await gh.idle()
-    const { disputeSale } = await import('../../app/server/domain/escrow.server.ts')
+    const { disputeSale } = await import('../../app/server/domain/escrow-actions.server.ts')
     await disputeSale({ transactionId: saleId, buyerId: w.buyer.id, reason: 'Does not build' })
     await refundSale({ transactionId: saleId, adminId: admin.id, reason: 'Refund' })
     await webhooksDelivered()

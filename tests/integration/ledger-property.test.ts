@@ -5,14 +5,8 @@ import { describe, expect, it } from 'vitest'
 import * as purchaseApi from '../../app/routes/api/listing-purchase.ts'
 import * as webhook from '../../app/routes/api/stripe-webhook.ts'
 import { AppError } from '../../app/server/domain/errors.server.ts'
-import {
-  autoConfirmDue,
-  confirmReceipt,
-  deliverSale,
-  disputeSale,
-  refundSale,
-  releaseFunds,
-} from '../../app/server/domain/escrow.server.ts'
+import { confirmReceipt, deliverSale, disputeSale, refundSale, releaseFunds } from '../../app/server/domain/escrow-actions.server.ts'
+import { autoConfirmDue } from '../../app/server/domain/escrow-auto-confirm.server.ts'
 import { postLedgerEntry, postSellerPayout } from '../../app/server/domain/ledger.server.ts'
 import {
   approvePayoutBatch,

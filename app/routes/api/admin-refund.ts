@@ -1,7 +1,7 @@
 import { RefundReasonSchema } from '~/lib/admin-schemas'
 import { z } from '~/lib/zod'
 import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
-import { refundSale, saleJson } from '~/server/domain/escrow.server'
+import { refundSale, saleJson } from '~/server/domain/escrow-actions.server'
 
 // POST /api/admin/transactions/:transactionId/refund { reason }: refunds a disputed sale, or a paid one
 // never delivered. Answers 202: the sale becomes 'refunded' when Stripe confirms (charge.refunded).

@@ -1,7 +1,7 @@
 import { ReleaseNoteSchema } from '~/lib/admin-schemas'
 import { z } from '~/lib/zod'
 import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
-import { releaseFunds, saleJson } from '~/server/domain/escrow.server'
+import { releaseFunds, saleJson } from '~/server/domain/escrow-actions.server'
 
 // POST /api/admin/transactions/:transactionId/release { reason? }: settles a dispute for the seller (disputed → completed).
 const api = apiRoute({

@@ -1,5 +1,5 @@
 import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
-import { confirmReceipt, saleJson } from '~/server/domain/escrow.server'
+import { confirmReceipt, saleJson } from '~/server/domain/escrow-actions.server'
 
 // POST /api/purchases/:id/confirm: the buyer confirms receipt (delivered → completed).
 const api = apiRoute({

@@ -1,7 +1,7 @@
 import { ReportProblemSchema } from '~/lib/purchase-schema'
 import { z } from '~/lib/zod'
 import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
-import { disputeSale, saleJson } from '~/server/domain/escrow.server'
+import { disputeSale, saleJson } from '~/server/domain/escrow-actions.server'
 
 // POST /api/purchases/:id/dispute { reason }: the buyer reports a problem within the 72-hour window.
 const api = apiRoute({

@@ -1,5 +1,5 @@
 import { apiRoute } from '~/server/api/api-route.server'
-import { listPurchases } from '~/server/domain/escrow.server'
+import { listPurchases } from '~/server/domain/purchases.server'
 
 // GET /api/purchases (spec §7): the signed-in buyer's purchases, newest first (the spec's buyer view);
 // deliveryProof.forkUrl only while the buyer has access (a refund ends it).

@@ -1,7 +1,7 @@
 import { ForkUrlSchema } from '~/lib/escrow-schemas'
 import { z } from '~/lib/zod'
 import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
-import { deliverSale, saleJson } from '~/server/domain/escrow.server'
+import { deliverSale, saleJson } from '~/server/domain/escrow-actions.server'
 
 // POST /api/seller/transactions/:id/deliver { forkUrl }: the seller hands over the buyer's fork (paid → delivered).
 const api = apiRoute({

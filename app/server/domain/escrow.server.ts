@@ -1,16 +1,12 @@
-import type { Task } from 'graphile-worker'
 import type { Transaction as DbTransaction, Kysely } from 'kysely'
-import { ACCESS_STATUSES, DISPUTE_WINDOW_MS, isValidForkUrl, windowEndsAt } from '~/lib/escrow'
+import { windowEndsAt } from '~/lib/escrow'
 import { isUuid } from '~/lib/ids'
 import type { DB, Transaction, TransactionStatus } from '../../../db/schema.ts'
 import { db } from '../infra/db.server.ts'
-import { ensureJobSchema, queueJob, type JobDefinition } from '../infra/jobs.server.ts'
-import { logEvent } from '../infra/log.server.ts'
-import { getStripe } from '../infra/stripe.server.ts'
+import { ensureJobSchema, queueJob } from '../infra/jobs.server.ts'
 import { recordAudit } from './audit.server.ts'
 import { AppError } from './errors.server.ts'
 import { decideEscrow, paymentMismatch, TRANSITIONS, type Actor, type EscrowEvent, type EventData } from './escrow-transitions.server.ts'
-import { purchaseGithubViews, type PurchaseGithub } from './github-views.server.ts'
 import { recordMoneyException } from './money-exceptions.server.ts'
 import { runSaleEffects } from './sale-effects.server.ts'
 
@@ -28,6 +24,9 @@ import { runSaleEffects } from './sale-effects.server.ts'
  * status = <the state it was in>, write the audit row, run the target state's
  * entry hook and the event's effects. Racing events therefore apply once, and a
  * refused event leaves no trace.
+ *
+ * Beside it: what people do to a sale (escrow-actions.server.ts), the auto-confirm job
+ * (escrow-auto-confirm.server.ts) and the buyer's purchases (purchases.server.ts).
  */
 
 export type { Actor, EscrowEvent, EventData } from './escrow-transitions.server.ts'
@@ -175,90 +174,12 @@ export async function fire(input: EventInput): Promise<Transaction> {
   return outcome.sale
 }
 
-// --- The surfaces' verbs ------------------------------------------------------------------
-
 export async function getTransaction(id: string): Promise<Transaction | undefined> {
   if (!isUuid(id)) return undefined
   return db.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
-/** paid → delivered: the seller hands over the buyer's fork; the 72-hour window starts. */
-export async function deliverSale(input: { transactionId: string; sellerId: string; forkUrl: string; now?: Date }) {
-  const forkUrl = input.forkUrl.trim()
-  if (!isValidForkUrl(forkUrl)) throw new AppError(400, 'The fork URL must be an https:// link')
-  return fire({
-    saleId: input.transactionId,
-    event: 'deliver',
-    by: { id: input.sellerId, role: 'seller' },
-    forkUrl,
-    metadata: { forkUrl },
-    now: input.now,
-  })
-}
-
-/** delivered → completed: the buyer confirms receipt and the funds are released to the seller. */
-export async function confirmReceipt(input: { transactionId: string; buyerId: string; now?: Date }) {
-  return fire({ saleId: input.transactionId, event: 'confirm_receipt', by: { id: input.buyerId, role: 'buyer' }, now: input.now })
-}
-
-/** delivered → disputed, only while the window is open: stops the auto-confirm clock. */
-export async function disputeSale(input: { transactionId: string; buyerId: string; reason: string; now?: Date }) {
-  const reason = input.reason.trim()
-  if (!reason) throw new AppError(400, 'Please describe the problem')
-  return fire({ saleId: input.transactionId, event: 'dispute', by: { id: input.buyerId, role: 'buyer' }, reason, now: input.now })
-}
-
-/** disputed → completed: the admin sides with the seller and releases the funds. */
-export async function releaseFunds(input: { transactionId: string; adminId: string; reason?: string; now?: Date }) {
-  return fire({
-    saleId: input.transactionId,
-    event: 'release',
-    by: { id: input.adminId, role: 'admin' },
-    reason: input.reason?.trim() || null,
-    now: input.now,
-  })
-}
-
-/**
- * The admin's refund: claim the sale (refund_requested, so two admins clicking
- * at once ask Stripe once; the idempotency key covers a retried call), ask
- * Stripe, and let charge.refunded make the sale refunded. When Stripe refuses,
- * the claim is given back (refund_failed) so the admin can try again.
- */
-export async function refundSale(input: { transactionId: string; adminId: string; reason: string; now?: Date }) {
-  const reason = input.reason.trim()
-  if (!reason) throw new AppError(400, 'Please give a reason for the refund')
-  const by: Actor = { id: input.adminId, role: 'admin' }
-  const claimed = await fire({ saleId: input.transactionId, event: 'refund_requested', by, reason, now: input.now })
-
-  let refundId: string
-  try {
-    const refund = await getStripe().refunds.create(
-      {
-        payment_intent: claimed.stripePaymentIntentId!,
-        reason: 'requested_by_customer',
-        metadata: { transactionId: claimed.id, adminId: input.adminId },
-      },
-      { idempotencyKey: `refund:${claimed.id}` },
-    )
-    refundId = refund.id
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error)
-    await fire({ saleId: claimed.id, event: 'refund_failed', by, reason: message, claimedAt: claimed.refundRequestedAt! }).catch(
-      () => undefined, // charge.refunded may have landed meanwhile: then there is no claim to give back
-    )
-    logEvent('error', 'refund_failed', { transactionId: claimed.id, message })
-    throw new AppError(502, 'The payment provider could not refund this sale. Please try again.')
-  }
-
-  // The charge.refunded webhook may already have moved the sale to refunded and recorded the id.
-  const recorded = await db
-    .transaction()
-    .execute((trx) => applyEvent(trx, { saleId: claimed.id, event: 'refund_recorded', by, refundId, metadata: { refundId } }))
-  return recorded.applied ? recorded.sale : (recorded.sale ?? (await getTransaction(claimed.id))!)
-}
-
-// --- The auto-confirm job ------------------------------------------------------------------
+// --- Scheduling the auto-confirm (its job: escrow-auto-confirm.server.ts) -----------------
 
 export const AUTO_CONFIRM_TASK = 'auto-confirm'
 
@@ -270,148 +191,4 @@ export function autoConfirmJobKey(transactionId: string): string {
 /** Queues the auto-confirm of a delivered sale at the end of its window, in the caller's transaction. */
 export function scheduleAutoConfirm(executor: Executor, transactionId: string, runAt: Date): Promise<void> {
   return queueJob(executor, AUTO_CONFIRM_TASK, { transactionId }, { runAt, jobKey: autoConfirmJobKey(transactionId) })
-}
-
-/**
- * Confirms every delivered, undisputed sale whose 72-hour window has ended at
- * `now`, each through the same locked transition as the buyer's Confirm
- * Receipt (the job calls this; tests call it with a moved clock). Returns the
- * ids it completed; a sale the buyer confirmed or disputed meanwhile is skipped.
- */
-export async function autoConfirmDue(now: Date = new Date()): Promise<string[]> {
-  const due = await db
-    .selectFrom('transactions')
-    .select('id')
-    .where('status', '=', 'delivered')
-    .where('deliveredAt', '<=', new Date(now.getTime() - DISPUTE_WINDOW_MS))
-    .orderBy('deliveredAt')
-    .execute()
-  const completed: string[] = []
-  for (const { id } of due) {
-    const outcome = await db
-      .transaction()
-      .execute((trx) => applyEvent(trx, { saleId: id, event: 'auto_confirm', by: { id: null, role: 'system' }, now }))
-    if (outcome.applied) completed.push(id)
-  }
-  return completed
-}
-
-/** When a delivered sale's window ends (for the job that auto-confirms it). */
-async function autoConfirmDueAt(transactionId: string): Promise<Date | null> {
-  const sale = await getTransaction(transactionId)
-  if (!sale || sale.status !== 'delivered' || !sale.deliveredAt) return null
-  return windowEndsAt(sale.deliveredAt)
-}
-
-/**
- * The job: confirm whatever is due now. When the job fired a little early for
- * its sale (clock skew between instances), put it back at the window's end.
- */
-const autoConfirmTask: Task = async (payload, helpers) => {
-  const now = new Date()
-  const confirmed = await autoConfirmDue(now)
-  if (confirmed.length > 0) logEvent('info', 'auto_confirmed', { count: confirmed.length, ids: confirmed })
-  const transactionId = payload && typeof payload === 'object' && 'transactionId' in payload ? String(payload.transactionId) : null
-  if (!transactionId) return
-  const dueAt = await autoConfirmDueAt(transactionId)
-  if (dueAt && dueAt > now) {
-    await helpers.addJob(AUTO_CONFIRM_TASK, { transactionId }, { runAt: dueAt, jobKey: autoConfirmJobKey(transactionId) })
-  }
-}
-
-/** The escrow's jobs for the worker (server start-up passes them to startJobWorker). */
-export const ESCROW_JOBS: readonly JobDefinition[] = [
-  // A sweep every 10 minutes catches anything a lost or failed job missed.
-  { name: AUTO_CONFIRM_TASK, task: autoConfirmTask, sweep: '*/10 * * * *', runAtStartup: true },
-]
-
-// --- The buyer's purchases -------------------------------------------------------------
-
-/** Statuses shown in My Purchases: attempts that never got paid are not purchases. */
-const PURCHASE_STATUSES: readonly TransactionStatus[] = ['paid', 'delivering', 'delivered', 'completed', 'disputed', 'refunded', 'held']
-
-export interface Purchase {
-  id: string
-  createdAt: Date
-  amountCents: number
-  status: TransactionStatus
-  listing: { id: string; title: string; slug: string }
-  seller: { username: string }
-  /** Only while the buyer has access (a refund ends it). */
-  deliveryProof: { forkUrl: string } | null
-  deliveredAt: Date | null
-  /** When the 72-hour window ends, for a delivered sale. */
-  windowEndsAt: Date | null
-  disputeReason: string | null
-  /** Delivery through GitHub (issue 16): the invitation while delivering, then the repository and the fork. */
-  github: PurchaseGithub | null
-}
-
-/** The spec's buyer view (GET /api/purchases and /purchases), newest first. */
-export async function listPurchases(buyerId: string): Promise<Purchase[]> {
-  const rows = await db
-    .selectFrom('transactions')
-    .innerJoin('listings', 'listings.id', 'transactions.listingId')
-    .innerJoin('users as seller', 'seller.id', 'transactions.sellerId')
-    .select([
-      'transactions.id',
-      'transactions.createdAt',
-      'transactions.amountCents',
-      'transactions.status',
-      'transactions.deliveryProof',
-      'transactions.deliveredAt',
-      'transactions.disputeReason',
-      'listings.id as listingId',
-      'listings.title',
-      'listings.slug',
-      'seller.username as sellerUsername',
-    ])
-    .where('transactions.buyerId', '=', buyerId)
-    .where('transactions.status', 'in', [...PURCHASE_STATUSES])
-    .orderBy('transactions.createdAt', 'desc')
-    .orderBy('transactions.id', 'desc')
-    .execute()
-  const github = await purchaseGithubViews(rows.map((row) => row.id))
-  return rows.map((row) => {
-    const hasAccess = (ACCESS_STATUSES as readonly TransactionStatus[]).includes(row.status)
-    const forkUrl = hasAccess ? row.deliveryProof?.forkUrl : undefined
-    return {
-      id: row.id,
-      createdAt: row.createdAt,
-      amountCents: row.amountCents,
-      status: row.status,
-      listing: { id: row.listingId, title: row.title, slug: row.slug },
-      seller: { username: row.sellerUsername },
-      deliveryProof: forkUrl ? { forkUrl } : null,
-      deliveredAt: row.deliveredAt,
-      windowEndsAt: row.status === 'delivered' && row.deliveredAt ? windowEndsAt(row.deliveredAt) : null,
-      disputeReason: row.disputeReason,
-      github: github.get(row.id) ?? null,
-    }
-  })
-}
-
-// --- JSON for the API ------------------------------------------------------------------
-
-/** A sale as the /api/* endpoints answer it (no provider ids). */
-export function saleJson(sale: Transaction) {
-  return {
-    id: sale.id,
-    listingId: sale.listingId,
-    buyerId: sale.buyerId,
-    sellerId: sale.sellerId,
-    status: sale.status,
-    amountCents: sale.amountCents,
-    applicationFeeCents: sale.applicationFeeCents,
-    deliveryProof: sale.deliveryProof,
-    deliveredAt: sale.deliveredAt,
-    windowEndsAt: sale.status === 'delivered' && sale.deliveredAt ? windowEndsAt(sale.deliveredAt) : null,
-    completedAt: sale.completedAt,
-    disputedAt: sale.disputedAt,
-    disputeReason: sale.disputeReason,
-    refundRequestedAt: sale.refundRequestedAt,
-    refundedAt: sale.refundedAt,
-    createdAt: sale.createdAt,
-    updatedAt: sale.updatedAt,
-  }
 }

@@ -5,7 +5,7 @@ import { githubEnabled, githubWebUrl } from '../infra/github.server.ts'
 /**
  * What the screens read about GitHub deliveries (issue 16): the buyer's view of
  * a purchase and the admin's evidence. Kept apart from the delivery modules
- * (which fire escrow events) so escrow.server.ts can list purchases with it.
+ * (which fire escrow events) so purchases.server.ts can list purchases with it.
  */
 
 export interface PurchaseGithub {
