@@ -29,6 +29,21 @@ export function isMaskedValue(value: string | null | undefined): boolean {
   return typeof value === 'string' && MASKED.test(value)
 }
 
+/**
+ * A seller's bank account, one shape everywhere: in full on the admin's approval and payout
+ * screens and in the bank files, masked (last four) in the seller's own form.
+ */
+export interface BankAccountDetails {
+  country: string
+  accountHolder: string
+  bankName: string
+  sortCode: string | null
+  accountNumber: string | null
+  routingNumber: string | null
+  iban: string | null
+  swift: string | null
+}
+
 export type FieldGroup = 'sortCode' | 'accountNumber' | 'routingNumber' | 'iban' | 'swift'
 
 /** Which account fields a country uses (spec §5: GB sort code + account number, US routing + account number, others IBAN + BIC/SWIFT). */

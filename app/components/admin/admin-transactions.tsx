@@ -3,6 +3,7 @@ import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table'
+import type { BankAccountDetails } from '~/lib/bank-details-schema'
 import { DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
 import { formatDate } from '~/lib/format'
 import { formatCents } from '~/lib/money'
@@ -11,7 +12,7 @@ import type { GithubEvidence } from '~/server/domain/github-views.server'
 import type { BankDetailsStatus, TransactionStatus } from '../../../db/schema.ts'
 import { ActionDialog } from './action-dialog'
 import { MarkPaidSchema, RefundSchema, ReleaseSchema } from './admin-actions'
-import { BankDetailsView, type BankDetailsViewData } from './bank-details-view'
+import { BankDetailsView } from './bank-details-view'
 import { DeliveryEvidence } from './delivery-evidence'
 
 export interface AdminTransactionRow {
@@ -36,7 +37,7 @@ export interface AdminTransactionRow {
   sellerBankStatus: BankDetailsStatus | null
 }
 
-function MarkPaidAction({ t, bank }: { t: AdminTransactionRow; bank: BankDetailsViewData | undefined }) {
+function MarkPaidAction({ t, bank }: { t: AdminTransactionRow; bank: BankAccountDetails | undefined }) {
   if (!sellerMayBePaid(t.sellerBankStatus) || !bank) {
     const why = t.sellerBankStatus ? `Seller's bank details are ${t.sellerBankStatus}` : 'Seller has no bank details'
     return (
@@ -91,7 +92,7 @@ function RefundAction({ t }: { t: AdminTransactionRow }) {
   )
 }
 
-function RowActions({ t, bank, batchStatus }: { t: AdminTransactionRow; bank: BankDetailsViewData | undefined; batchStatus?: string }) {
+function RowActions({ t, bank, batchStatus }: { t: AdminTransactionRow; bank: BankAccountDetails | undefined; batchStatus?: string }) {
   if (t.refundRequestedAt && t.status !== 'refunded') return <Badge variant="warning">Refund requested</Badge>
   // Issue 19: already in a payout batch that is not sent yet — its next step is on the Payouts tab.
   if (isPayoutDue(t) && batchStatus) {
@@ -127,7 +128,7 @@ export function AdminTransactionsTable({
   inPayoutBatch = {},
 }: {
   transactions: AdminTransactionRow[]
-  payoutBankDetails: Record<string, BankDetailsViewData>
+  payoutBankDetails: Record<string, BankAccountDetails>
   /** Sales in a payout batch not yet sent, by id: the batch's state (issue 19). */
   inPayoutBatch?: Record<string, string>
 }) {

@@ -1,15 +1,5 @@
+import type { BankAccountDetails } from '~/lib/bank-details-schema'
 import { COUNTRIES, COUNTRY_LABELS, isOneOf } from '~/lib/options'
-
-export interface BankDetailsViewData {
-  country: string
-  accountHolder: string
-  bankName: string
-  sortCode: string | null
-  accountNumber: string | null
-  routingNumber: string | null
-  iban: string | null
-  swift: string | null
-}
 
 /** Sort code as banks print it: 04-00-04. */
 const formatSortCode = (value: string) => (/^\d{6}$/.test(value) ? value.replace(/(\d{2})(\d{2})(\d{2})/, '$1-$2-$3') : value)
@@ -20,7 +10,7 @@ const formatIban = (value: string) => value.replace(/(.{4})/g, '$1 ').trim()
  * A seller's bank details in full (admin only: the approval and payout screens).
  * Everywhere else numbers are masked to their last four characters.
  */
-export function BankDetailsView({ details }: { details: BankDetailsViewData }) {
+export function BankDetailsView({ details }: { details: BankAccountDetails }) {
   const rows: [string, string | null][] = [
     ['Country', isOneOf(COUNTRIES, details.country) ? COUNTRY_LABELS[details.country] : details.country],
     ['Account holder', details.accountHolder],

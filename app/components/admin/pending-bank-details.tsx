@@ -1,14 +1,15 @@
 import { TriangleAlert } from 'lucide-react'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
+import type { BankAccountDetails } from '~/lib/bank-details-schema'
 import { formatDate } from '~/lib/format'
 import { ActionDialog } from './action-dialog'
 import { ApproveBankSchema, RejectBankSchema } from './admin-actions'
-import { BankDetailsView, type BankDetailsViewData } from './bank-details-view'
+import { BankDetailsView } from './bank-details-view'
 
 export interface PendingBankEntry {
   id: string
   email: string
-  bankDetails: BankDetailsViewData & {
+  bankDetails: BankAccountDetails & {
     requestedAt: string | Date
     version: number
     /** Issue 19: a change of details approved before needs two different admins. */

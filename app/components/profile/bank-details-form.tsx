@@ -7,19 +7,15 @@ import { Field, FormErrors } from '~/components/ui/field'
 import { Input } from '~/components/ui/input'
 import { NativeSelect } from '~/components/ui/native-select'
 import { useHydrated } from '~/components/ui/use-hydrated'
-import { BANK_FIELD_HINTS, BankDetailsFieldsSchema, BankDetailsSchema, fieldsForCountry, type FieldGroup } from '~/lib/bank-details-schema'
+import {
+  BANK_FIELD_HINTS,
+  BankDetailsFieldsSchema,
+  BankDetailsSchema,
+  fieldsForCountry,
+  type BankAccountDetails,
+  type FieldGroup,
+} from '~/lib/bank-details-schema'
 import { COUNTRIES, COUNTRY_LABELS, isOneOf } from '~/lib/options'
-
-export interface BankDetailsFormValues {
-  country: string
-  accountHolder: string
-  bankName: string
-  sortCode: string | null
-  accountNumber: string | null
-  routingNumber: string | null
-  iban: string | null
-  swift: string | null
-}
 
 const ALL_GROUPS = new Set<FieldGroup>(['sortCode', 'accountNumber', 'routingNumber', 'iban', 'swift'])
 const constraint = getZodConstraint(BankDetailsFieldsSchema)
@@ -37,7 +33,7 @@ export function BankDetailsForm({
   submitLabel,
 }: {
   lastResult?: SubmissionResult<string[]> | null
-  defaultValue: BankDetailsFormValues | null
+  defaultValue: BankAccountDetails | null
   submitLabel: string
 }) {
   const hydrated = useHydrated()

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { create } from 'xmlbuilder2'
+import type { BankAccountDetails } from '../../lib/bank-details-schema.ts'
 import { config, isProduction } from '../infra/env.server.ts'
 import { csvCell } from './csv.server.ts'
 
@@ -29,18 +30,10 @@ export interface BankFileBatch {
 }
 
 /** One seller of the batch with the numbers decrypted (admin only). */
-export interface BankFilePayee {
+export interface BankFilePayee extends BankAccountDetails {
   position: number
   sellerId: string
   amountCents: number
-  country: string
-  accountHolder: string
-  bankName: string
-  sortCode: string | null
-  accountNumber: string | null
-  routingNumber: string | null
-  iban: string | null
-  swift: string | null
 }
 
 export interface Debtor {
