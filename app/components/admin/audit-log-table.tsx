@@ -1,18 +1,8 @@
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table'
 import { formatDateTime } from '~/lib/format'
+import type { AuditLogEntry } from '~/server/domain/admin.server'
 
-export interface AuditLogRow {
-  id: string
-  createdAt: string | Date
-  actorEmail: string | null
-  actorRole: string
-  action: string
-  entityType: string
-  entityId: string
-  fromState: string | null
-  toState: string | null
-  reason: string | null
-}
+export type AuditLogRow = Omit<AuditLogEntry, 'createdAt'> & { createdAt: string | Date }
 
 /** Who did what, when, from which state to which, and why (latest first). */
 export function AuditLogTable({ entries }: { entries: AuditLogRow[] }) {
