@@ -10,7 +10,7 @@ import { db } from '../infra/db.server.ts'
 import { githubId, splitFullName } from '../infra/github.server.ts'
 import { applyEvent } from './escrow.server.ts'
 import { refreshLogin } from './github-accounts.server.ts'
-import { clientFor, lockDelivery, step, SYSTEM, type Octo } from './github-delivery-steps.server.ts'
+import { applyDeliveryEvent, clientFor, lockDelivery, step, SYSTEM, type Octo } from './github-delivery-steps.server.ts'
 import type { Fresh, GithubWebhookResult } from './github-webhooks.server.ts'
 
 export type RepositoryHead = Awaited<ReturnType<typeof headOf>>
@@ -64,24 +64,14 @@ export async function confirmInTransaction(
     metadata: { ...proof },
   })
   if (!outcome.applied) return false
-  await trx
-    .updateTable('githubDeliveries')
-    .set({
-      state: 'accepted',
-      buyerGithubId: delivery.buyerGithubId,
-      buyerLogin: delivery.buyerLogin,
-      invitedAt: delivery.invitedAt ?? options.now,
-      acceptedAt: options.now,
-      deliveredSha: head.sha,
-      deliveredShaDate: head.date,
-      attempts: delivery.attempts,
-      waitingOn: null,
-      nextAttemptAt: null,
-      lastError: null,
-      updatedAt: options.now,
-    })
-    .where('transactionId', '=', delivery.transactionId)
-    .execute()
+  await applyDeliveryEvent(trx, delivery.transactionId, 'access_confirmed', {
+    buyerGithubId: delivery.buyerGithubId,
+    buyerLogin: delivery.buyerLogin,
+    invitedAt: delivery.invitedAt ?? options.now,
+    head,
+    attempts: delivery.attempts,
+    now: options.now,
+  })
   return true
 }
 
@@ -142,11 +132,7 @@ export async function handleFork(payload: EmitterWebhookEvent<'fork'>['payload']
       .forUpdate()
       .execute()
     for (const { transactionId } of deliveries) {
-      await trx
-        .updateTable('githubDeliveries')
-        .set({ forkUrl, forkedAt: now, updatedAt: now })
-        .where('transactionId', '=', transactionId)
-        .execute()
+      await applyDeliveryEvent(trx, transactionId, 'fork_recorded', { forkUrl, now })
       const sale = await trx.selectFrom('transactions').select('status').where('id', '=', transactionId).executeTakeFirst()
       if (sale && ['delivered', 'completed', 'disputed'].includes(sale.status)) {
         await applyEvent(trx, {

@@ -10,6 +10,7 @@ import { db } from '../infra/db.server.ts'
 import { installationOctokit } from '../infra/github.server.ts'
 import { logEvent } from '../infra/log.server.ts'
 import { applyEvent, prepareEscrow, type Actor } from './escrow.server.ts'
+import { decideDelivery, type DeliveryEvent, type DeliveryEventData } from './github-delivery-transitions.server.ts'
 
 export type Octo = Awaited<ReturnType<typeof installationOctokit>>
 
@@ -70,17 +71,41 @@ export async function currentLogin(octokit: Octo, buyerGithubId: number): Promis
   return login
 }
 
-/** delivering → disputed (the admin's queue), the delivery marked failed; once. */
+/**
+ * The delivery machine's runner (github-delivery-transitions.server.ts), the one writer of a
+ * delivery row after its INSERT: locks the row, asks the table, writes with a `WHERE state = <from>`
+ * guard. False when the table refuses (the delivery moved on): nothing is written.
+ */
+export async function applyDeliveryEvent(
+  trx: DbTransaction<DB>,
+  transactionId: string,
+  event: DeliveryEvent,
+  data: DeliveryEventData,
+): Promise<boolean> {
+  const delivery = await trx
+    .selectFrom('githubDeliveries')
+    .selectAll()
+    .where('transactionId', '=', transactionId)
+    .forUpdate()
+    .executeTakeFirst()
+  if (!delivery) return false
+  const decision = decideDelivery(delivery, event, data)
+  if (!decision.ok) return false
+  const { numUpdatedRows } = await trx
+    .updateTable('githubDeliveries')
+    .set({ ...decision.rule.set(delivery, data), state: decision.to, updatedAt: data.now })
+    .where('transactionId', '=', transactionId)
+    .where('state', '=', delivery.state)
+    .executeTakeFirst()
+  return numUpdatedRows > 0n
+}
+
+/** delivering → disputed (the admin's queue), the delivery marked failed (if still queued or invited); once. */
 export async function failDelivery(transactionId: string, reason: string, now: Date, executor?: DbTransaction<DB>): Promise<boolean> {
   const run = async (trx: DbTransaction<DB>) => {
     const outcome = await applyEvent(trx, { saleId: transactionId, event: 'delivery_failed', by: SYSTEM, reason, now })
     if (!outcome.applied) return false
-    await trx
-      .updateTable('githubDeliveries')
-      .set({ state: 'failed', lastError: reason, waitingOn: null, nextAttemptAt: null, updatedAt: now })
-      .where('transactionId', '=', transactionId)
-      .where('state', 'in', ['queued', 'invited'])
-      .execute()
+    await applyDeliveryEvent(trx, transactionId, 'delivery_failed', { now, error: reason })
     logEvent('warn', 'github_delivery_failed', { transactionId, reason })
     return true
   }

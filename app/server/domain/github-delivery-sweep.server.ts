@@ -11,7 +11,16 @@ import { logEvent } from '../infra/log.server.ts'
 import { prepareEscrow } from './escrow.server.ts'
 import { refreshLogin } from './github-accounts.server.ts'
 import { confirmInTransaction, headOf, type RepositoryHead } from './github-delivery-confirmation.server.ts'
-import { clientFor, currentLogin, failDelivery, lockDelivery, readDelivery, step, StepError } from './github-delivery-steps.server.ts'
+import {
+  applyDeliveryEvent,
+  clientFor,
+  currentLogin,
+  failDelivery,
+  lockDelivery,
+  readDelivery,
+  step,
+  StepError,
+} from './github-delivery-steps.server.ts'
 import { flushLost, recordInvitation, runInvitation, type Lost } from './github-delivery.server.ts'
 
 const DAY = 24 * 60 * 60 * 1000
@@ -131,7 +140,7 @@ export async function pollInvitation(transactionId: string, now: Date = new Date
           return 'pending'
         case 'resent':
           await recordInvitation(trx, transactionId, {
-            set: { resendCount: delivery.resendCount + 1, resentAt: now },
+            data: {},
             login: sighting.login,
             invitation: sighting.invitation,
             action: 'github_invitation_resent',
@@ -154,11 +163,7 @@ export async function pollInvitation(transactionId: string, now: Date = new Date
             })
             return 'failed'
           }
-          await trx
-            .updateTable('githubDeliveries')
-            .set({ lastError: failure.message, updatedAt: now })
-            .where('transactionId', '=', transactionId)
-            .execute()
+          await applyDeliveryEvent(trx, transactionId, 'error_recorded', { error: failure.message, now })
           if (failure.kind === 'refused' || (failure.kind === 'not_found' && stepName === 'buyer')) {
             await failDelivery(
               transactionId,

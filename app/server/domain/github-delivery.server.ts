@@ -9,8 +9,8 @@
  *   runInvitation(transactionId, now)     the invitation job's step (tests call it)
  */
 import type { Task } from 'graphile-worker'
-import type { Transaction as DbTransaction, Kysely, Updateable } from 'kysely'
-import type { DB, GithubDeliveriesTable, GithubDelivery, GithubWaitingOn, Transaction } from '../../../db/schema.ts'
+import type { Transaction as DbTransaction } from 'kysely'
+import type { DB, GithubDelivery, GithubWaitingOn, Transaction } from '../../../db/schema.ts'
 import { db } from '../infra/db.server.ts'
 import { githubEnabled, githubFailure, splitFullName, type GithubFailure } from '../infra/github.server.ts'
 import { queueJob } from '../infra/jobs.server.ts'
@@ -20,6 +20,7 @@ import { applyEvent, prepareEscrow } from './escrow.server.ts'
 import { refreshLogin } from './github-accounts.server.ts'
 import { confirmInTransaction, headOf, type RepositoryHead } from './github-delivery-confirmation.server.ts'
 import {
+  applyDeliveryEvent,
   clientFor,
   currentLogin,
   failDelivery,
@@ -30,11 +31,10 @@ import {
   SYSTEM,
   transactionIdOf,
 } from './github-delivery-steps.server.ts'
+import type { DeliveryEventData } from './github-delivery-transitions.server.ts'
 import { installationLost, repositoryLost } from './github-repository-access.server.ts'
 import { deliversThroughGithub } from './github-views.server.ts'
 import { notifyGithubInvitation } from './notification-sender.server.ts'
-
-type Executor = Kysely<DB> | DbTransaction<DB>
 
 const HOUR = 60 * 60 * 1000
 
@@ -96,14 +96,15 @@ export type InvitationOutcome =
   | { result: 'waiting'; retryAt: Date; waitingOn: GithubWaitingOn; message: string }
 
 /**
- * Records an invitation GitHub created (sent, or sent again): the delivery row
- * (who, which invitation, what else the caller changes) and its audit row.
+ * Records an invitation GitHub created (sent, or sent again): the delivery
+ * machine's event (who, which invitation) and its audit row.
  */
 export async function recordInvitation(
-  trx: Executor,
+  trx: DbTransaction<DB>,
   transactionId: string,
   input: {
-    set: Updateable<GithubDeliveriesTable>
+    /** What the event carries besides the login, the invitation and the time. */
+    data: Omit<DeliveryEventData, 'login' | 'invitation' | 'now'>
     login: string
     invitation: { id: number; html_url: string }
     action: 'github_invitation_sent' | 'github_invitation_resent'
@@ -112,18 +113,8 @@ export async function recordInvitation(
     now: Date
   },
 ): Promise<void> {
-  await trx
-    .updateTable('githubDeliveries')
-    .set({
-      ...input.set,
-      buyerLogin: input.login,
-      invitationId: input.invitation.id,
-      invitationUrl: input.invitation.html_url,
-      lastError: null,
-      updatedAt: input.now,
-    })
-    .where('transactionId', '=', transactionId)
-    .execute()
+  const event = input.action === 'github_invitation_sent' ? 'invitation_sent' : 'invitation_resent'
+  await applyDeliveryEvent(trx, transactionId, event, { ...input.data, login: input.login, invitation: input.invitation, now: input.now })
   await recordAudit(trx, {
     actorId: null,
     actorRole: 'system',
@@ -199,7 +190,7 @@ export async function runInvitation(transactionId: string, now: Date = new Date(
           const { buyerGithubId, login, invitation } = answer
           await refreshLogin(trx, buyerGithubId, login)
           await recordInvitation(trx, transactionId, {
-            set: { state: 'invited', buyerGithubId, invitedAt: now, attempts: attempt, waitingOn: null, nextAttemptAt: null },
+            data: { buyerGithubId, attempts: attempt },
             login,
             invitation,
             action: 'github_invitation_sent',
@@ -224,11 +215,7 @@ export async function runInvitation(transactionId: string, now: Date = new Date(
           const stepName = error instanceof StepError ? error.step : 'repository'
           if (failure.kind === 'not_found' && stepName !== 'buyer') {
             // The installation or the repository is gone: hidden listing, alert, admin queue (after this transaction).
-            await trx
-              .updateTable('githubDeliveries')
-              .set({ attempts: attempt, lastError: failure.message, updatedAt: now })
-              .where('transactionId', '=', transactionId)
-              .execute()
+            await applyDeliveryEvent(trx, transactionId, 'attempt_failed', { attempts: attempt, error: failure.message, now })
             lost.push({
               installationId: stepName === 'installation' ? delivery.installationId : undefined,
               repoIds: [delivery.repoId],
@@ -240,7 +227,7 @@ export async function runInvitation(transactionId: string, now: Date = new Date(
             stepName === 'buyer' && failure.kind === 'not_found'
               ? "The buyer's GitHub account no longer exists"
               : `GitHub refused the invitation: ${failure.message}`
-          await trx.updateTable('githubDeliveries').set({ attempts: attempt }).where('transactionId', '=', transactionId).execute()
+          await applyDeliveryEvent(trx, transactionId, 'attempt_failed', { attempts: attempt, now })
           await failDelivery(transactionId, reason, now, trx)
           return { result: 'failed' }
         }
@@ -324,11 +311,13 @@ async function wait(
   failure: Extract<GithubFailure, { kind: 'retry' }> | { kind: 'retry'; retryAt: Date; waitingOn: 'buyer_github'; message: string },
   now: Date,
 ): Promise<InvitationOutcome> {
-  await trx
-    .updateTable('githubDeliveries')
-    .set({ attempts: attempt, waitingOn: failure.waitingOn, nextAttemptAt: failure.retryAt, lastError: failure.message, updatedAt: now })
-    .where('transactionId', '=', delivery.transactionId)
-    .execute()
+  await applyDeliveryEvent(trx, delivery.transactionId, 'invitation_waiting', {
+    attempts: attempt,
+    waitingOn: failure.waitingOn,
+    retryAt: failure.retryAt,
+    error: failure.message,
+    now,
+  })
   if (delivery.waitingOn !== failure.waitingOn) {
     await recordAudit(trx, {
       actorId: null,

@@ -9,7 +9,16 @@ import { githubFailure, splitFullName } from '../infra/github.server.ts'
 import { logEvent } from '../infra/log.server.ts'
 import { recordAudit } from './audit.server.ts'
 import { GITHUB_REVOKE_TASK } from './escrow.server.ts'
-import { clientFor, currentLogin, lockDelivery, readDelivery, step, StepError, transactionIdOf } from './github-delivery-steps.server.ts'
+import {
+  applyDeliveryEvent,
+  clientFor,
+  currentLogin,
+  lockDelivery,
+  readDelivery,
+  step,
+  StepError,
+  transactionIdOf,
+} from './github-delivery-steps.server.ts'
 
 const HOUR = 60 * 60 * 1000
 
@@ -58,21 +67,13 @@ export async function revokeGithubAccess(transactionId: string, now: Date = new 
     // Refunded since it was read: GitHub was not asked yet.
     if (!removal) return { result: 'retry', retryAt: now, message: 'The sale was refunded while it was read' }
     if (removal.kind !== 'done') {
-      await trx
-        .updateTable('githubDeliveries')
-        .set({ lastError: removal.message, updatedAt: now })
-        .where('transactionId', '=', transactionId)
-        .execute()
+      await applyDeliveryEvent(trx, transactionId, 'error_recorded', { error: removal.message, now })
       if (removal.kind === 'retry') return { result: 'retry', retryAt: removal.retryAt, message: removal.message }
       logEvent('error', 'github_revoke_refused', { transactionId, message: removal.message })
       return { result: 'retry', retryAt: new Date(now.getTime() + HOUR), message: removal.message }
     }
     const { revocation, note } = removal
-    await trx
-      .updateTable('githubDeliveries')
-      .set({ state: 'revoked', revokedAt: now, revocation, waitingOn: null, nextAttemptAt: null, updatedAt: now })
-      .where('transactionId', '=', transactionId)
-      .execute()
+    await applyDeliveryEvent(trx, transactionId, 'revoked', { revocation, now })
     await recordAudit(trx, {
       actorId: null,
       actorRole: 'system',
