@@ -11,13 +11,9 @@
  */
 import { join } from 'node:path'
 import { stopOnSignals } from '../support/background.ts'
+import { portFromEnv } from '../support/http.ts'
 import { DEFAULT_PORT, startGithubEmulator } from './server.ts'
 
-const port = Number(process.env.GITHUB_EMULATOR_PORT || DEFAULT_PORT)
-if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-  console.error(`Invalid GITHUB_EMULATOR_PORT: ${process.env.GITHUB_EMULATOR_PORT}`)
-  process.exit(1)
-}
 const appId = process.env.GITHUB_APP_ID ? Number(process.env.GITHUB_APP_ID) : undefined
 if (appId !== undefined && !Number.isSafeInteger(appId)) {
   console.error(`Invalid GITHUB_APP_ID: ${process.env.GITHUB_APP_ID}`)
@@ -25,7 +21,7 @@ if (appId !== undefined && !Number.isSafeInteger(appId)) {
 }
 
 const emulator = await startGithubEmulator({
-  port,
+  port: portFromEnv('GITHUB_EMULATOR_PORT', DEFAULT_PORT),
   host: process.env.GITHUB_EMULATOR_HOST || undefined,
   dataFile: join(process.env.DATA_DIR || '.data', 'github-emulator.json'),
   webhookUrl: process.env.GITHUB_WEBHOOK_URL || undefined,

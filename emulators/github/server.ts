@@ -102,8 +102,8 @@
  *   deliveries, exchanges (every API response, for the contract test), idle, close.
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto'
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { listen, urlHost } from '../support/http.ts'
 import { findApiRoute, runApi } from './api.ts'
 import {
   createHelpers,
@@ -218,8 +218,8 @@ export async function startGithubEmulator(opts: GithubEmulatorOptions = {}): Pro
   const publicKey = createPublicKey(createPrivateKey(store.app.privateKey))
   const host = opts.host ?? '127.0.0.1'
   const server = createServer()
-  const port = await listen(server, opts.port ?? DEFAULT_PORT, host)
-  const url = `http://${host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`
+  const port = await listen(server, opts.port ?? DEFAULT_PORT, host, 'GitHub emulator')
+  const url = `http://${urlHost(host)}:${port}`
 
   let deliver: (event: DomainEvent) => void = () => {}
   const world = new World(store, now, (event) => deliver(event))
@@ -307,17 +307,6 @@ function appRecord(opts: GithubEmulatorOptions, saved: AppRecord | undefined, no
 function generatePrivateKey(): string {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
   return privateKey.export({ type: 'pkcs1', format: 'pem' }).toString()
-}
-
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: Error) => reject(new Error(`GitHub emulator cannot listen on ${host}:${port}: ${error.message}`))
-    server.once('error', onError)
-    server.listen(port, host, () => {
-      server.off('error', onError)
-      resolve((server.address() as AddressInfo).port)
-    })
-  })
 }
 
 async function handle(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Promise<void> {

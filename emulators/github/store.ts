@@ -4,8 +4,7 @@
  * change. Lookups of logins and repository names are case-insensitive, as on GitHub. Mutations are
  * synchronous so one request's check-then-change cannot interleave with another's.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { readDataFile, writeDataFile } from '../support/data-file.ts'
 
 /** 'Bot': the App's own `<slug>[bot]` account, the actor of what the App does through the API. */
 export type AccountType = 'User' | 'Organization' | 'Bot'
@@ -264,34 +263,23 @@ export class GithubStore {
   }
 
   persist(): void {
-    if (!this.dataFile) return
-    mkdirSync(dirname(this.dataFile), { recursive: true })
-    // Write-then-rename so a crash never leaves a half-written file (and key) behind.
-    const temporary = `${this.dataFile}.${process.pid}.tmp`
-    writeFileSync(temporary, JSON.stringify(this.state, null, 2), { mode: 0o600 })
-    renameSync(temporary, this.dataFile)
+    if (this.dataFile) writeDataFile(this.dataFile, this.state)
   }
 }
 
 function readState(dataFile: string): PersistedState | undefined {
-  if (!existsSync(dataFile)) return undefined
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(readFileSync(dataFile, 'utf8'))
-  } catch (error) {
-    throw new Error(`GitHub emulator: cannot parse data file ${dataFile}: ${String(error)}`)
-  }
-  const state = parsed as Partial<PersistedState> | null
-  if (
-    typeof state !== 'object' ||
-    state === null ||
-    state.version !== 1 ||
-    typeof state.app?.privateKey !== 'string' ||
-    !Array.isArray(state.accounts) ||
-    !Array.isArray(state.repos) ||
-    !Array.isArray(state.installations)
-  ) {
-    throw new Error(`GitHub emulator: ${dataFile} is not a GitHub emulator data file (delete it to start fresh)`)
-  }
-  return state as PersistedState
+  return readDataFile(dataFile, { what: "The GitHub emulator's data file", empty: 'no accounts and a new App' }, isPersistedState)
+}
+
+function isPersistedState(value: unknown): value is PersistedState {
+  const state = value as Partial<PersistedState> | null
+  return (
+    typeof state === 'object' &&
+    state !== null &&
+    state.version === 1 &&
+    typeof state.app?.privateKey === 'string' &&
+    Array.isArray(state.accounts) &&
+    Array.isArray(state.repos) &&
+    Array.isArray(state.installations)
+  )
 }

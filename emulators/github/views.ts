@@ -4,10 +4,7 @@
  * and by e2e tests. Plain HTML forms: they work without JavaScript; labelled fields, visible
  * focus, 4.5:1 contrast in light and dark schemes, usable at 390 px.
  */
-
-export function escapeHtml(value: string | number): string {
-  return String(value).replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
-}
+import { escapeHtml, htmlPage } from '../support/html.ts'
 
 const STYLE = `
   :root { color-scheme: light dark; --bg: #f6f8fa; --card: #fff; --fg: #1f2328; --muted: #59636e; --border: #8c959f; --accent: #0969da; --button: #1f883d; --danger: #cf222e; --danger-button: #cf222e; }
@@ -42,23 +39,13 @@ const STYLE = `
   .badge { display: inline-block; border: 1px solid var(--border); border-radius: 1rem; padding: 0 0.5rem; font-size: 0.8125rem; color: var(--muted); }
 `
 
-export function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8">
-    <meta name="viewport" content="width=device-width, initial-scale=1">
-    <title>${escapeHtml(title)} — GitHub (Forkmarket local emulator)</title>
-    <style>${STYLE}</style>
-  </head>
-  <body>
-    <header><a href="/_emulator">GitHub</a> <span>· Forkmarket local emulator — no real GitHub account is used</span></header>
-    <main>
-${body}
-    </main>
-  </body>
-</html>
-`
+function page(title: string, body: string): string {
+  return htmlPage({
+    title: `${title} — GitHub (Forkmarket local emulator)`,
+    style: STYLE,
+    header: '<header><a href="/_emulator">GitHub</a> <span>· Forkmarket local emulator — no real GitHub account is used</span></header>',
+    main: body,
+  })
 }
 
 function hidden(fields: Record<string, string | undefined>): string {

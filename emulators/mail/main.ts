@@ -6,19 +6,12 @@
  */
 import { join } from 'node:path'
 import { stopOnSignals } from '../support/background.ts'
+import { portFromEnv } from '../support/http.ts'
 import { DEFAULT_SMTP_PORT, DEFAULT_WEB_PORT, startMailEmulator } from './server.ts'
 
-function portFrom(name: string, fallback: number): number {
-  const value = process.env[name]
-  if (value === undefined || value === '') return fallback
-  const port = Number(value)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a port number, got "${value}"`)
-  return port
-}
-
 const emulator = await startMailEmulator({
-  smtpPort: portFrom('MAIL_EMULATOR_SMTP_PORT', DEFAULT_SMTP_PORT),
-  webPort: portFrom('MAIL_EMULATOR_WEB_PORT', DEFAULT_WEB_PORT),
+  smtpPort: portFromEnv('MAIL_EMULATOR_SMTP_PORT', DEFAULT_SMTP_PORT),
+  webPort: portFromEnv('MAIL_EMULATOR_WEB_PORT', DEFAULT_WEB_PORT),
   dataFile: join(process.env.DATA_DIR || '.data', 'mail-emulator.json'),
 })
 console.log(`Mail emulator: SMTP at ${emulator.smtpUrl}, inbox at ${emulator.webUrl}`)

@@ -29,10 +29,10 @@
  */
 import { randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { simpleParser, type AddressObject } from 'mailparser'
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server'
+import { listen, urlHost } from '../support/http.ts'
 import { MailStore, type CaughtMessage } from './store.ts'
 import { renderInbox, renderMessage, renderNotFound } from './views.ts'
 
@@ -301,10 +301,10 @@ export async function startMailEmulator(opts: MailEmulatorOptions = {}): Promise
     return sendHtml(res, 404, renderNotFound(page ? 'There is no such message (deleted, or the inbox was emptied).' : 'Not found.'))
   }
 
-  const smtpPort = await listen(smtp.server, opts.smtpPort ?? DEFAULT_SMTP_PORT, host, 'SMTP')
+  const smtpPort = await listen(smtp.server, opts.smtpPort ?? DEFAULT_SMTP_PORT, host, 'Mail emulator (SMTP)')
   let webPort: number
   try {
-    webPort = await listen(web, opts.webPort ?? DEFAULT_WEB_PORT, host, 'web')
+    webPort = await listen(web, opts.webPort ?? DEFAULT_WEB_PORT, host, 'Mail emulator (web)')
   } catch (error) {
     await new Promise<void>((resolve) => smtp.close(() => resolve()))
     throw error
@@ -402,21 +402,4 @@ async function readBody(req: IncomingMessage, limit = 64 * 1024): Promise<string
     chunks.push(chunk as Buffer)
   }
   return Buffer.concat(chunks).toString('utf8')
-}
-
-function listen(server: Server | import('node:net').Server, port: number, host: string, what: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: Error) => reject(new Error(`Mail emulator (${what}) cannot listen on ${host}:${port}: ${error.message}`))
-    server.once('error', onError)
-    server.listen(port, host, () => {
-      server.off('error', onError)
-      resolve((server.address() as AddressInfo).port)
-    })
-  })
-}
-
-function urlHost(host: string): string {
-  if (host === '0.0.0.0') return '127.0.0.1'
-  if (host === '::') return '[::1]'
-  return host.includes(':') ? `[${host}]` : host
 }

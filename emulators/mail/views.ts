@@ -3,11 +3,8 @@
  * dark, usable at 390 px. A message's HTML is shown in a sandboxed iframe (srcdoc, no
  * allow-scripts) under a page CSP without script-src: nothing in a mail runs.
  */
+import { escapeHtml, htmlPage } from '../support/html.ts'
 import type { CaughtMessage } from './store.ts'
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c)
-}
 
 const STYLE = `
   :root { color-scheme: light dark; --bg: #f4f4f5; --card: #fff; --text: #18181b; --muted: #52525b; --line: #d4d4d8; --link: #1d4ed8; --accent: #18181b; --on-accent: #fff; --warn-bg: #fef3c7; --warn: #78350f; }
@@ -52,20 +49,7 @@ const STYLE = `
 `
 
 function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>`
+  return htmlPage({ title, style: STYLE, main: body })
 }
 
 function time(iso: string): string {

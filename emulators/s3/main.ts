@@ -8,15 +8,11 @@
  */
 import { join } from 'node:path'
 import { stopOnSignals } from '../support/background.ts'
+import { portFromEnv } from '../support/http.ts'
 import { DEFAULT_S3_EMULATOR_PORT, startS3Emulator } from './server.ts'
 
-const port = Number(process.env.S3_EMULATOR_PORT ?? DEFAULT_S3_EMULATOR_PORT)
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  throw new Error(`S3_EMULATOR_PORT must be a port number, got "${process.env.S3_EMULATOR_PORT}"`)
-}
-
 const emulator = await startS3Emulator({
-  port,
+  port: portFromEnv('S3_EMULATOR_PORT', DEFAULT_S3_EMULATOR_PORT),
   dataDir: join(process.env.DATA_DIR || '.data', 's3'),
   region: process.env.S3_REGION || undefined,
   accessKeyId: process.env.S3_ACCESS_KEY_ID || undefined,

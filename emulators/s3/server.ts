@@ -14,8 +14,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { crc32 } from 'node:zlib'
+import { listen, urlHost } from '../support/http.ts'
 import { etagMatches, header, listObjectsV2Document, objectHeaders, parseRange, precondition, SSE_S3 } from './objects.ts'
 import { presignGet, S3Error, sha256Hex, splitTarget, UNSIGNED_PAYLOAD, verifySignature } from './sigv4.ts'
 import { ObjectStore, type ObjectMeta } from './store.ts'
@@ -90,16 +90,8 @@ export async function startS3Emulator(options: S3EmulatorOptions = {}): Promise<
 
   const server = createServer()
   const host = options.host ?? '127.0.0.1'
-  const port = await new Promise<number>((resolve, reject) => {
-    const onError = (error: Error) =>
-      reject(new Error(`S3 emulator cannot listen on ${host}:${options.port ?? DEFAULT_S3_EMULATOR_PORT}: ${error.message}`))
-    server.once('error', onError)
-    server.listen(options.port ?? DEFAULT_S3_EMULATOR_PORT, host, () => {
-      server.off('error', onError)
-      resolve((server.address() as AddressInfo).port)
-    })
-  })
-  const url = `http://${host}:${port}`
+  const port = await listen(server, options.port ?? DEFAULT_S3_EMULATOR_PORT, host, 'S3 emulator')
+  const url = `http://${urlHost(host)}:${port}`
   const listBucketGranted = options.listBucketGranted ?? true
   const context: Context = { store, region, now, maxObjectBytes, url, listBucketGranted, credentials: { accessKeyId, secretAccessKey } }
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {

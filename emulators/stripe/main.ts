@@ -13,17 +13,12 @@
 
 import { join } from 'node:path'
 import { stopOnSignals } from '../support/background.ts'
+import { portFromEnv } from '../support/http.ts'
 import { DEFAULT_PORT, startStripeEmulator } from './server.ts'
 
 const webhookSecret = process.env.STRIPE_WEBHOOK_SECRET
 if (!webhookSecret) {
   console.error('Set STRIPE_WEBHOOK_SECRET (whsec_…), the secret the app verifies webhooks with.')
-  process.exit(1)
-}
-
-const port = Number(process.env.STRIPE_EMULATOR_PORT || DEFAULT_PORT)
-if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-  console.error(`Invalid STRIPE_EMULATOR_PORT: ${process.env.STRIPE_EMULATOR_PORT}`)
   process.exit(1)
 }
 
@@ -34,7 +29,7 @@ if (!Number.isFinite(timeScale) || timeScale <= 0) {
 }
 
 const emulator = await startStripeEmulator({
-  port,
+  port: portFromEnv('STRIPE_EMULATOR_PORT', DEFAULT_PORT),
   host: process.env.STRIPE_EMULATOR_HOST || undefined,
   webhookSecret,
   webhookUrl: process.env.STRIPE_WEBHOOK_URL || undefined,

@@ -8,9 +8,10 @@
 
 import { readFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import Stripe from 'stripe'
+import { escapeHtml, htmlPage } from '../support/html.ts'
+import { listen, urlHost } from '../support/http.ts'
 import { StripeApi, type KeyKind, type RequestContext, type RouteMatch } from './api.ts'
 import { invalidRequest, StripeApiError } from './errors.ts'
 import { FailureInjector, injectedError, type FailureSpec, type InjectedFailure } from './failures.ts'
@@ -145,8 +146,8 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions): Promise<
 
   const host = opts.host ?? '127.0.0.1'
   const server = createServer((req, res) => void handleRequest(app, req, res))
-  const port = await listen(server, opts.port ?? DEFAULT_PORT, host)
-  url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+  const port = await listen(server, opts.port ?? DEFAULT_PORT, host, 'Stripe emulator')
+  url = `http://${urlHost(host)}:${port}`
 
   return {
     url,
@@ -387,9 +388,6 @@ async function threeDSecure(app: App, method: string, intentId: string, req: Inc
   res.writeHead(303, { Location: back.href }).end()
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
-
 function challengePage(
   intent: { id: string; amount: number; currency: string; status: string },
   clientSecret: string,
@@ -404,7 +402,7 @@ function challengePage(
     intent.status === 'requires_action'
       ? `<p>Authenticate a test payment of ${escapeHtml(amount)} (${escapeHtml(intent.id)}).</p>${form('complete', 'Complete authentication')}${form('fail', 'Fail authentication')}`
       : `<p>This payment is ${escapeHtml(intent.status)}: there is nothing to authenticate.</p>`
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>3D Secure test page — Stripe emulator</title></head><body><main><h1>3D Secure test page</h1>${body}</main></body></html>`
+  return htmlPage({ title: '3D Secure test page — Stripe emulator', main: `<h1>3D Secure test page</h1>${body}` })
 }
 
 function authenticate(req: IncomingMessage, params: Params): Credential {
@@ -470,16 +468,6 @@ async function readBody(req: IncomingMessage): Promise<string> {
     chunks.push(chunk)
   }
   return Buffer.concat(chunks).toString('utf8')
-}
-
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(port, host, () => {
-      server.off('error', reject)
-      resolve((server.address() as AddressInfo).port)
-    })
-  })
 }
 
 function stopServer(server: Server): Promise<void> {

@@ -19,6 +19,7 @@ import { startAuthEmulator, type AuthEmulator, type Exchange } from './server.ts
 type RealtimeTransport = NonNullable<NonNullable<SupabaseClientOptions<'public'>['realtime']>['transport']>
 const realtime = { transport: WebSocket as unknown as RealtimeTransport }
 const CALLBACK = 'http://localhost:3000/auth/callback'
+const HTML_ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" }
 
 interface Subset {
   source: { repository: string; commit: string }
@@ -68,7 +69,7 @@ async function authCode(client: SupabaseClient, email: string): Promise<string> 
   const fields = new URLSearchParams(
     [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(([, name, value]) => [
       name,
-      value.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))),
+      value.replace(/&(?:amp|lt|gt|quot|#39);/g, (entity) => HTML_ENTITIES[entity] ?? entity),
     ]),
   )
   fields.set('email', email)

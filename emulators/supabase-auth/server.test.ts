@@ -104,8 +104,10 @@ async function submitConsent(authorizeUrl: string, person: Person): Promise<Resp
   return fetch(new URL(action, authorizeUrl), { method: 'POST', body: fields, redirect: 'manual' })
 }
 
+const HTML_ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" }
+
 function unescapeHtml(value: string): string {
-  return value.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)))
+  return value.replace(/&(?:amp|lt|gt|quot|#39);/g, (entity) => HTML_ENTITIES[entity] ?? entity)
 }
 
 async function authorizeCode(client: SupabaseClient, person: Person): Promise<string> {

@@ -4,8 +4,8 @@
  * `@supabase/ssr` clients use. For local development and tests only.
  */
 import { randomUUID } from 'node:crypto'
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { listen, urlHost } from '../support/http.ts'
 import {
   avatarImage,
   currentUser,
@@ -82,7 +82,7 @@ export interface AuthEmulator {
   signClaims(claims: Record<string, unknown>): Promise<string>
 }
 
-const DEFAULT_PORT = 12121
+export const DEFAULT_PORT = 12121
 const DEFAULT_SITE_URL = 'http://localhost:3000'
 const ANON_KEY_LIFETIME_SECONDS = 10 * 365 * 24 * 60 * 60
 
@@ -99,7 +99,7 @@ export async function startAuthEmulator(opts: AuthEmulatorOptions = {}): Promise
 
   const server = createServer()
   const host = opts.host ?? '127.0.0.1'
-  const port = await listen(server, opts.port ?? DEFAULT_PORT, host)
+  const port = await listen(server, opts.port ?? DEFAULT_PORT, host, 'Supabase Auth emulator')
   const url = `http://${urlHost(host)}:${port}`
   const ctx: EmulatorContext = {
     store,
@@ -150,23 +150,6 @@ async function createKeys() {
     exp: iat + ANON_KEY_LIFETIME_SECONDS,
   })
   return { signingKey, anonKey }
-}
-
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: Error) => reject(new Error(`Supabase Auth emulator cannot listen on ${host}:${port}: ${error.message}`))
-    server.once('error', onError)
-    server.listen(port, host, () => {
-      server.off('error', onError)
-      resolve((server.address() as AddressInfo).port)
-    })
-  })
-}
-
-function urlHost(host: string): string {
-  if (host === '0.0.0.0') return '127.0.0.1'
-  if (host === '::') return '[::1]'
-  return host.includes(':') ? `[${host}]` : host
 }
 
 // ---------------------------------------------------------------------------

@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { readDataFile, writeDataFile } from '../support/data-file.ts'
 import type { SigningKeyMaterial } from './tokens.ts'
 
 export const PROVIDERS = ['github', 'google'] as const
@@ -221,12 +220,7 @@ export class AuthStore {
   }
 
   private persist(): void {
-    if (!this.dataFile) return
-    mkdirSync(dirname(this.dataFile), { recursive: true })
-    // Write-then-rename so a crash never leaves a half-written file (and key) behind.
-    const temporary = `${this.dataFile}.${process.pid}.tmp`
-    writeFileSync(temporary, JSON.stringify(this.state, null, 2), { mode: 0o600 })
-    renameSync(temporary, this.dataFile)
+    if (this.dataFile) writeDataFile(this.dataFile, this.state)
   }
 }
 
@@ -235,17 +229,7 @@ function emptyState(keys: Pick<PersistedState, 'signingKey' | 'anonKey'>): Persi
 }
 
 function readState(dataFile: string): PersistedState | undefined {
-  if (!existsSync(dataFile)) return undefined
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(readFileSync(dataFile, 'utf8'))
-  } catch (error) {
-    throw new Error(`Supabase Auth emulator: cannot parse data file ${dataFile}: ${String(error)}`)
-  }
-  if (!isPersistedState(parsed)) {
-    throw new Error(`Supabase Auth emulator: ${dataFile} is not an auth emulator data file (delete it to start fresh)`)
-  }
-  return parsed
+  return readDataFile(dataFile, { what: "The Supabase Auth emulator's data file", empty: 'no users and new keys' }, isPersistedState)
 }
 
 function isPersistedState(value: unknown): value is PersistedState {

@@ -1,3 +1,4 @@
+import { escapeHtml, htmlPage } from '../support/html.ts'
 import type { Provider } from './store.ts'
 
 export const PROVIDER_NAMES: Record<Provider, string> = { github: 'GitHub', google: 'Google' }
@@ -15,6 +16,19 @@ export interface ConsentPageInput {
   error?: string
 }
 
+const CONSENT_STYLE = `
+  body { font-family: system-ui, sans-serif; background: #f4f4f5; color: #18181b; margin: 0; }
+  main { max-width: 24rem; margin: 4rem auto; background: #fff; padding: 2rem; border-radius: 0.75rem; box-shadow: 0 1px 3px rgb(0 0 0 / 0.15); }
+  h1 { font-size: 1.375rem; margin: 0 0 0.25rem; }
+  .note { color: #52525b; margin: 0 0 1.5rem; }
+  label { display: block; font-weight: 600; margin: 1rem 0 0.25rem; }
+  input[type="email"], input[type="text"] { width: 100%; box-sizing: border-box; padding: 0.5rem; font: inherit; border: 1px solid #71717a; border-radius: 0.375rem; }
+  button { margin-top: 1.5rem; width: 100%; padding: 0.625rem; font: inherit; font-weight: 600; color: #fff; background: #18181b; border: 0; border-radius: 0.375rem; cursor: pointer; }
+  :focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
+  .error { color: #b91c1c; font-weight: 600; }
+  .cancel { display: block; margin-top: 1rem; text-align: center; color: #3f3f46; }
+`
+
 export function renderConsentPage(input: ConsentPageInput): string {
   const providerName = PROVIDER_NAMES[input.provider]
   const title = `Sign in with ${providerName} — Forkmarket local emulator`
@@ -23,27 +37,10 @@ export function renderConsentPage(input: ConsentPageInput): string {
     .join('\n        ')
   const errorBlock = input.error ? `<p id="form-error" class="error" role="alert">${escapeHtml(input.error)}</p>` : ''
   const describedBy = input.error ? ' aria-describedby="form-error" aria-invalid="true"' : ''
-  return `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8">
-    <meta name="viewport" content="width=device-width, initial-scale=1">
-    <title>${escapeHtml(title)}</title>
-    <style>
-      body { font-family: system-ui, sans-serif; background: #f4f4f5; color: #18181b; margin: 0; }
-      main { max-width: 24rem; margin: 4rem auto; background: #fff; padding: 2rem; border-radius: 0.75rem; box-shadow: 0 1px 3px rgb(0 0 0 / 0.15); }
-      h1 { font-size: 1.375rem; margin: 0 0 0.25rem; }
-      .note { color: #52525b; margin: 0 0 1.5rem; }
-      label { display: block; font-weight: 600; margin: 1rem 0 0.25rem; }
-      input[type="email"], input[type="text"] { width: 100%; box-sizing: border-box; padding: 0.5rem; font: inherit; border: 1px solid #71717a; border-radius: 0.375rem; }
-      button { margin-top: 1.5rem; width: 100%; padding: 0.625rem; font: inherit; font-weight: 600; color: #fff; background: #18181b; border: 0; border-radius: 0.375rem; cursor: pointer; }
-      :focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
-      .error { color: #b91c1c; font-weight: 600; }
-      .cancel { display: block; margin-top: 1rem; text-align: center; color: #3f3f46; }
-    </style>
-  </head>
-  <body>
-    <main>
+  return htmlPage({
+    title,
+    style: CONSENT_STYLE,
+    main: `
       <h1>Sign in with ${escapeHtml(providerName)}</h1>
       <p class="note">Forkmarket local emulator — no real ${escapeHtml(providerName)} account is used.</p>
       ${errorBlock}
@@ -55,11 +52,8 @@ export function renderConsentPage(input: ConsentPageInput): string {
         <input id="full_name" name="full_name" type="text" autocomplete="name" value="${escapeHtml(input.fullName ?? '')}">
         <button type="submit">Continue</button>
       </form>
-      <a class="cancel" href="${escapeHtml(input.cancelUrl)}">Cancel</a>
-    </main>
-  </body>
-</html>
-`
+      <a class="cancel" href="${escapeHtml(input.cancelUrl)}">Cancel</a>`,
+  })
 }
 
 /** A deterministic initials badge standing in for the provider's profile picture. */
@@ -77,8 +71,4 @@ function initialsOf(label: string): string {
   const words = label.split(/[\s@._-]+/).filter(Boolean)
   const letters = words.length > 1 ? [words[0][0], words[1][0]] : [...(words[0] ?? '?')].slice(0, 2)
   return letters.join('').toUpperCase()
-}
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 }

@@ -1,7 +1,7 @@
 /**
- * An emulator's optional JSON data file (the mail catcher's inbox, the Stripe emulator's account):
- * read once at start, written whole through a temporary file and a rename, so a crash never leaves
- * half a file. `what` names the file in errors ("The mail emulator's data file"), `empty` says what
+ * An emulator's optional JSON data file (the mail catcher's inbox, the Stripe emulator's account, the
+ * GitHub and Supabase Auth emulators' accounts and keys): read once at start, written whole through a
+ * temporary file and a rename, so a crash never leaves half a file. `what` names the file in errors ("The mail emulator's data file"), `empty` says what
  * deleting it gives ("an empty inbox").
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
