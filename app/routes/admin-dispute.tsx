@@ -1,13 +1,12 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { ArrowLeft, MessagesSquare } from 'lucide-react'
 import { data, Link } from 'react-router'
-import { ActionDialog } from '~/components/admin/action-dialog'
-import { adminFormId, RefundSchema } from '~/components/admin/admin-actions'
+import { adminFormId } from '~/components/admin/admin-actions'
 import { DeliveryEvidence } from '~/components/admin/delivery-evidence'
-import { DisputeDecisionSchema, TimelineReleaseSchema } from '~/components/admin/dispute-decision'
+import { DisputeDecisionSchema } from '~/components/admin/dispute-decision'
 import { DisputeTimelineList } from '~/components/admin/dispute-timeline'
+import { ReleaseOrRefund } from '~/components/admin/release-refund'
 import { StatusBadge } from '~/components/status-badge'
-import { Badge } from '~/components/ui/badge'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
 import { formatDateTime } from '~/lib/format'
 import { formatCents } from '~/lib/money'
@@ -104,45 +103,7 @@ export default function AdminDispute({ loaderData }: Route.ComponentProps) {
             <span className="font-medium">Problem: </span>
             {sale.disputeReason ?? '—'}
           </p>
-          {decision ? (
-            <DecisionRecord decision={decision} />
-          ) : sale.refundRequestedAt ? (
-            <Badge variant="warning">Refund requested</Badge>
-          ) : (
-            <div className="flex flex-wrap gap-2">
-              <ActionDialog
-                intent="release"
-                target={{ name: 'transactionId', id: sale.id }}
-                schema={TimelineReleaseSchema}
-                triggerLabel="Release Funds"
-                title="Release the funds to the seller"
-                description={
-                  <p>
-                    The sale becomes completed and {formatCents(sale.sellerShareCents)} becomes due to {sale.sellerEmail}.
-                  </p>
-                }
-                field={{ name: 'reason', label: 'Reason', multiline: true }}
-                submitLabel="Release Funds"
-              />
-              <ActionDialog
-                intent="refund"
-                target={{ name: 'transactionId', id: sale.id }}
-                schema={RefundSchema}
-                triggerLabel="Refund"
-                triggerVariant="outline"
-                title="Refund the buyer"
-                description={
-                  <p>
-                    Refund {formatCents(sale.amountCents)} to {sale.buyerEmail} by card. The sale becomes refunded when the payment provider
-                    confirms, and the buyer loses access to the fork.
-                  </p>
-                }
-                field={{ name: 'reason', label: 'Reason', multiline: true }}
-                submitLabel="Refund"
-                submitVariant="destructive"
-              />
-            </div>
-          )}
+          {decision ? <DecisionRecord decision={decision} /> : <ReleaseOrRefund sale={sale} reasonRequired />}
           {decision ? (
             <p className="text-sm text-muted-foreground">
               The messages below are those written before the decision: admins read a sale’s conversation only while it is disputed.

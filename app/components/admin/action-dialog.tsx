@@ -153,3 +153,27 @@ export function ActionDialog(props: ActionDialogProps) {
     </Dialog>
   )
 }
+
+/** An action the admin cannot take now: its button, disabled, described by why (e.g. no approved bank details, or their own draft). */
+export function BlockedAction({
+  label,
+  why,
+  whyId,
+  className,
+}: {
+  label: string
+  why: React.ReactNode
+  whyId: string
+  className?: string
+}) {
+  return (
+    <div className={cn('grid gap-1', className)}>
+      <Button size="sm" disabled aria-describedby={whyId}>
+        {label}
+      </Button>
+      <span id={whyId} className="text-xs text-muted-foreground">
+        {why}
+      </span>
+    </div>
+  )
+}

@@ -1,6 +1,5 @@
 import { PayoutStatus, StatusBadge } from '~/components/status-badge'
 import { Badge } from '~/components/ui/badge'
-import { Button } from '~/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table'
 import type { BankAccountDetails } from '~/lib/bank-details-schema'
@@ -10,10 +9,11 @@ import { formatCents } from '~/lib/money'
 import { isPayoutDue, sellerMayBePaid } from '~/lib/payouts'
 import type { GithubEvidence } from '~/server/domain/github-views.server'
 import type { BankDetailsStatus, TransactionStatus } from '../../../db/schema.ts'
-import { ActionDialog } from './action-dialog'
-import { MarkPaidSchema, RefundSchema, ReleaseSchema } from './admin-actions'
+import { ActionDialog, BlockedAction } from './action-dialog'
+import { MarkPaidSchema } from './admin-actions'
 import { BankDetailsView } from './bank-details-view'
-import { DeliveryEvidence } from './delivery-evidence'
+import { DeliveryEvidence, ForkRow } from './delivery-evidence'
+import { RefundAction, ReleaseOrRefund } from './release-refund'
 
 export interface AdminTransactionRow {
   id: string
@@ -40,16 +40,7 @@ export interface AdminTransactionRow {
 function MarkPaidAction({ t, bank }: { t: AdminTransactionRow; bank: BankAccountDetails | undefined }) {
   if (!sellerMayBePaid(t.sellerBankStatus) || !bank) {
     const why = t.sellerBankStatus ? `Seller's bank details are ${t.sellerBankStatus}` : 'Seller has no bank details'
-    return (
-      <div className="grid max-w-44 justify-items-start gap-1">
-        <Button size="sm" disabled aria-describedby={`why-${t.id}`}>
-          Mark as Paid
-        </Button>
-        <span id={`why-${t.id}`} className="text-xs text-muted-foreground">
-          {why}
-        </span>
-      </div>
-    )
+    return <BlockedAction label="Mark as Paid" why={why} whyId={`why-${t.id}`} className="max-w-44 justify-items-start" />
   }
   return (
     <ActionDialog
@@ -70,28 +61,6 @@ function MarkPaidAction({ t, bank }: { t: AdminTransactionRow; bank: BankAccount
   )
 }
 
-function RefundAction({ t }: { t: AdminTransactionRow }) {
-  return (
-    <ActionDialog
-      intent="refund"
-      target={{ name: 'transactionId', id: t.id }}
-      schema={RefundSchema}
-      triggerLabel="Refund"
-      triggerVariant="outline"
-      title="Refund the buyer"
-      description={
-        <p>
-          Refund {formatCents(t.amountCents)} to {t.buyerEmail} by card. The sale becomes refunded when the payment provider confirms, and
-          the buyer loses access to the fork.
-        </p>
-      }
-      field={{ name: 'reason', label: 'Reason', multiline: true }}
-      submitLabel="Refund"
-      submitVariant="destructive"
-    />
-  )
-}
-
 function RowActions({ t, bank, batchStatus }: { t: AdminTransactionRow; bank: BankAccountDetails | undefined; batchStatus?: string }) {
   if (t.refundRequestedAt && t.status !== 'refunded') return <Badge variant="warning">Refund requested</Badge>
   // Issue 19: already in a payout batch that is not sent yet — its next step is on the Payouts tab.
@@ -103,7 +72,7 @@ function RowActions({ t, bank, batchStatus }: { t: AdminTransactionRow; bank: Ba
     )
   }
   if (isPayoutDue(t)) return <MarkPaidAction t={t} bank={bank} />
-  if (t.status === 'paid' || t.status === 'held') return <RefundAction t={t} />
+  if (t.status === 'paid' || t.status === 'held') return <RefundAction sale={t} />
   if (t.status === 'disputed') {
     return (
       <a href={`/admin/disputes/${t.id}`} className="text-sm text-primary underline-offset-4 hover:underline">
@@ -235,47 +204,13 @@ export function OpenDisputes({
                   <dd>{t.disputedAt ? formatDate(t.disputedAt) : '—'}</dd>
                   <dt className="text-muted-foreground">Problem</dt>
                   <dd className="break-words">{t.disputeReason ?? '—'}</dd>
-                  <dt className="text-muted-foreground">Fork</dt>
-                  <dd className="break-all">
-                    {t.forkUrl ? (
-                      <a
-                        href={t.forkUrl}
-                        target="_blank"
-                        rel="noreferrer noopener"
-                        className="text-primary underline-offset-4 hover:underline"
-                      >
-                        {t.forkUrl}
-                      </a>
-                    ) : (
-                      '—'
-                    )}
-                  </dd>
+                  <ForkRow url={t.forkUrl} />
                 </dl>
                 {evidence[t.id] ? <DeliveryEvidence evidence={evidence[t.id]!} /> : null}
                 <a href={`/admin/disputes/${t.id}`} className="w-fit text-sm text-primary underline-offset-4 hover:underline">
                   Open the timeline<span className="sr-only"> of the dispute about {t.listingTitle}</span>
                 </a>
-                {t.refundRequestedAt ? (
-                  <Badge variant="warning">Refund requested</Badge>
-                ) : (
-                  <div className="flex flex-wrap gap-2">
-                    <ActionDialog
-                      intent="release"
-                      target={{ name: 'transactionId', id: t.id }}
-                      schema={ReleaseSchema}
-                      triggerLabel="Release Funds"
-                      title="Release the funds to the seller"
-                      description={
-                        <p>
-                          The sale becomes completed and {formatCents(t.sellerShareCents)} becomes due to {t.sellerEmail}.
-                        </p>
-                      }
-                      field={{ name: 'reason', label: 'Note (optional)', multiline: true }}
-                      submitLabel="Release Funds"
-                    />
-                    <RefundAction t={t} />
-                  </div>
-                )}
+                <ReleaseOrRefund sale={t} />
               </li>
             ))}
           </ul>

@@ -9,6 +9,24 @@ function When({ at }: { at: Date | string | null }) {
   return <time dateTime={new Date(at).toISOString()}>{formatDateTime(at)}</time>
 }
 
+/** The buyer's fork as a row of a description list: the link in full, opened in a new tab. */
+export function ForkRow({ url }: { url: string | null }) {
+  return (
+    <>
+      <dt className="text-muted-foreground">Fork</dt>
+      <dd className="break-all">
+        {url ? (
+          <a href={url} target="_blank" rel="noreferrer noopener" className="text-primary underline-offset-4 hover:underline">
+            {url}
+          </a>
+        ) : (
+          '—'
+        )}
+      </dd>
+    </>
+  )
+}
+
 /**
  * One commit and the times that go with it, each named for what it is: a commit's own date
  * (when it was written) is never shown as the time of an event on the platform (issue 26.10).
@@ -87,21 +105,7 @@ export function DeliveryEvidence({ evidence }: { evidence: GithubEvidence }) {
         <dd>
           <When at={evidence.acceptedAt} />
         </dd>
-        <dt className="text-muted-foreground">Fork</dt>
-        <dd className="break-all">
-          {evidence.forkUrl ? (
-            <a
-              href={evidence.forkUrl}
-              target="_blank"
-              rel="noreferrer noopener"
-              className="text-primary underline-offset-4 hover:underline"
-            >
-              {evidence.forkUrl}
-            </a>
-          ) : (
-            '—'
-          )}
-        </dd>
+        <ForkRow url={evidence.forkUrl} />
         {evidence.revokedAt ? (
           <>
             <dt className="text-muted-foreground">Access revoked</dt>

@@ -9,7 +9,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~
 import { formatDateTime, pluralize } from '~/lib/format'
 import { formatCents } from '~/lib/money'
 import type { DueBySeller, PayoutBatchView } from '~/server/domain/payout-batches.server'
-import { ActionDialog } from './action-dialog'
+import { ActionDialog, BlockedAction } from './action-dialog'
 import { adminFormId, ApproveBatchSchema, type AdminActionResult, type AdminIntent } from './admin-actions'
 
 type Serialized<T> = { [K in keyof T]: T[K] extends Date ? string | Date : T[K] extends Date | null ? string | Date | null : T[K] }
@@ -137,14 +137,11 @@ function BatchActions({ batch, adminId }: { batch: BatchRow; adminId: string }) 
     <div className="flex flex-wrap items-start gap-4">
       {batch.status === 'draft' ? (
         ownDraft ? (
-          <div className="grid gap-1">
-            <Button size="sm" disabled aria-describedby={`own-${batch.id}`}>
-              Approve
-            </Button>
-            <span id={`own-${batch.id}`} className="text-xs text-muted-foreground">
-              Another admin must approve: you prepared this {batch.kind === 'single' ? 'payout' : 'batch'}.
-            </span>
-          </div>
+          <BlockedAction
+            label="Approve"
+            why={`Another admin must approve: you prepared this ${batch.kind === 'single' ? 'payout' : 'batch'}.`}
+            whyId={`own-${batch.id}`}
+          />
         ) : (
           <ApproveBatch batch={batch} />
         )
