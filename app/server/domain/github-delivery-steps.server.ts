@@ -24,15 +24,12 @@ export async function readDelivery(transactionId: string) {
   return { delivery, sale }
 }
 
+const deliveryForUpdate = (trx: DbTransaction<DB>, transactionId: string) =>
+  trx.selectFrom('githubDeliveries').selectAll().where('transactionId', '=', transactionId).forUpdate()
+
 /** Locks the sale's delivery row to record a step's outcome (SKIP LOCKED: another instance is on it → undefined). */
 export async function lockDelivery(trx: DbTransaction<DB>, transactionId: string) {
-  const delivery = await trx
-    .selectFrom('githubDeliveries')
-    .selectAll()
-    .where('transactionId', '=', transactionId)
-    .forUpdate()
-    .skipLocked()
-    .executeTakeFirst()
+  const delivery = await deliveryForUpdate(trx, transactionId).skipLocked().executeTakeFirst()
   if (!delivery) return undefined
   const sale = await trx.selectFrom('transactions').selectAll().where('id', '=', transactionId).executeTakeFirstOrThrow()
   return { delivery, sale }
@@ -82,12 +79,7 @@ export async function applyDeliveryEvent(
   event: DeliveryEvent,
   data: DeliveryEventData,
 ): Promise<boolean> {
-  const delivery = await trx
-    .selectFrom('githubDeliveries')
-    .selectAll()
-    .where('transactionId', '=', transactionId)
-    .forUpdate()
-    .executeTakeFirst()
+  const delivery = await deliveryForUpdate(trx, transactionId).executeTakeFirst()
   if (!delivery) return false
   const decision = decideDelivery(delivery, event, data)
   if (!decision.ok) return false

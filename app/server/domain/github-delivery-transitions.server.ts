@@ -9,6 +9,8 @@ import { decide, UNCHANGED, type Rule } from './state-machine.server.ts'
  * keeps GitHub's side of it. The runner (`applyDeliveryEvent` in github-delivery-steps.server.ts)
  * locks the row, asks `decideDelivery`, writes with a `WHERE state = <from>` guard; a refusal writes
  * nothing (the step that asked finds the delivery moved on, as a guarded UPDATE affecting no row).
+ * The audit rows are the sale's: the escrow events, and the steps' own (invitation sent, queued,
+ * access revoked) written beside the event.
  *
  *   queued ──invitation_sent──▶ invited ──access_confirmed──▶ accepted
  *     │  └────────────── access_confirmed (the buyer already had access) ──────────▲
