@@ -31,17 +31,15 @@ import { AppError } from '~/server/domain/errors.server'
 import { refundSale, releaseFunds } from '~/server/domain/escrow-actions.server'
 import { githubEvidence } from '~/server/domain/github-views.server'
 import { listOpenMoneyExceptions } from '~/server/domain/money-exceptions.server'
+import { listPayoutBatches, payoutsDueBySeller, salesInOpenBatches } from '~/server/domain/payout-batch-views.server'
 import {
   approvePayoutBatch,
   cancelPayoutBatch,
   exportPayoutBatch,
-  listPayoutBatches,
   markPaid,
   markPayoutBatchSent,
-  payoutsDueBySeller,
   preparePayoutBatch,
   reconcilePayoutBatch,
-  salesInOpenBatches,
 } from '~/server/domain/payout-batches.server'
 import { listReconciliationRuns, runReconciliation } from '~/server/domain/reconciliation.server'
 import { requireAdmin } from '~/server/http/auth.server'

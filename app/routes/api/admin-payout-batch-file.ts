@@ -1,6 +1,6 @@
 import { apiRoute } from '~/server/api/api-route.server'
 import { AppError } from '~/server/domain/errors.server'
-import { payoutBatchFile } from '~/server/domain/payout-batches.server'
+import { payoutBatchFile } from '~/server/domain/payout-batch-views.server'
 
 // GET /api/admin/payout-batches/:batchId/files/pain.001.xml | bank.csv: the bank files of an
 // exported batch, byte-identical on every download (their SHA-256 was recorded at approval).

@@ -1,5 +1,5 @@
 import { apiRoute } from '~/server/api/api-route.server'
-import { getPayoutBatch } from '~/server/domain/payout-batches.server'
+import { getPayoutBatch } from '~/server/domain/payout-batch-views.server'
 
 // GET /api/admin/payout-batches/:batchId: one batch with its sellers (masked accounts) and sales.
 const api = apiRoute({

@@ -1,6 +1,7 @@
 import { z } from '~/lib/zod'
 import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
-import { listPayoutBatches, payoutsDueBySeller, preparePayoutBatch } from '~/server/domain/payout-batches.server'
+import { listPayoutBatches, payoutsDueBySeller } from '~/server/domain/payout-batch-views.server'
+import { preparePayoutBatch } from '~/server/domain/payout-batches.server'
 
 // GET /api/admin/payout-batches: the latest batches and what a new one would pay (per seller).
 // POST /api/admin/payout-batches `{ sellerIds? }`: prepare a draft batch of everything due (issue 19),

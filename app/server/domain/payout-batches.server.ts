@@ -1,25 +1,15 @@
 import { sql, type Transaction as DbTransaction, type Kysely, type Selectable } from 'kysely'
 import { isUuid } from '~/lib/ids'
 import { payoutBlocker, sellerMayBePaid } from '~/lib/payouts'
-import type { PayoutBatchPayees } from '../../../db/schema.generated.ts'
 import type { DB } from '../../../db/schema.ts'
 import { db, isUniqueViolation } from '../infra/db.server.ts'
 import { ensureJobSchema } from '../infra/jobs.server.ts'
 import { logEvent } from '../infra/log.server.ts'
-import { decryptSecret } from '../infra/secret-box.server.ts'
 import { recordAudit } from './audit.server.ts'
-import { bankAccountIdentity, sellersSharingAccount } from './bank-details.server.ts'
-import {
-  buildBankCsv,
-  buildPain001,
-  endToEndId,
-  payoutDebtor,
-  sha256,
-  type BankFileBatch,
-  type BankFilePayee,
-} from './bank-files.server.ts'
+import { payoutDebtor, sha256 } from './bank-files.server.ts'
 import { AppError } from './errors.server.ts'
 import { applyEvent } from './escrow.server.ts'
+import { buildFiles, verifyFiles } from './payout-batch-export.server.ts'
 import {
   decideBatch,
   type BatchEvent,
@@ -39,18 +29,22 @@ import { payable, payoutDue, recordSellerPaid, sellerMayBePaidSql } from './payo
  * second admin's approval records it (draft → sent), no file. Every step is
  * one guarded UPDATE on the locked batch row, so two admins racing get one
  * success and one 409.
+ *
+ * What the admins read of the batches is in payout-batch-views.server.ts, the bank files in
+ * payout-batch-export.server.ts.
  */
 
 export type { PayoutBatch, PayoutBatchStatus } from './payout-batch-transitions.server.ts'
+/** Until app/components/admin/payout-batches.tsx imports them from their module. */
+export type { DueBySeller, PayoutBatchView } from './payout-batch-views.server.ts'
 type Executor = Kysely<DB> | DbTransaction<DB>
 
 export const BATCH_NOT_FOUND = 'Payout batch not found'
 export const OWN_BATCH = 'A different admin must approve this payout: you prepared it'
 export const NOTHING_DUE = 'No payouts are due to sellers with approved bank details'
-const BATCHES_LIMIT = 50
 
 /** Sales not already in a batch that is not cancelled. */
-const notInLiveBatch = sql<boolean>`not exists (select 1 from payout_batch_lines l where l.transaction_id = transactions.id and not l.cancelled)`
+export const notInLiveBatch = sql<boolean>`not exists (select 1 from payout_batch_lines l where l.transaction_id = transactions.id and not l.cancelled)`
 
 interface DueSale {
   id: string
@@ -334,45 +328,6 @@ async function checkStillPayable(trx: Executor, batchId: string): Promise<void> 
   }
 }
 
-function toPayee(row: Selectable<PayoutBatchPayees>): BankFilePayee {
-  return {
-    position: row.position,
-    sellerId: row.sellerId,
-    amountCents: row.amountCents,
-    country: row.country,
-    accountHolder: row.accountHolder,
-    bankName: row.bankName,
-    sortCode: row.sortCode,
-    routingNumber: row.routingNumber,
-    swift: row.swift,
-    accountNumber: row.accountNumberEncrypted ? decryptSecret(row.accountNumberEncrypted) : null,
-    iban: row.ibanEncrypted ? decryptSecret(row.ibanEncrypted) : null,
-  }
-}
-
-export interface BankFiles {
-  xml: string | null
-  csv: string | null
-}
-
-/** The batch's files, from the frozen batch and payees only. */
-async function buildFiles(executor: Executor, batch: PayoutBatch): Promise<BankFiles> {
-  if (!batch.approvedAt || !batch.debtorName || !batch.debtorIban || !batch.debtorBic) {
-    throw new AppError(409, 'This payout batch has no bank file before it is approved')
-  }
-  const payees = await executor.selectFrom('payoutBatchPayees').selectAll().where('batchId', '=', batch.id).orderBy('position').execute()
-  const fileBatch: BankFileBatch = {
-    id: batch.id,
-    currency: batch.currency,
-    approvedAt: batch.approvedAt,
-    debtorName: batch.debtorName,
-    debtorIban: batch.debtorIban,
-    debtorBic: batch.debtorBic,
-  }
-  const list = payees.map(toPayee)
-  return { xml: buildPain001(fileBatch, list), csv: buildBankCsv(fileBatch, list) }
-}
-
 /** draft → approved (or, for a single payout, draft → sent): by an admin who did not prepare it. */
 export async function approvePayoutBatch(input: { batchId: string; adminId: string; now?: Date }): Promise<PayoutBatch> {
   const data: BatchEventData = { adminId: input.adminId, now: input.now ?? new Date() }
@@ -405,15 +360,6 @@ export async function approvePayoutBatch(input: { batchId: string; adminId: stri
   return batch
 }
 
-/** Files whose bytes must equal the ones approved: a difference (a changed key, a bug) refuses. */
-function verifyFiles(batch: PayoutBatch, files: BankFiles): void {
-  const xml = files.xml ? sha256(files.xml) : null
-  const csv = files.csv ? sha256(files.csv) : null
-  if (xml !== batch.xmlSha256 || csv !== batch.csvSha256) {
-    throw new AppError(409, 'The bank file no longer matches the one approved (SHA-256): cancel this batch and prepare a new one')
-  }
-}
-
 /** approved → exported: the files are final; download them from then on. */
 export async function exportPayoutBatch(input: { batchId: string; adminId: string; now?: Date }): Promise<PayoutBatch> {
   const data: BatchEventData = { adminId: input.adminId, now: input.now ?? new Date() }
@@ -423,26 +369,6 @@ export async function exportPayoutBatch(input: { batchId: string; adminId: strin
     verifyFiles(batch, await buildFiles(trx, batch))
     return applyBatchEvent(trx, batch, 'export', data, () => ({ xmlSha256: batch.xmlSha256, csvSha256: batch.csvSha256 }))
   })
-}
-
-/** A file of an exported (or later) batch; the same bytes every time. Reads only. */
-export async function payoutBatchFile(batchId: string, format: 'xml' | 'csv'): Promise<{ content: string; filename: string }> {
-  if (!isUuid(batchId)) throw new AppError(404, BATCH_NOT_FOUND)
-  const batch = await db.selectFrom('payoutBatches').selectAll().where('id', '=', batchId).executeTakeFirst()
-  if (!batch) throw new AppError(404, BATCH_NOT_FOUND)
-  if (!['exported', 'sent', 'reconciled'].includes(batch.status)) {
-    throw new AppError(409, `This payout batch is ${batch.status}: its files are available once it is exported`)
-  }
-  const files = await buildFiles(db, batch)
-  verifyFiles(batch, files)
-  const content = format === 'xml' ? files.xml : files.csv
-  if (!content)
-    throw new AppError(
-      404,
-      format === 'xml' ? 'No seller of this batch is paid to an IBAN' : 'Every seller of this batch is paid to an IBAN',
-    )
-  const stem = `forkmarket-payouts-${batch.id.slice(0, 8)}`
-  return { content, filename: format === 'xml' ? `${stem}.pain.001.xml` : `${stem}.csv` }
 }
 
 /** Records each payee's sales as paid with the batch's bank reference (the ledger hook). */
@@ -496,212 +422,4 @@ export async function reconcilePayoutBatch(input: { batchId: string; adminId: st
 export async function cancelPayoutBatch(input: { batchId: string; adminId: string; reason?: string; now?: Date }): Promise<PayoutBatch> {
   const data: BatchEventData = { adminId: input.adminId, now: input.now ?? new Date(), reason: input.reason?.trim() || null }
   return db.transaction().execute(async (trx) => applyBatchEvent(trx, await lockBatch(trx, input.batchId), 'cancel', data))
-}
-
-// ── Reading ─────────────────────────────────────────────────────────────────
-
-export interface PayoutBatchLineView {
-  transactionId: string
-  listingTitle: string
-  completedAt: Date | null
-  amountCents: number
-  applicationFeeCents: number
-  sellerShareCents: number
-}
-
-export interface PayoutBatchPayeeView {
-  position: number
-  endToEndId: string
-  sellerId: string
-  sellerEmail: string
-  amountCents: number
-  country: string
-  accountHolder: string
-  bankName: string
-  /** Masked: the approver checks the account's end, the file carries the full number. */
-  account: string
-  /** Other sellers whose approved bank details name this same account (issue 26.5). */
-  sharedAccountWith: string[]
-  lines: PayoutBatchLineView[]
-}
-
-export interface PayoutBatchView {
-  id: string
-  kind: PayoutBatch['kind']
-  status: PayoutBatchStatus
-  currency: string
-  totalCents: number
-  preparedAt: Date
-  preparedBy: string
-  preparedByEmail: string
-  approvedAt: Date | null
-  approvedByEmail: string | null
-  exportedAt: Date | null
-  sentAt: Date | null
-  bankReference: string | null
-  reconciledAt: Date | null
-  cancelledAt: Date | null
-  cancelReason: string | null
-  xmlSha256: string | null
-  csvSha256: string | null
-  payees: PayoutBatchPayeeView[]
-}
-
-const last4 = (value: string | null) => (value ? `•••• ${value.slice(-4)}` : '')
-
-/** The latest batches (newest first) with their payees and lines. */
-export async function listPayoutBatches({ batchId }: { batchId?: string } = {}): Promise<PayoutBatchView[]> {
-  let query = db
-    .selectFrom('payoutBatches')
-    .innerJoin('users as preparer', 'preparer.id', 'payoutBatches.preparedBy')
-    .leftJoin('users as approver', 'approver.id', 'payoutBatches.approvedBy')
-    .selectAll('payoutBatches')
-    .select(['preparer.email as preparedByEmail', 'approver.email as approvedByEmail'])
-    .orderBy('payoutBatches.createdAt', 'desc')
-    .orderBy('payoutBatches.id', 'desc')
-    .limit(BATCHES_LIMIT)
-  if (batchId !== undefined) {
-    if (!isUuid(batchId)) return []
-    query = query.where('payoutBatches.id', '=', batchId)
-  }
-  const batches = await query.execute()
-  if (batches.length === 0) return []
-  const ids = batches.map((b) => b.id)
-  const [payees, lines] = await Promise.all([
-    db
-      .selectFrom('payoutBatchPayees')
-      .innerJoin('users', 'users.id', 'payoutBatchPayees.sellerId')
-      .selectAll('payoutBatchPayees')
-      .select('users.email')
-      .where('batchId', 'in', ids)
-      .orderBy('position')
-      .execute(),
-    db
-      .selectFrom('payoutBatchLines')
-      .innerJoin('transactions', 'transactions.id', 'payoutBatchLines.transactionId')
-      .innerJoin('listings', 'listings.id', 'transactions.listingId')
-      .select([
-        'payoutBatchLines.batchId',
-        'payoutBatchLines.sellerId',
-        'payoutBatchLines.transactionId',
-        'payoutBatchLines.amountCents',
-        'payoutBatchLines.applicationFeeCents',
-        'payoutBatchLines.sellerShareCents',
-        'transactions.completedAt',
-        'listings.title as listingTitle',
-      ])
-      .where('payoutBatchLines.batchId', 'in', ids)
-      .orderBy('transactions.completedAt')
-      .orderBy('payoutBatchLines.transactionId')
-      .execute(),
-  ])
-  const snapshots = payees.map((p) => ({
-    ...p,
-    iban: p.ibanEncrypted ? decryptSecret(p.ibanEncrypted) : null,
-    accountNumber: p.accountNumberEncrypted ? decryptSecret(p.accountNumberEncrypted) : null,
-  }))
-  const shared = await sellersSharingAccount(snapshots.map((p) => ({ userId: p.sellerId, identity: bankAccountIdentity(p) })))
-  const decrypted = snapshots.map((p, i) => ({ ...p, sharedAccountWith: shared[i]! }))
-  return batches.map((b) => ({
-    id: b.id,
-    kind: b.kind,
-    status: b.status,
-    currency: b.currency,
-    totalCents: b.totalCents,
-    preparedAt: b.preparedAt,
-    preparedBy: b.preparedBy,
-    preparedByEmail: b.preparedByEmail,
-    approvedAt: b.approvedAt,
-    approvedByEmail: b.approvedByEmail,
-    exportedAt: b.exportedAt,
-    sentAt: b.sentAt,
-    bankReference: b.bankReference,
-    reconciledAt: b.reconciledAt,
-    cancelledAt: b.cancelledAt,
-    cancelReason: b.cancelReason,
-    xmlSha256: b.xmlSha256,
-    csvSha256: b.csvSha256,
-    payees: decrypted
-      .filter((p) => p.batchId === b.id)
-      .map((p) => ({
-        position: p.position,
-        endToEndId: endToEndId(b.id, p.position),
-        sellerId: p.sellerId,
-        sellerEmail: p.email,
-        amountCents: p.amountCents,
-        country: p.country,
-        accountHolder: p.accountHolder,
-        bankName: p.bankName,
-        account: p.iban
-          ? `IBAN ${last4(p.iban)}`
-          : `${p.sortCode ? `Sort code ${p.sortCode}` : `Routing ${p.routingNumber ?? ''}`} · ${last4(p.accountNumber)}`,
-        sharedAccountWith: p.sharedAccountWith,
-        lines: lines
-          .filter((l) => l.batchId === b.id && l.sellerId === p.sellerId)
-          .map((l) => ({
-            transactionId: l.transactionId,
-            listingTitle: l.listingTitle,
-            completedAt: l.completedAt,
-            amountCents: l.amountCents,
-            applicationFeeCents: l.applicationFeeCents,
-            sellerShareCents: l.sellerShareCents,
-          })),
-      })),
-  }))
-}
-
-export async function getPayoutBatch(batchId: string): Promise<PayoutBatchView> {
-  const [batch] = await listPayoutBatches({ batchId })
-  if (!batch) throw new AppError(404, BATCH_NOT_FOUND)
-  return batch
-}
-
-/** Of these sales, those in a batch not yet sent (by id: the batch's state), for the admin's table. */
-export async function salesInOpenBatches(transactionIds: string[]): Promise<Record<string, PayoutBatchStatus>> {
-  if (transactionIds.length === 0) return {}
-  const rows = await db
-    .selectFrom('payoutBatchLines')
-    .innerJoin('payoutBatches', 'payoutBatches.id', 'payoutBatchLines.batchId')
-    .select(['payoutBatchLines.transactionId', 'payoutBatches.status'])
-    .where('payoutBatchLines.transactionId', 'in', transactionIds)
-    .where('payoutBatchLines.cancelled', '=', false)
-    .where('payoutBatches.status', 'in', ['draft', 'approved', 'exported'])
-    .execute()
-  return Object.fromEntries(rows.map((r) => [r.transactionId, r.status]))
-}
-
-export interface DueBySeller {
-  sellerId: string
-  sellerEmail: string
-  sales: number
-  amountCents: number
-  /** Why the seller cannot be in a batch now (null when they can). */
-  blocker: string | null
-}
-
-/** What a new batch would contain, and who is left out and why (sales already in a live batch excluded). */
-export async function payoutsDueBySeller(): Promise<DueBySeller[]> {
-  const rows = await db
-    .selectFrom('transactions')
-    .innerJoin('users as seller', 'seller.id', 'transactions.sellerId')
-    .leftJoin('bankDetails', 'bankDetails.userId', 'transactions.sellerId')
-    .select([
-      'transactions.sellerId',
-      'seller.email as sellerEmail',
-      'bankDetails.status as bankStatus',
-      sql<string>`count(*)`.as('sales'),
-      sql<string>`sum(transactions.seller_share_cents)`.as('amount'),
-    ])
-    .where(payoutDue)
-    .where(notInLiveBatch)
-    .groupBy(['transactions.sellerId', 'seller.email', 'bankDetails.status'])
-    .orderBy('seller.email')
-    .execute()
-  return rows.map((r) => ({
-    sellerId: r.sellerId,
-    sellerEmail: r.sellerEmail,
-    sales: Number(r.sales),
-    amountCents: Number(r.amount),
-    blocker: sellerMayBePaid(r.bankStatus) ? null : r.bankStatus ? `Bank details ${r.bankStatus}` : 'No bank details',
-  }))
 }

@@ -2,6 +2,7 @@ import { isbot } from 'isbot'
 import { sql } from 'kysely'
 import { OWNED_STATUSES } from '~/lib/escrow'
 import { isUuid } from '~/lib/ids'
+import type { PayoutLine } from '~/lib/payout-line'
 import { db } from '../infra/db.server.ts'
 import { logEvent } from '../infra/log.server.ts'
 import { centsToDecimal } from './bank-files.server.ts'
@@ -146,15 +147,6 @@ export async function getSellerAnalytics(sellerId: string, now = new Date()): Pr
 
 // ── Payout statements ───────────────────────────────────────────────────────
 
-export interface StatementLine {
-  transactionId: string
-  listingTitle: string
-  completedAt: Date | null
-  amountCents: number
-  applicationFeeCents: number
-  sellerShareCents: number
-}
-
 export interface PayoutStatement {
   batchId: string
   /** When the transfer was recorded as sent. */
@@ -164,7 +156,7 @@ export interface PayoutStatement {
   amountCents: number
   feeCents: number
   payoutCents: number
-  lines: StatementLine[]
+  lines: PayoutLine[]
 }
 
 /** One statement per payout the seller received (sent or reconciled batches), newest first. */
