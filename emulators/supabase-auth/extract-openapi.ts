@@ -23,9 +23,23 @@
  * - CORRECTIONS: where the description contradicts GoTrue's own model, the model wins (recorded).
  */
 import { execFileSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
+import {
+  findOperation,
+  isScript,
+  jsonSchemaOf,
+  option,
+  resolveResponse,
+  schemaClosure,
+  schemaRefs,
+  withoutKeys,
+  writeSubset,
+  type Json,
+  type JsonObject,
+  type OpenApiDescription,
+} from '../support/openapi-subset.ts'
 import { OPERATIONS } from './operations.ts'
 
 export const DESCRIPTION_REPOSITORY = 'supabase/auth'
@@ -35,16 +49,6 @@ const DESCRIPTION_FILE = 'openapi.yaml'
 const ERROR_CODES_FILE = 'internal/api/apierrors/errorcode.go'
 const OUTPUT = fileURLToPath(new URL('./openapi-subset.json', import.meta.url))
 const DROPPED_KEYS = new Set(['example', 'examples', 'description', 'externalDocs'])
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
-type JsonObject = { [key: string]: Json }
-
-interface Description {
-  openapi: string
-  info: { version: string }
-  paths: Record<string, Record<string, JsonObject>>
-  components: { schemas: Record<string, Json>; responses: Record<string, JsonObject> }
-}
 
 interface Correction {
   pointer: string
@@ -85,8 +89,8 @@ function main(): void {
     yamlText = readFileSync(from, 'utf8')
     goText = readFileSync(errorCodes, 'utf8')
   }
-  const subset = extract(parse(yamlText) as Description, parseErrorCodes(goText), { commit, release })
-  writeFileSync(OUTPUT, `${JSON.stringify(subset, null, 2)}\n`)
+  const subset = extract(parse(yamlText) as OpenApiDescription, parseErrorCodes(goText), { commit, release })
+  writeSubset(OUTPUT, subset)
   const counts = `${Object.keys(subset.operations).length} operations, ${Object.keys(subset.components.schemas).length} schemas, ${subset.errors.codes.length} error codes`
   console.log(`wrote ${OUTPUT} (${counts})`)
 }
@@ -98,15 +102,14 @@ export function parseErrorCodes(goSource: string): string[] {
   return [...new Set(codes)].sort()
 }
 
-export function extract(description: Description, errorCodes: string[], origin: { commit: string; release?: string }) {
+export function extract(description: OpenApiDescription, errorCodes: string[], origin: { commit: string; release?: string }) {
   const operations: Record<string, { method: string; path: string; responses: Record<string, JsonObject> }> = {}
   for (const op of OPERATIONS) {
-    const found = description.paths[op.path]?.[op.method.toLowerCase()]
-    if (!found) throw new Error(`${op.method} ${op.path} is not in the description`)
+    const found = findOperation(description, op)
     const responses: Record<string, JsonObject> = {}
     for (const [status, raw] of Object.entries(found.responses as JsonObject)) {
       const response = resolveResponse(description, raw as JsonObject)
-      const schema = ((response.content as JsonObject | undefined)?.['application/json'] as JsonObject | undefined)?.schema
+      const schema = jsonSchemaOf(response)
       const headers = response.headers as Record<string, JsonObject> | undefined
       const entry: JsonObject = {}
       if (schema !== undefined) entry.schema = clean(schema)
@@ -120,16 +123,7 @@ export function extract(description: Description, errorCodes: string[], origin: 
     operations[`${op.method} ${op.path}`] = { method: op.method, path: op.path, responses }
   }
 
-  const schemas: Record<string, Json> = {}
-  const pending = [...collectRefs(operations as unknown as Json), 'ErrorSchema']
-  while (pending.length > 0) {
-    const name = pending.pop()!
-    if (name in schemas) continue
-    const schema = description.components.schemas[name]
-    if (schema === undefined) throw new Error(`#/components/schemas/${name} is missing from the description`)
-    schemas[name] = clean(schema)
-    pending.push(...collectRefs(schemas[name]))
-  }
+  const roots = [...schemaRefs(operations as unknown as Json), 'ErrorSchema']
   const subset = {
     source: {
       repository: DESCRIPTION_REPOSITORY,
@@ -144,7 +138,7 @@ export function extract(description: Description, errorCodes: string[], origin: 
     corrections: CORRECTIONS,
     operations,
     errors: errorSchemas(errorCodes),
-    components: { schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))) },
+    components: { schemas: schemaClosure(description, roots, clean) },
   }
   for (const correction of CORRECTIONS) applyCorrection(subset as unknown as JsonObject, correction)
   return subset
@@ -202,50 +196,8 @@ function applyCorrection(root: JsonObject, correction: Correction): void {
   delete target[correction.remove]
 }
 
-function resolveResponse(description: Description, response: JsonObject): JsonObject {
-  const ref = response.$ref
-  if (typeof ref !== 'string') return response
-  const name = /^#\/components\/responses\/(.+)$/.exec(ref)?.[1]
-  const target = name ? description.components.responses[name] : undefined
-  if (!target) throw new Error(`cannot resolve ${ref}`)
-  return resolveResponse(description, target)
-}
-
 function clean(value: Json): Json {
-  if (Array.isArray(value)) return value.map(clean)
-  if (value === null || typeof value !== 'object') return value
-  const out: JsonObject = {}
-  for (const [key, child] of Object.entries(value)) {
-    if (DROPPED_KEYS.has(key)) continue
-    // Under `properties` the keys are property names (one may be called "description"): kept.
-    out[key] =
-      key === 'properties'
-        ? Object.fromEntries(Object.entries(child as JsonObject).map(([name, schema]) => [name, clean(schema)]))
-        : clean(child)
-  }
-  return out
+  return withoutKeys(value, DROPPED_KEYS)
 }
 
-function collectRefs(value: Json, found = new Set<string>()): Set<string> {
-  if (Array.isArray(value)) {
-    for (const item of value) collectRefs(item, found)
-  } else if (value !== null && typeof value === 'object') {
-    for (const [key, child] of Object.entries(value)) {
-      if (key === '$ref' && typeof child === 'string') {
-        const name = /^#\/components\/schemas\/(.+)$/.exec(child)?.[1]
-        if (!name) throw new Error(`unexpected $ref ${child}`)
-        found.add(name)
-      } else {
-        collectRefs(child, found)
-      }
-    }
-  }
-  return found
-}
-
-function option(args: string[], name: string): string | undefined {
-  const index = args.indexOf(name)
-  return index >= 0 ? args[index + 1] : undefined
-}
-
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main()
+if (isScript(import.meta.url)) main()
