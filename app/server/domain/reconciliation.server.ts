@@ -1,11 +1,8 @@
 import type { Task } from 'graphile-worker'
 import { sql } from 'kysely'
-import { ESCROW_STATUSES, OWNED_STATUSES } from '~/lib/escrow'
 import { isUuid } from '~/lib/ids'
-import { feeStanding, splitFee } from '~/lib/money'
-import { isPayoutDue } from '~/lib/payouts'
-import { RECONCILIATION_CRONTAB, RECONCILIATION_RULES, type ReconciliationRule } from '~/lib/reconciliation'
-import type { ReconciliationExceptionRow, TransactionStatus } from '../../../db/schema.ts'
+import { feeStanding } from '~/lib/money'
+import { RECONCILIATION_CRONTAB, RECONCILIATION_RULES } from '~/lib/reconciliation'
 import { db } from '../infra/db.server.ts'
 import { ensureJobSchema, type JobDefinition } from '../infra/jobs.server.ts'
 import { logEvent } from '../infra/log.server.ts'
@@ -13,15 +10,27 @@ import { getStripe } from '../infra/stripe.server.ts'
 import { csvCell } from './csv.server.ts'
 import { AppError } from './errors.server.ts'
 import { notify } from './notifications.server.ts'
+import {
+  emptyLedger,
+  ledgerBalanced,
+  providerCharges,
+  SALE_RULES,
+  sellerBalance,
+  type Books,
+  type ProviderCharge,
+  type ReconciliationException,
+  type SaleLedger,
+} from './reconciliation-rules.server.ts'
 
 /**
  * The reconciliation (issue 19; docs/decisions/020-ledger-and-reconciliation.md): the
  * payment provider, the sales and the ledger must tell the same story. Run daily by a
  * job and on demand from /admin; each run is stored with its totals and every
- * difference found, each naming its sale (or seller) and the rule it breaks.
+ * difference found, each naming its sale (or seller) and the rule it breaks (one function per
+ * rule: reconciliation-rules.server.ts).
  */
 
-export type ReconciliationException = ReconciliationExceptionRow & { rule: ReconciliationRule }
+export type { ProviderCharge, ReconciliationException } from './reconciliation-rules.server.ts'
 
 export interface ReconciliationTotals {
   providerChargesCents: number
@@ -46,14 +55,6 @@ export interface ReconciliationResult {
   exceptions: ReconciliationException[]
 }
 
-/** A succeeded charge as the provider reports it. */
-export interface ProviderCharge {
-  id: string
-  paymentIntentId: string | null
-  capturedCents: number
-  refundedCents: number
-}
-
 /** Every succeeded charge on the account, read through the Stripe API (auto-paginated). */
 export async function listProviderCharges(): Promise<ProviderCharge[]> {
   const charges: ProviderCharge[] = []
@@ -69,27 +70,9 @@ export async function listProviderCharges(): Promise<ProviderCharge[]> {
   return charges
 }
 
-const ESCROW: readonly TransactionStatus[] = ESCROW_STATUSES
-const TAKEN_STATUSES: readonly TransactionStatus[] = OWNED_STATUSES
-
-interface SaleLedger {
-  cashIn: number
-  cashOut: number
-  buyerFunds: number
-  platformFee: number
-  feeLines: number
-  sellerPayable: number
-  paidOut: number
-}
-
-const emptyLedger = (): SaleLedger => ({ cashIn: 0, cashOut: 0, buyerFunds: 0, platformFee: 0, feeLines: 0, sellerPayable: 0, paidOut: 0 })
-
-/** Compares the provider, the sales and the ledger; pure reads. */
-export async function reconcile(charges: ProviderCharge[]): Promise<ReconciliationResult> {
-  const exceptions: ReconciliationException[] = []
-  const add = (rule: ReconciliationRule, e: Omit<ReconciliationException, 'rule'>) => exceptions.push({ rule, ...e })
-
-  const [sales, lines, unbalanced, sums] = await Promise.all([
+/** What the provider, the sales and the ledger say, read once for every rule. */
+async function readBooks(charges: ProviderCharge[]): Promise<Books> {
+  const [sales, lines, unbalancedEntries, sums] = await Promise.all([
     db
       .selectFrom('transactions')
       .select([
@@ -139,28 +122,6 @@ export async function reconcile(charges: ProviderCharge[]): Promise<Reconciliati
       .executeTakeFirstOrThrow(),
   ])
 
-  // 1. The ledger balances (the database refuses otherwise; a restore or a disabled trigger would not).
-  const debits = Number(sums.debits)
-  const credits = Number(sums.credits)
-  if (debits !== credits) {
-    add('ledger_balanced', {
-      transactionId: null,
-      sellerId: null,
-      expectedCents: debits,
-      actualCents: credits,
-      details: `Σ debits ${debits} ≠ Σ credits ${credits}`,
-    })
-  }
-  for (const entry of unbalanced) {
-    add('ledger_balanced', {
-      transactionId: entry.transactionId,
-      sellerId: null,
-      expectedCents: entry.debits,
-      actualCents: entry.credits,
-      details: `Entry ${entry.eventKey}: debits ${entry.debits} ≠ credits ${entry.credits}`,
-    })
-  }
-
   const ledger = new Map<string, SaleLedger>()
   for (const line of lines) {
     const own = ledger.get(line.transactionId!) ?? emptyLedger()
@@ -175,161 +136,38 @@ export async function reconcile(charges: ProviderCharge[]): Promise<Reconciliati
     } else if (line.account === 'seller_payable') own.sellerPayable += line.credits - line.debits
     else own.paidOut += line.credits - line.debits
   }
+  return { charges, sales, ledger, debits: Number(sums.debits), credits: Number(sums.credits), unbalancedEntries }
+}
 
-  // 2. The provider against the ledger, payment by payment (matched by the PaymentIntent id).
-  const byIntent = new Map(sales.filter((s) => s.stripePaymentIntentId).map((s) => [s.stripePaymentIntentId!, s]))
-  const seenSales = new Set<string>()
-  for (const charge of charges) {
-    const sale = charge.paymentIntentId ? byIntent.get(charge.paymentIntentId) : undefined
-    const net = charge.capturedCents - charge.refundedCents
-    if (!sale) {
-      if (net !== 0)
-        add('provider_charges', {
-          transactionId: null,
-          sellerId: null,
-          expectedCents: 0,
-          actualCents: net,
-          details: `Charge ${charge.id} (${charge.paymentIntentId ?? 'no PaymentIntent'}) holds ${net} cents at the provider and matches no sale`,
-        })
-      continue
-    }
-    seenSales.add(sale.id)
-    const own = ledger.get(sale.id) ?? emptyLedger()
-    const booked = own.cashIn - own.cashOut
-    if (booked !== net) {
-      add('provider_charges', {
-        transactionId: sale.id,
-        sellerId: sale.sellerId,
-        expectedCents: net,
-        actualCents: booked,
-        details: `The provider holds ${net} cents for ${charge.paymentIntentId} (charged ${charge.capturedCents}, refunded ${charge.refundedCents}); the ledger holds ${booked}`,
-      })
-    }
-  }
-  for (const sale of sales) {
-    const own = ledger.get(sale.id)
-    if (!own || seenSales.has(sale.id) || own.cashIn - own.cashOut === 0) continue
-    add('provider_charges', {
-      transactionId: sale.id,
-      sellerId: sale.sellerId,
-      expectedCents: 0,
-      actualCents: own.cashIn - own.cashOut,
-      details: `The ledger holds ${own.cashIn - own.cashOut} cents for ${sale.stripePaymentIntentId ?? 'a sale without a PaymentIntent'}; the provider has no succeeded charge for it`,
-    })
-  }
+/** Compares the provider, the sales and the ledger (pure reads): runs every rule and collects what each finds. */
+export async function reconcile(charges: ProviderCharge[]): Promise<ReconciliationResult> {
+  const books = await readBooks(charges)
+  const exceptions = [
+    ...ledgerBalanced(books),
+    ...providerCharges(books),
+    ...books.sales.flatMap((sale) => SALE_RULES.flatMap((rule) => rule(sale, books.ledger.get(sale.id) ?? emptyLedger()))),
+    ...sellerBalance(books),
+  ]
+  return { exceptions, totals: totalsOf(books) }
+}
 
-  // 3–6. Sale by sale: the fee rule, escrow, payable, refunds.
-  const sellers = new Map<string, { taken: number; held: number; due: number; paidOut: number }>()
-  let feesInEscrow = 0
-  for (const sale of sales) {
-    const own = ledger.get(sale.id) ?? emptyLedger()
-    const rule = splitFee(sale.amountCents)
-    const seller = sellers.get(sale.sellerId) ?? { taken: 0, held: 0, due: 0, paidOut: 0 }
-    sellers.set(sale.sellerId, seller)
-    seller.paidOut += own.paidOut
-    if (TAKEN_STATUSES.includes(sale.status)) seller.taken += sale.sellerShareCents
-    if (ESCROW.includes(sale.status)) seller.held += sale.sellerShareCents
-    if (isPayoutDue(sale)) seller.due += sale.sellerShareCents
-    const base = { transactionId: sale.id, sellerId: sale.sellerId }
-
-    if (sale.applicationFeeCents !== rule.applicationFeeCents) {
-      add('fee_rule', {
-        ...base,
-        expectedCents: rule.applicationFeeCents,
-        actualCents: sale.applicationFeeCents,
-        details: `The sale records a fee of ${sale.applicationFeeCents} cents on ${sale.amountCents}; the rule gives ${rule.applicationFeeCents}`,
-      })
-    }
-    const fee = feeStanding(sale.status)
-    const feeExpected = fee === 'earned' ? rule.applicationFeeCents : 0
-    if (fee === 'in-escrow') feesInEscrow += sale.applicationFeeCents
-    if (own.platformFee !== feeExpected) {
-      add('fee_rule', {
-        ...base,
-        expectedCents: feeExpected,
-        actualCents: own.platformFee,
-        details: `The ledger holds a fee of ${own.platformFee} cents for this ${sale.status} sale of ${sale.amountCents}; expected ${feeExpected}`,
-      })
-    } else if (own.feeLines > 1 && sale.status === 'completed') {
-      add('fee_rule', { ...base, expectedCents: 1, actualCents: own.feeLines, details: `The fee was posted ${own.feeLines} times` })
-    }
-
-    const escrowExpected = ESCROW.includes(sale.status)
-      ? sale.amountCents
-      : sale.status === 'held'
-        ? own.cashIn - own.cashOut // money that did not match the sale waits in escrow for an admin
-        : 0
-    if (own.buyerFunds !== escrowExpected) {
-      add('escrow', {
-        ...base,
-        expectedCents: escrowExpected,
-        actualCents: own.buyerFunds,
-        details: `The ledger holds ${own.buyerFunds} cents in escrow for this ${sale.status} sale; expected ${escrowExpected}`,
-      })
-    }
-
-    const payableExpected = isPayoutDue(sale) ? sale.sellerShareCents : 0
-    if (own.sellerPayable !== payableExpected) {
-      add('seller_payable', {
-        ...base,
-        expectedCents: payableExpected,
-        actualCents: own.sellerPayable,
-        details:
-          own.sellerPayable < 0
-            ? `Paid out ${own.paidOut} cents for a seller share of ${sale.sellerShareCents}: paid more than once`
-            : `The ledger owes the seller ${own.sellerPayable} cents for this ${sale.status}${sale.paidAt ? ', paid out,' : ''} sale; expected ${payableExpected}`,
-      })
-    }
-    const paidOutExpected = sale.paidAt && sale.status === 'completed' ? sale.sellerShareCents : 0
-    if (own.paidOut !== paidOutExpected && own.sellerPayable >= 0) {
-      add('seller_payable', {
-        ...base,
-        expectedCents: paidOutExpected,
-        actualCents: own.paidOut,
-        details: `The ledger paid out ${own.paidOut} cents for this sale; expected ${paidOutExpected}`,
-      })
-    }
-
-    if (sale.status === 'refunded' && (sale.paidAt || own.paidOut > 0)) {
-      add('refunded_not_paid_out', {
-        ...base,
-        expectedCents: 0,
-        actualCents: own.paidOut,
-        details: 'Refunded to the buyer and paid out to the seller',
-      })
-    }
-  }
-
-  for (const [sellerId, s] of sellers) {
-    if (s.taken === s.paidOut + s.held + s.due) continue
-    add('seller_balance', {
-      transactionId: null,
-      sellerId,
-      expectedCents: s.taken,
-      actualCents: s.paidOut + s.held + s.due,
-      details: `Σ seller share ${s.taken} ≠ paid out ${s.paidOut} + in escrow ${s.held} + due ${s.due}`,
-    })
-  }
-
+function totalsOf({ charges, sales, ledger, debits, credits }: Books): ReconciliationTotals {
   const all = [...ledger.values()]
   const sum = (pick: (l: SaleLedger) => number) => all.reduce((total, l) => total + pick(l), 0)
   return {
-    exceptions,
-    totals: {
-      providerChargesCents: charges.reduce((total, c) => total + c.capturedCents, 0),
-      providerRefundsCents: charges.reduce((total, c) => total + c.refundedCents, 0),
-      ledgerChargesCents: sum((l) => l.cashIn),
-      ledgerRefundsCents: sum((l) => l.cashOut),
-      ledgerDebitsCents: debits,
-      ledgerCreditsCents: credits,
-      escrowCents: sum((l) => l.buyerFunds),
-      platformFeeCents: sum((l) => l.platformFee),
-      platformFeeInEscrowCents: feesInEscrow,
-      sellerPayableCents: sum((l) => l.sellerPayable),
-      paidOutCents: sum((l) => l.paidOut),
-      sales: sales.length,
-      providerCharges: charges.length,
-    },
+    providerChargesCents: charges.reduce((total, c) => total + c.capturedCents, 0),
+    providerRefundsCents: charges.reduce((total, c) => total + c.refundedCents, 0),
+    ledgerChargesCents: sum((l) => l.cashIn),
+    ledgerRefundsCents: sum((l) => l.cashOut),
+    ledgerDebitsCents: debits,
+    ledgerCreditsCents: credits,
+    escrowCents: sum((l) => l.buyerFunds),
+    platformFeeCents: sum((l) => l.platformFee),
+    platformFeeInEscrowCents: sales.reduce((total, s) => total + (feeStanding(s.status) === 'in-escrow' ? s.applicationFeeCents : 0), 0),
+    sellerPayableCents: sum((l) => l.sellerPayable),
+    paidOutCents: sum((l) => l.paidOut),
+    sales: sales.length,
+    providerCharges: charges.length,
   }
 }
 
