@@ -294,6 +294,21 @@ async function storeInstallation(userId: string, installationId: number, now: Da
 
 export type CallbackOutcome = { kind: 'done'; returnTo: string; message: string } | { kind: 'redirect'; url: string }
 
+/** What a GitHub callback route passes: the signed-in user, GitHub's query, and the App's callback address. */
+export interface CallbackInput {
+  userId: string
+  params: URLSearchParams
+  redirectUrl: string
+  now?: Date
+}
+
+/** Both callbacks start alike: GitHub is configured, and the flow's signed state was issued to this user and has not expired. */
+function openCallback(input: CallbackInput): { now: Date; state: FlowState } {
+  requireGithub()
+  const now = input.now ?? new Date()
+  return { now, state: readFlowState(input.params.get('state'), input.userId, now) }
+}
+
 /**
  * GitHub's setup URL after an installation (`?installation_id&setup_action&state`, and `code`
  * when the App asks for user authorization during installation). The installation id in the
@@ -301,15 +316,8 @@ export type CallbackOutcome = { kind: 'done'; returnTo: string; message: string 
  * shows it (`GET /user/installations`); without a code the seller is sent through the
  * App's user authorization first.
  */
-export async function completeInstallation(input: {
-  userId: string
-  params: URLSearchParams
-  redirectUrl: string
-  now?: Date
-}): Promise<CallbackOutcome> {
-  requireGithub()
-  const now = input.now ?? new Date()
-  const state = readFlowState(input.params.get('state'), input.userId, now)
+export async function completeInstallation(input: CallbackInput): Promise<CallbackOutcome> {
+  const { now, state } = openCallback(input)
   if (state.p !== 'install') throw new AppError(400, 'This GitHub link is not valid: please start again')
   const installationId = githubId(input.params.get('installation_id'))
   if (input.params.get('setup_action') === 'request') {
@@ -364,15 +372,8 @@ async function verifyAndStoreInstallation(
 }
 
 /** The App's user authorization came back (`?code&state`): a buyer connecting GitHub, or a seller's installation being verified. */
-export async function completeUserAuthorization(input: {
-  userId: string
-  params: URLSearchParams
-  redirectUrl: string
-  now?: Date
-}): Promise<CallbackOutcome> {
-  requireGithub()
-  const now = input.now ?? new Date()
-  const state = readFlowState(input.params.get('state'), input.userId, now)
+export async function completeUserAuthorization(input: CallbackInput): Promise<CallbackOutcome> {
+  const { now, state } = openCallback(input)
   const code = input.params.get('code')
   if (!code) throw new AppError(400, input.params.get('error_description') ?? 'GitHub authorization was not given')
   if (state.p === 'install') {
