@@ -1,5 +1,5 @@
 /**
- * The rules the reconciliation checks (issue 19; app/server/domain/reconciliation.server.ts),
+ * The rules the reconciliation checks (issue 19; app/server/domain/reconciliation-rules.server.ts),
  * each with the sentence the admin's tab, the CSV and the mail show.
  */
 export const RECONCILIATION_RULES = {

@@ -8,7 +8,7 @@ import { Label } from '~/components/ui/label'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table'
 import { formatDateTime, pluralize } from '~/lib/format'
 import { formatCents } from '~/lib/money'
-import type { DueBySeller, PayoutBatchView } from '~/server/domain/payout-batches.server'
+import type { DueBySeller, PayoutBatchView } from '~/server/domain/payout-batch-views.server'
 import { ActionDialog, BlockedAction } from './action-dialog'
 import { adminFormId, ApproveBatchSchema, type AdminActionResult, type AdminIntent } from './admin-actions'
 

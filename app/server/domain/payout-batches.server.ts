@@ -35,8 +35,6 @@ import { payable, payoutDue, recordSellerPaid, sellerMayBePaidSql } from './payo
  */
 
 export type { PayoutBatch, PayoutBatchStatus } from './payout-batch-transitions.server.ts'
-/** Until app/components/admin/payout-batches.tsx imports them from their module. */
-export type { DueBySeller, PayoutBatchView } from './payout-batch-views.server.ts'
 type Executor = Kysely<DB> | DbTransaction<DB>
 
 export const BATCH_NOT_FOUND = 'Payout batch not found'
