@@ -4,6 +4,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/com
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table'
 import { formatDate } from '~/lib/format'
 import { formatCents } from '~/lib/money'
+import type { PayoutLine } from '~/lib/payout-line'
 import type { SellerAnalytics } from '~/server/domain/seller-analytics.server'
 
 /**
@@ -176,7 +177,7 @@ interface StatementRow {
   amountCents: number
   feeCents: number
   payoutCents: number
-  lines: { transactionId: string; listingTitle: string; amountCents: number; applicationFeeCents: number; sellerShareCents: number }[]
+  lines: Omit<PayoutLine, 'completedAt'>[]
 }
 
 /** One statement per payout: which sales, amounts, fees, the bank reference and the date, downloadable as CSV. */
