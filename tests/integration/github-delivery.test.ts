@@ -639,6 +639,33 @@ describe('connecting GitHub', () => {
     ).rejects.toMatchObject({ status: 409 })
   })
 
+  it('a sale waiting for the buyer’s GitHub account goes as soon as they connect one (the delivery machine’s buyer_connected)', async () => {
+    const w = await world()
+    // Paid while the buyer had no GitHub account: the invitation waits for one.
+    const checkout = await startCheckout({ listingId: w.listing.id, buyerId: w.buyer.id })
+    if (checkout.kind !== 'ready') throw new Error(`checkout answered ${checkout.kind}`)
+    await db
+      .updateTable('users')
+      .set({ githubUserId: null, githubLogin: null, githubConnectedAt: null })
+      .where('id', '=', w.buyer.id)
+      .execute()
+    await payIntent(checkout.clientSecret)
+    await webhooksDelivered()
+    const saleId = checkout.transactionId
+    const now = new Date()
+    expect(await runInvitation(saleId, now)).toMatchObject({ result: 'waiting', waitingOn: 'buyer_github', retryAt: at(now, HOUR) })
+
+    const connectedAt = at(now, MINUTE)
+    await connectGithubAccount(w.buyer.id, { id: w.buyerAccount.id, login: w.buyerAccount.login }, connectedAt)
+    expect(await delivery(saleId)).toMatchObject({
+      state: 'queued',
+      waitingOn: 'buyer_github',
+      nextAttemptAt: connectedAt,
+      updatedAt: connectedAt,
+    })
+    expect(await runInvitation(saleId, connectedAt)).toEqual({ result: 'invited' })
+  })
+
   it('a seller installs the App: recorded only when their own GitHub token shows the installation; personal repositories are not connectable', async () => {
     const { seller, listing } = await sellerWithListing()
     const login = `maker-${unique()}`

@@ -22,6 +22,7 @@ import { githubApp, githubId, userOctokit } from '../infra/github.server.ts'
 import { logEvent } from '../infra/log.server.ts'
 import { recordAudit } from './audit.server.ts'
 import { AppError } from './errors.server.ts'
+import { applyDeliveryEvent } from './github-delivery-steps.server.ts'
 import { requireGithub, summaryOf, type InstallationSummary } from './github-listing-sources.server.ts'
 import { restoreAccess } from './github-repository-access.server.ts'
 
@@ -86,14 +87,16 @@ export async function connectGithubAccount(
       .returning(['githubUserId', 'githubLogin', 'githubConnectedAt'])
       .executeTakeFirst()
     if (!row) throw new AppError(404, 'User not found')
-    // Deliveries still waiting for the buyer's account can go now.
-    await db
-      .updateTable('githubDeliveries')
-      .set({ nextAttemptAt: now, updatedAt: now })
+    // Deliveries still waiting for the buyer's account can go now (the delivery machine's buyer_connected).
+    const waiting = await db
+      .selectFrom('githubDeliveries')
+      .select('transactionId')
       .where('waitingOn', '=', 'buyer_github')
       .where('state', '=', 'queued')
       .where('transactionId', 'in', db.selectFrom('transactions').select('id').where('buyerId', '=', userId))
       .execute()
+    for (const { transactionId } of waiting)
+      await db.transaction().execute((trx) => applyDeliveryEvent(trx, transactionId, 'buyer_connected', { now }))
     return { githubUserId: row.githubUserId!, login: row.githubLogin!, connectedAt: row.githubConnectedAt! }
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError(409, ACCOUNT_TAKEN)

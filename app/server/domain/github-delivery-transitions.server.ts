@@ -16,7 +16,7 @@ import { decide, UNCHANGED, type Rule } from './state-machine.server.ts'
  *     │  └────────────── access_confirmed (the buyer already had access) ──────────▲
  *     └──▶ delivery_failed (14 days, GitHub refused, repository lost) ◀── invited
  *   queued, invited, accepted, failed ──revoked (refund before completion)──▶ revoked
- *   recorded beside the state: invitation_waiting, attempt_failed (queued), invitation_resent (invited),
+ *   recorded beside the state: invitation_waiting, buyer_connected, attempt_failed (queued), invitation_resent (invited),
  *   fork_recorded (invited, accepted), error_recorded (any but revoked)
  *
  * A delivery is born queued at payment (the INSERT in `beginGithubDelivery`, github-delivery.server.ts).
@@ -27,6 +27,7 @@ export type DeliveryEvent =
   | 'invitation_sent'
   | 'invitation_resent'
   | 'invitation_waiting'
+  | 'buyer_connected'
   | 'attempt_failed'
   | 'error_recorded'
   | 'access_confirmed'
@@ -100,6 +101,14 @@ export const DELIVERY_TRANSITIONS: readonly DeliveryTransition[] = [
     from: ['queued'],
     to: UNCHANGED,
     set: (_, data) => ({ attempts: data.attempts, waitingOn: data.waitingOn, nextAttemptAt: data.retryAt, lastError: data.error }),
+  },
+  // The buyer connected the GitHub account the invitation waited on (`connectGithubAccount`): it goes now.
+  {
+    event: 'buyer_connected',
+    from: ['queued'],
+    to: UNCHANGED,
+    guard: (delivery) => (delivery.waitingOn === 'buyer_github' ? null : 'The delivery does not wait on the buyer’s GitHub account'),
+    set: (_, data) => ({ nextAttemptAt: data.now }),
   },
   // An attempt that ends the delivery (delivery_failed, or the repository lost) still counts.
   {

@@ -39,10 +39,12 @@ describe('the GitHub delivery table (issue 27.4)', () => {
   for (const rule of DELIVERY_TRANSITIONS) {
     for (const from of rule.from) {
       it(`${rule.event}: ${from} → ${rule.to === UNCHANGED ? from : rule.to}`, () => {
-        const decision = decideDelivery(delivery(from), rule.event, DATA)
+        // A row every guard lets through (buyer_connected's: the delivery waits on the buyer's account).
+        const row = delivery(from, { waitingOn: 'buyer_github' })
+        const decision = decideDelivery(row, rule.event, DATA)
         expect(decision).toEqual({ ok: true, rule, to: rule.to === UNCHANGED ? from : rule.to })
         // The runner writes the state; a rule writes only what the event brings.
-        expect(rule.set(delivery(from), DATA)).not.toHaveProperty('state')
+        expect(rule.set(row, DATA)).not.toHaveProperty('state')
       })
     }
   }
@@ -109,6 +111,16 @@ describe('the GitHub delivery table (issue 27.4)', () => {
       attempts: 3,
       lastError: 'Not Found',
     })
+  })
+
+  it('the buyer connecting their GitHub account sends a delivery waiting on it now; one waiting on anything else keeps its wait', () => {
+    expect(decideDelivery(delivery('queued', { waitingOn: 'buyer_github' }), 'buyer_connected', DATA)).toMatchObject({
+      ok: true,
+      to: 'queued',
+    })
+    expect(setOf('buyer_connected', delivery('queued', { waitingOn: 'buyer_github' }))).toEqual({ nextAttemptAt: NOW })
+    for (const waitingOn of [null, 'rate_limit', 'invitation_limit'] as const)
+      expect(decideDelivery(delivery('queued', { waitingOn }), 'buyer_connected', DATA), `${waitingOn}`).toEqual({ ok: false })
   })
 
   it('access confirmed records the proof: the buyer, the times and the delivered commit', () => {
