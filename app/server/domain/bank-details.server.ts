@@ -1,5 +1,5 @@
 import type { Transaction as DbTransaction, Insertable, Kysely } from 'kysely'
-import { isMaskedValue, maskLast4, type BankDetailsInput } from '~/lib/bank-details-schema'
+import { isMaskedValue, maskLast4, type BankAccountDetails, type BankDetailsInput } from '~/lib/bank-details-schema'
 import { isUuid } from '~/lib/ids'
 import type { Country } from '~/lib/options'
 import type { BankDetailsRow, BankDetailsStatus, BankDetailsTable, DB } from '../../../db/schema.ts'
@@ -20,16 +20,12 @@ import { notify } from './notifications.server.ts'
  * approval and payout screens ever see them decrypted.
  */
 
-/** What the seller (and any non-admin response) sees: numbers masked to their last four. */
-export interface MaskedBankDetails {
+/**
+ * What the seller (and any non-admin response) sees: the account (`BankAccountDetails`, with a
+ * country we serve) with the numbers masked to their last four, and where its review stands.
+ */
+export interface MaskedBankDetails extends Omit<BankAccountDetails, 'country'> {
   country: Country
-  accountHolder: string
-  bankName: string
-  sortCode: string | null
-  routingNumber: string | null
-  swift: string | null
-  accountNumber: string | null
-  iban: string | null
   status: BankDetailsStatus
   /** Spec §3: true once approved, false while pending or rejected. */
   approved: boolean
