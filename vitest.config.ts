@@ -1,5 +1,9 @@
 import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
+import { quietAwsSdkNodeNotice } from './app/server/infra/env.server.ts'
+
+// The workers inherit it: no AWS SDK notice about Node 20 from each test file (the app says it once, server.ts).
+quietAwsSdkNodeNotice()
 
 export default defineConfig({
   resolve: { tsconfigPaths: true },

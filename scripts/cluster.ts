@@ -10,7 +10,7 @@
  */
 import { spawn } from 'node:child_process'
 import { parseArgs } from 'node:util'
-import { ConfigError } from '../app/server/infra/env.server.ts'
+import { ConfigError, quietAwsSdkNodeNotice } from '../app/server/infra/env.server.ts'
 import { EmbeddedPostgresError } from '../db/embedded.ts'
 import { PortInUseError } from '../db/ports.ts'
 import { startCluster } from './cluster/start-cluster.ts'
@@ -37,6 +37,8 @@ function positive(name: string, value: string): number {
 }
 
 async function main() {
+  // The instances inherit it: the AWS SDK's Node 20 notice is not printed by each process.
+  quietAwsSdkNodeNotice()
   try {
     const workers = values['nginx-workers'] === 'auto' ? 'auto' : positive('nginx-workers', values['nginx-workers']!)
     const cluster = await startCluster({
