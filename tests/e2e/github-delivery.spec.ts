@@ -290,7 +290,11 @@ test('a seller whose App was uninstalled is asked to reconnect GitHub, and the l
 
   // On GitHub (the emulator's overview, on the origin "Connect GitHub" leads to), the organization uninstalls the App.
   await page.goto('/profile')
+  await waitForHydration(page)
+  const appOrigin = new URL(page.url()).origin
   await page.getByRole('link', { name: 'Connect another organization' }).click()
+  // On GitHub's origin before reading it (the container run once read the app's, still on screen: a 404).
+  await page.waitForURL((url) => url.origin !== appOrigin)
   await page.goto(`${new URL(page.url()).origin}/_emulator`)
   await page
     .getByRole('listitem')
