@@ -143,11 +143,17 @@ rest_started=$(now_ms)
 compose up -d || fail "podman-compose up failed"
 echo "[compose] podman-compose up -d returned in $((($(now_ms) - rest_started) / 1000)) s"
 base="http://localhost:$port"
+# One answer is enough: asking again at once may meet nginx with both replicas still marked down
+# (the one that was not up yet refused, the other had refused a moment earlier: 502, "no live upstreams").
+healthy=
 for _ in $(seq 1 600); do
-  curl -fsS -o /dev/null "$base/healthz" 2>/dev/null && break
+  if curl -fsS -o /dev/null "$base/healthz" 2>/dev/null; then
+    healthy=1
+    break
+  fi
   sleep 0.2
 done
-curl -fsS -o /dev/null "$base/healthz" || fail "nginx never answered /healthz"
+[ -n "$healthy" ] || fail "nginx never answered /healthz"
 healthy_ms=$(now_ms)
 echo "[compose] /healthz through nginx: $(((healthy_ms - rest_started) / 1000)).$((((healthy_ms - rest_started) % 1000) / 100)) s after \`up\` of app and nginx; $(((healthy_ms - up_started) / 1000)) s since \`up\` of db (emulators, release step and demo data included)"
 
