@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
-import { buildBankCsv, buildPain001, sha256, type BankFileBatch, type BankFilePayee } from '../../app/server/domain/bank-files.server.ts'
+import { buildBankCsv, buildPain001, sha256, type BankFileBatch } from '../../app/server/domain/bank-files.server.ts'
+import { toPayee } from '../../app/server/domain/payout-batch-export.server.ts'
 import { payeeBankSnapshot } from '../../app/server/domain/payout-batches.server.ts'
-import { decryptSecret } from '../../app/server/infra/secret-box.server.ts'
 import type { DB } from '../schema.ts'
 
 const HOUR = 3_600_000
@@ -60,19 +60,7 @@ export async function seedDemoPayouts(
     debtorIban: debtor.debtorIban,
     debtorBic: debtor.debtorBic,
   }
-  const payee: BankFilePayee = {
-    position: 1,
-    sellerId: sale.sellerId,
-    amountCents: sale.sellerShareCents,
-    country: bank.country,
-    accountHolder: bank.accountHolder,
-    bankName: bank.bankName,
-    sortCode: bank.sortCode,
-    routingNumber: bank.routingNumber,
-    swift: bank.swift,
-    accountNumber: bank.accountNumberEncrypted ? decryptSecret(bank.accountNumberEncrypted) : null,
-    iban: bank.ibanEncrypted ? decryptSecret(bank.ibanEncrypted) : null,
-  }
+  const payee = toPayee({ position: 1, sellerId: sale.sellerId, amountCents: sale.sellerShareCents, ...payeeBankSnapshot(bank) })
   const xml = buildPain001(fileBatch, [payee])
   const csv = buildBankCsv(fileBatch, [payee])
   // Each step as the app takes it (the database's trigger checks the order and the four eyes).

@@ -14,7 +14,23 @@ import type { PayoutBatch } from './payout-batch-transitions.server.ts'
 
 type Executor = Kysely<DB> | DbTransaction<DB>
 
-function toPayee(row: Selectable<PayoutBatchPayees>): BankFilePayee {
+/** A payee of the bank files from what a payee row keeps (the batches, and the demo's payout): account numbers decrypted. */
+export function toPayee(
+  row: Pick<
+    Selectable<PayoutBatchPayees>,
+    | 'position'
+    | 'sellerId'
+    | 'amountCents'
+    | 'country'
+    | 'accountHolder'
+    | 'bankName'
+    | 'sortCode'
+    | 'routingNumber'
+    | 'swift'
+    | 'accountNumberEncrypted'
+    | 'ibanEncrypted'
+  >,
+): BankFilePayee {
   return {
     position: row.position,
     sellerId: row.sellerId,
