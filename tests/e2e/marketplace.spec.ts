@@ -84,6 +84,32 @@ test.describe('with JavaScript', () => {
     await expect(page).not.toHaveURL(/maxPrice=10/)
   })
 
+  test('a bad price range typed while the previous results load stays explained when they arrive', async ({ page }) => {
+    await page.goto('/marketplace')
+    await waitForHydration(page)
+    // The results for "Min price 50" are held until Max price has been typed (a slow network, CI 2026-11-28).
+    let release = () => {}
+    const released = new Promise<void>((resolve) => (release = resolve))
+    await page.route(/\/marketplace\.data\?.*minPrice=50/, async (route) => {
+      await released
+      await route.continue()
+    })
+    const held = page.waitForRequest(/\/marketplace\.data\?.*minPrice=50/)
+    await page.getByLabel('Min price').fill('50')
+    await held
+    await page.getByLabel('Max price').fill('10')
+    await expect(page.getByText('Minimum price must not be greater than maximum price')).toBeVisible()
+    const landed = page.waitForResponse(/\/marketplace\.data\?.*minPrice=50/)
+    release()
+    await landed
+    await expect(page).toHaveURL(/minPrice=50/)
+    // Effects of the render that came with it have run after two frames.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+    await expect(page.getByLabel('Max price')).toHaveValue('10')
+    await expect(page.getByText('Minimum price must not be greater than maximum price')).toBeVisible()
+    await expect(page.getByLabel('Min price')).toHaveAttribute('aria-invalid', 'true')
+  })
+
   test('shows six loading placeholders while results load', async ({ page }) => {
     await page.goto('/marketplace')
     await expect(cardTitles(page)).toHaveCount(24)

@@ -20,11 +20,17 @@ export function useFilterNavigation(path: string) {
   const location = useLocation()
   const timer = React.useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
   const typingIn = React.useRef<string | null>(null)
+  const form = React.useRef<HTMLFormElement>(null)
   const [error, setError] = React.useState<FilterError | null>(null)
 
   React.useEffect(() => () => clearTimeout(timer.current), [])
-  // An error belongs to the values it was about; Back/Forward show other values.
-  React.useEffect(() => setError(null), [location.key])
+  // An error belongs to the values it was about. Back/Forward show other values, but a slower
+  // navigation that lands after a bad entry leaves that entry in its (focused) field: ask the form
+  // again (the fields have taken the URL's values by now; child effects run first).
+  React.useEffect(() => {
+    const parsed = form.current ? parseFilters(new FormData(form.current)) : null
+    setError((current) => (current && parsed && !parsed.ok ? parsed.error : null))
+  }, [location.key])
 
   const apply = React.useCallback(
     (form: HTMLFormElement, replace: boolean) => {
@@ -77,7 +83,7 @@ export function useFilterNavigation(path: string) {
   }, [])
 
   return {
-    formProps: { onChange, onSubmit, onBlur },
+    formProps: { ref: form, onChange, onSubmit, onBlur },
     clientError: error ? { field: error.field, message: describeFilterError(error) } : null,
   }
 }
