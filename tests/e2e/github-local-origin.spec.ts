@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { signIn, uniqueEmail } from './support'
+import { signIn, uniqueEmail, waitForHydration } from './support'
 
 /*
  * Issue 26.19: connecting GitHub works at http://127.0.0.1:PORT — what a person may type — as it does at
@@ -17,7 +17,10 @@ test('a seller at 127.0.0.1 connects GitHub and stays signed in', async ({ brows
   await signIn(page, { email: uniqueEmail('loopback-seller'), fullName: 'Loopback Seller', from: '/profile' })
   await expect(page).toHaveURL(`${LOOPBACK}/profile`)
 
+  await waitForHydration(page)
   await page.getByRole('link', { name: 'Connect GitHub', exact: true }).click()
+  // Where the click led, if not to the App's installation page (CI 2026-11-28 saw the next step time out).
+  await expect(page).toHaveURL(/\/apps\/[^/]+\/installations\/new\?/)
   await page.getByLabel('Your GitHub login').fill(`loop-${run}`)
   await page.getByLabel('New organization name').fill(`loop-org-${run}`)
   await page.getByRole('button', { name: 'Continue' }).click()
