@@ -49,6 +49,36 @@ export async function signIn(
   signedInAs.set(context, email)
 }
 
+interface AuthSession {
+  access_token: string
+  refresh_token: string
+  expires_at: number
+}
+
+/** The auth cookies of the page's context in chunk order (@supabase/ssr splits a long value into name.0, name.1, …). */
+async function authCookies(page: Page) {
+  const cookies = (await page.context().cookies()).filter((cookie) => AUTH_COOKIE.test(cookie.name))
+  return cookies.sort((a, b) => Number(a.name.split('.').pop()) - Number(b.name.split('.').pop()))
+}
+
+/** The Supabase session the browser holds (@supabase/ssr's cookie: "base64-" and the session's JSON in base64url). */
+export async function authSession(page: Page): Promise<AuthSession> {
+  const value = (await authCookies(page)).map((cookie) => cookie.value).join('')
+  return JSON.parse(Buffer.from(value.replace(/^base64-/, ''), 'base64url').toString('utf8')) as AuthSession
+}
+
+/** Writes `session` back into the same cookies, chunked as they were. */
+export async function writeAuthSession(page: Page, session: AuthSession) {
+  const cookies = await authCookies(page)
+  let value = `base64-${Buffer.from(JSON.stringify(session)).toString('base64url')}`
+  const written = cookies.map((cookie, index) => {
+    const chunk = index === cookies.length - 1 ? value : value.slice(0, cookie.value.length)
+    value = value.slice(chunk.length)
+    return { ...cookie, value: chunk }
+  })
+  await page.context().addCookies(written)
+}
+
 /**
  * Another person in their own browser context. Without JavaScript they sign in with it first
  * (the OAuth hop needs it), then browse without it.
