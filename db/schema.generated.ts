@@ -22,6 +22,19 @@ export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
 
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
+export interface ApiKeys {
+  createdAt: Generated<Timestamp>;
+  expiresAt: Timestamp | null;
+  id: Generated<string>;
+  lastUsedAt: Timestamp | null;
+  name: string;
+  prefix: string;
+  revokedAt: Timestamp | null;
+  scopes: string[];
+  secretHash: string;
+  userId: string;
+}
+
 export interface AppMeta {
   key: string;
   value: Json;
@@ -30,7 +43,7 @@ export interface AppMeta {
 export interface AuditLog {
   action: string;
   actorId: string | null;
-  actorRole: "buyer" | "seller" | "admin" | "system" | "provider";
+  actorRole: "buyer" | "seller" | "admin" | "system" | "provider" | "user";
   createdAt: Generated<Timestamp>;
   entityId: string;
   entityType: string;
@@ -403,6 +416,7 @@ export interface Users {
 }
 
 export interface DB {
+  apiKeys: ApiKeys;
   appMeta: AppMeta;
   auditLog: AuditLog;
   bankDetails: BankDetails;

@@ -17,6 +17,7 @@ import * as listingIdempotencyKeys from './0015_listing_idempotency_keys.ts'
 import * as saleMessageIdempotencyKeys from './0016_sale_message_idempotency_keys.ts'
 import * as imageOwners from './0017_image_owners.ts'
 import * as outboxSendClaim from './0018_outbox_send_claim.ts'
+import * as apiKeys from './0019_api_keys.ts'
 
 // Every migration, in order. Listed explicitly (not read from the folder) so
 // the same code runs under tsx, Vite and Vitest; a test checks none is missing.
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '0016_sale_message_idempotency_keys': saleMessageIdempotencyKeys,
   '0017_image_owners': imageOwners,
   '0018_outbox_send_claim': outboxSendClaim,
+  '0019_api_keys': apiKeys,
 }

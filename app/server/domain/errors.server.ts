@@ -24,6 +24,8 @@ export class AppError extends Error {
       cause?: unknown
       /** Seconds until a 429's client may try again (a whole minute when the thrower cannot tell). */
       retryAfter?: number
+      /** Further headers of the answer (e.g. a 401's `WWW-Authenticate`). */
+      headers?: Record<string, string>
     } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
@@ -31,7 +33,10 @@ export class AppError extends Error {
     this.status = status
     this.fieldErrors = options.fieldErrors
     this.extra = options.extra
-    this.headers = status === 429 ? { 'Retry-After': String(Math.max(1, Math.ceil(options.retryAfter ?? 60))) } : {}
+    this.headers = {
+      ...(status === 429 ? { 'Retry-After': String(Math.max(1, Math.ceil(options.retryAfter ?? 60))) } : {}),
+      ...options.headers,
+    }
   }
 }
 

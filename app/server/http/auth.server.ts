@@ -1,7 +1,11 @@
 import { createContext, data, redirect, type MiddlewareFunction, type RouterContextProvider } from 'react-router'
+import type { ApiKeyScope } from '~/lib/api-keys'
+import { isApiKeyToken } from '../domain/api-keys.server.ts'
 import { displayNameFor, getUserById, syncUser, type PublicUser } from '../domain/users.server.ts'
 import { logSecurityEvent } from '../infra/log.server.ts'
 import { createSupabaseServerClient, hasAuthCookie } from '../infra/supabase.server.ts'
+import { apiKeyCaller } from './api-key-auth.server.ts'
+import { routePolicyContext } from './route-policy.server.ts'
 import { revokeSession, verifyAccessToken, type VerifiedClaims } from './session-tokens.server.ts'
 
 export interface RequestAuth {
@@ -9,7 +13,15 @@ export interface RequestAuth {
   getUser(): Promise<PublicUser | null>
   /** The Supabase client bound to this request's cookies (sign-in, callback, sign-out). */
   supabase(): ReturnType<typeof createSupabaseServerClient>
-  via: 'cookie' | 'bearer' | 'none'
+  /**
+   * 'api-key': `Authorization: Bearer fm_pat_…` (issue 29). On a page such a
+   * request has no user (pages take the session only); on /api/* getUser()
+   * answers the key's user only where the route declares a scope for the
+   * method (`policy.apiKeys`), else throws the 401/403 (api-key-auth.server.ts).
+   */
+  via: 'cookie' | 'bearer' | 'api-key' | 'none'
+  /** The personal API key the request presents (via 'api-key'), else null. */
+  apiKey: string | null
 }
 
 export const authContext = createContext<RequestAuth>()
@@ -78,12 +90,23 @@ export const authMiddleware: MiddlewareFunction<Response> = async ({ request, co
   let client: ReturnType<typeof createSupabaseServerClient> | undefined
   const supabase = () => (client ??= createSupabaseServerClient(request, cookieHeaders))
   const token = bearerToken(request)
-  const via: RequestAuth['via'] = token ? 'bearer' : hasAuthCookie(request) ? 'cookie' : 'none'
+  const apiKey = token && isApiKeyToken(token) ? token : null
+  const via: RequestAuth['via'] = apiKey ? 'api-key' : token ? 'bearer' : hasAuthCookie(request) ? 'cookie' : 'none'
 
   let resolved: Promise<PublicUser | null> | undefined
   const getUser = () =>
     (resolved ??= (async () => {
       if (via === 'none') return null
+      if (via === 'api-key') {
+        if (!isApiRequest(request)) {
+          logSecurityEvent('api_key_refused', request, { reason: 'not an API endpoint' })
+          return null
+        }
+        // Read now, not when this middleware ran: the route's policy middleware runs after it.
+        const method = request.method === 'HEAD' ? 'GET' : request.method
+        const scopes: Partial<Record<string, ApiKeyScope>> = context.get(routePolicyContext).apiKeys ?? {}
+        return apiKeyCaller(request, apiKey ?? '', scopes[method])
+      }
       const accessToken = token ?? (await sessionAccessToken(supabase()))
       if (!accessToken) return null
       const check = await verifyAccessToken(accessToken)
@@ -94,7 +117,7 @@ export const authMiddleware: MiddlewareFunction<Response> = async ({ request, co
       return userFromClaims(check.claims)
     })())
 
-  context.set(authContext, { getUser, supabase, via })
+  context.set(authContext, { getUser, supabase, via, apiKey })
   const response = await next()
   cookieHeaders.forEach((value, name) => {
     if (name.toLowerCase() === 'set-cookie') return

@@ -40,6 +40,8 @@ export const RATE_LIMITS = {
   theme: { name: 'theme', limit: 30, windowMs: MINUTE },
   // The listing page's view report (a browsing visitor opens a few pages a minute).
   listingView: { name: 'listing-view', limit: 60, windowMs: MINUTE },
+  // Every request made with one personal API key, reads included, counted per key (issue 29), besides the route's own limit.
+  apiKey: { name: 'api-key', limit: 120, windowMs: MINUTE, counts: 'all' },
   // Stripe sends bursts (and retries) from a few addresses; the signature is checked after this.
   webhook: { name: 'webhook', limit: 600, windowMs: MINUTE },
 } as const satisfies Record<string, RateLimit>

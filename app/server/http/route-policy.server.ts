@@ -1,4 +1,5 @@
 import { createContext, type MiddlewareFunction } from 'react-router'
+import type { ApiKeyScope } from '~/lib/api-keys'
 import { MAX_IMAGE_BYTES, MAX_IMAGES } from '~/lib/listing-schema'
 import { enforceRateLimit, type RateLimit } from './rate-limit.server.ts'
 import { clientError } from './responses.server.ts'
@@ -33,6 +34,12 @@ export interface RoutePolicy {
    * (http-cache.server.ts). Signed-in visitors still get `private, no-store`.
    */
   cache?: 'public'
+  /**
+   * /api/* only: the scope a personal API key needs, per method (issue 29). A
+   * method not listed refuses keys (403), whatever their scopes: admin actions,
+   * bank details, payments and messages list none. Read by auth.server.ts.
+   */
+  apiKeys?: Partial<Record<'GET' | 'POST' | 'PATCH' | 'DELETE', ApiKeyScope>>
 }
 
 /** 'checkout': Stripe.js may load, connect and frame (design.md §7); 'sign-in': the form posts on to the identity provider. */
