@@ -30,7 +30,9 @@ export const E2E_ENV = {
   MAIL_EMULATOR_WEB_PORT: String(PORT + 25000),
   SKIP_BUILD: 'true',
   SEED_DEMO_DATA: 'true',
-  AUTH_ACCESS_TOKEN_TTL: process.env.AUTH_ACCESS_TOKEN_TTL ?? '20',
+  // Production's lifetime (decision 009). With 20 s, under supabase-js's 90 s refresh margin, every
+  // request refreshed and rotated the session; auth.spec's refresh test writes an expired session instead.
+  AUTH_ACCESS_TOKEN_TTL: process.env.AUTH_ACCESS_TOKEN_TTL ?? '600',
   RATE_LIMIT_MULTIPLIER: '50',
 }
 

@@ -8,7 +8,7 @@ import { expect, type Browser, type BrowserContext, type Page } from '@playwrigh
  * only opens `from`.
  *
  * Sessions are never copied between contexts. Supabase rotates the refresh
- * token on every refresh (20-second access tokens in the e2e run), and a
+ * token on every refresh (every request, with the 20-second access tokens the e2e run had then), and a
  * superseded token presented more than 10 s after its rotation revokes the
  * whole session as stolen. A copy kept from an earlier context lags behind
  * whenever that context's last refresh did not reach the copy (a request cut
