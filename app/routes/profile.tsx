@@ -1,6 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useEffect } from 'react'
 import { data } from 'react-router'
+import { ApiKeysSection, REVOKE_KEY_PARAM } from '~/components/profile/api-keys-section'
 import { BankDetailsForm, submitLabelFor } from '~/components/profile/bank-details-form'
 import { BankStatusBanner } from '~/components/profile/bank-status-banner'
 import { GithubCard } from '~/components/profile/github-card'
@@ -8,14 +9,18 @@ import { NOTIFICATION_SETTINGS_INTENT, NotificationPreferences } from '~/compone
 import { PUBLIC_PROFILE_INTENT, PublicProfileSection } from '~/components/profile/public-profile-section'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
 import { showToast } from '~/components/ui/toaster'
+import { CREATE_API_KEY_INTENT, REVOKE_API_KEY_INTENT } from '~/lib/api-keys'
 import { BankDetailsSchema } from '~/lib/bank-details-schema'
+import { isUuid } from '~/lib/ids'
 import { isTimeZone } from '~/lib/notifications'
+import { getApiKey, listApiKeys } from '~/server/domain/api-keys.server'
 import { getMaskedBankDetails, saveBankDetails } from '~/server/domain/bank-details.server'
 import { AppError } from '~/server/domain/errors.server'
 import { getGithubAccount, GITHUB_AUTHORIZE_PATH, GITHUB_INSTALL_PATH, githubPath } from '~/server/domain/github-accounts.server'
 import { sellerGithubStatus } from '~/server/domain/github-listing-sources.server'
 import { getNotificationSettings, saveNotificationSettings } from '~/server/domain/notification-inbox.server'
 import { getEditableProfile } from '~/server/domain/seller-profiles.server'
+import { apiKeyAction } from '~/server/forms/api-key-action.server'
 import { savePublicProfile } from '~/server/forms/public-profile-action.server'
 import { requireUser } from '~/server/http/auth.server'
 import { readFormBody } from '~/server/http/form-data.server'
@@ -31,15 +36,20 @@ const SAVE_FAILED = 'Failed to save bank details'
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context)
-  const [bankDetails, githubAccount, githubStatus, publicProfile, notificationSettings] = await Promise.all([
+  const revokeKeyId = new URL(request.url).searchParams.get(REVOKE_KEY_PARAM)
+  const [bankDetails, githubAccount, githubStatus, publicProfile, notificationSettings, apiKeys, revokingKey] = await Promise.all([
     getMaskedBankDetails(user.id),
     getGithubAccount(user.id),
     sellerGithubStatus(user.id),
     getEditableProfile(user.id),
     getNotificationSettings(user.id),
+    listApiKeys(user.id),
+    isUuid(revokeKeyId) ? getApiKey(user.id, revokeKeyId) : undefined,
   ])
   return {
     email: user.email,
+    apiKeys,
+    revokingKey: revokingKey ?? null,
     notificationSettings,
     publicProfile,
     bankDetails,
@@ -60,6 +70,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (form.get('intent') === PUBLIC_PROFILE_INTENT) {
     const saved = await savePublicProfile(user.id, form)
     return saved.response ?? data(saved.body, { status: saved.status })
+  }
+  // Issue 29: personal API keys.
+  const intent = form.get('intent')
+  if (intent === CREATE_API_KEY_INTENT || intent === REVOKE_API_KEY_INTENT) {
+    const answered = await apiKeyAction(user.id, form)
+    return answered.response ?? data(answered.body, { status: answered.status })
   }
   // Issue 17: the optional notifications and the mails' time zone.
   if (form.get('intent') === NOTIFICATION_SETTINGS_INTENT) {
@@ -139,6 +155,12 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         />
       ) : null}
       {loaderData.github.enabled ? <GithubCard {...loaderData.github} /> : null}
+      <ApiKeysSection
+        keys={loaderData.apiKeys}
+        revoking={loaderData.revokingKey}
+        lastResult={actionData && 'apiKey' in actionData ? actionData.apiKey : undefined}
+        created={actionData && 'createdApiKey' in actionData ? actionData.createdApiKey : undefined}
+      />
       <NotificationPreferences
         settings={loaderData.notificationSettings}
         error={actionData && 'notificationError' in actionData ? actionData.notificationError : undefined}
