@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
 import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createRequestHandler } from '@react-router/express'
@@ -28,6 +29,7 @@ import { localSecret } from './db/local-secrets.ts'
 import { migrateToLatest, pendingMigrations } from './db/migrate.ts'
 import { assertPortFree, PortInUseError } from './db/ports.ts'
 import { startLocalServices, type LocalServices } from './emulators/local-services.ts'
+import { reportListening } from './emulators/support/http.ts'
 
 const ROOT = path.dirname(new URL(import.meta.url).pathname)
 /** `npm run dev` (server.ts --dev): Vite's dev server with hot reload instead of the production build. */
@@ -92,9 +94,11 @@ async function main() {
   }
   if (!env.SESSION_SECRET) supplied.SESSION_SECRET = localSecret(dataDir, 'session-secret')
   if (!env.BANK_DETAILS_KEY) supplied.BANK_DETAILS_KEY = localSecret(dataDir, 'bank-details-key')
+  // PORT=0: the port is known once the server has bound it, below; the emulators learn it then (setAppPort).
   const services: LocalServices = await startLocalServices({ config: env, dataDir, appPort: port, log })
+  const configSource = { ...services.defaults, ...process.env, ...supplied, ...services.supplied }
   // The one configuration of this process; the app bundle reads this same parse (env.server.ts).
-  const config = loadConfig({ ...services.defaults, ...process.env, ...supplied, ...services.supplied })
+  const config = loadConfig(configSource)
 
   const db = createDb(config.DATABASE_URL, { max: 2, applicationName: 'forkmarket-launcher' })
   if (config.NODE_ENV === 'production') {
@@ -166,7 +170,16 @@ async function main() {
     server.once('error', reject)
     server.listen(port, host, () => resolve())
   })
-  log(`Forkmarket is running at http://localhost:${port}${DEV ? ' (development: Vite, hot reload)' : ''}`)
+  // With PORT=0 the system picked the port while binding (no probe another process could race, issue 26.18):
+  // the app's own links (appUrl) and the emulators' webhooks and redirects follow it before anyone is told.
+  const boundPort = (server.address() as AddressInfo).port
+  if (boundPort !== port) {
+    loadConfig({ ...configSource, PORT: String(boundPort) })
+    services.setAppPort(boundPort)
+  }
+  log(`Forkmarket is running at http://localhost:${boundPort}${DEV ? ' (development: Vite, hot reload)' : ''}`)
+  // A parent that started this process with an IPC channel learns the port from this (scripts/spawn-listening.ts).
+  reportListening({ http: boundPort })
 
   let stopping = false
   const stop = async (signal: string) => {

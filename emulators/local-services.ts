@@ -21,18 +21,26 @@ export interface LocalServices {
   demoGithub?: DemoGithub
   /** A client of the Stripe emulator when it was started: the demo data's sales are paid there. */
   demoStripe?: Stripe
+  /**
+   * Points the emulators' webhooks and redirects at the app on `port`: a launcher that started them with
+   * `appPort` 0 calls it once its server has bound a port (docs/decisions/029).
+   */
+  setAppPort: (port: number) => void
   stop: () => Promise<void>
 }
 
 export async function startLocalServices(options: {
   config: Config
   dataDir: string
+  /** Where the webhooks and redirects go; 0 when the app binds a port only later (then call setAppPort). */
   appPort: number
   log: (message: string) => void
   /** The address the emulators listen on (default 127.0.0.1): containers reach them at their network's gateway. */
   host?: string
 }): Promise<LocalServices> {
   const stops: Array<() => Promise<void>> = []
+  // What follows the app's port: each emulator's webhooks and redirects, set at the start and again by setAppPort.
+  const appPortSetters: Array<(port: number) => void> = []
   const env = options.config
   const production = env.NODE_ENV === 'production'
   const supplied: Record<string, string> = {}
@@ -49,19 +57,29 @@ export async function startLocalServices(options: {
       const port = env.GITHUB_EMULATOR_PORT
       await assertPortFree(port, 'GitHub emulator', 'GITHUB_EMULATOR_PORT')
       const { startGithubEmulator } = await import('./github/server.ts')
-      const appOrigin = env.APP_URL ?? `http://localhost:${options.appPort}`
-      // Without APP_URL the app answers at localhost and 127.0.0.1 alike (issue 26.19): both are the App's
-      // callback URLs, as a GitHub App registers several; its one Setup URL is localhost's, and the app
-      // sends a seller who started at 127.0.0.1 back there (flowOriginRedirect).
-      const appOrigins = env.APP_URL ? [env.APP_URL] : [appOrigin, `http://127.0.0.1:${options.appPort}`]
+      const appUrls = (appPort: number) => {
+        const appOrigin = env.APP_URL ?? `http://localhost:${appPort}`
+        // Without APP_URL the app answers at localhost and 127.0.0.1 alike (issue 26.19): both are the App's
+        // callback URLs, as a GitHub App registers several; its one Setup URL is localhost's, and the app
+        // sends a seller who started at 127.0.0.1 back there (flowOriginRedirect).
+        const appOrigins = env.APP_URL ? [env.APP_URL] : [appOrigin, `http://127.0.0.1:${appPort}`]
+        return {
+          webhookUrl: `http://127.0.0.1:${appPort}/api/github/webhook`,
+          setupUrl: `${appOrigin}/github/install/callback`,
+          callbackUrls: appOrigins.map((origin) => `${origin}/github/oauth/callback`),
+        }
+      }
       const github = await startGithubEmulator({
         host: options.host,
         port,
         dataFile: path.join(options.dataDir, 'github-emulator.json'),
-        webhookUrl: `http://127.0.0.1:${options.appPort}/api/github/webhook`,
         webhookSecret: env.GITHUB_WEBHOOK_SECRET,
-        setupUrl: `${appOrigin}/github/install/callback`,
-        callbackUrls: appOrigins.map((origin) => `${origin}/github/oauth/callback`),
+        ...appUrls(options.appPort),
+      })
+      appPortSetters.push((appPort) => {
+        const { webhookUrl, ...redirects } = appUrls(appPort)
+        github.setWebhookUrl(webhookUrl)
+        github.setAppUrls(redirects)
       })
       // The demo organizations, repositories and buyers (created when missing; db/seed/demo-github.ts).
       const seeded = github.seed(demoGithubSpec(new Date()))
@@ -100,6 +118,7 @@ export async function startLocalServices(options: {
       userIdForEmail: emailUserId,
       githubAccount,
     })
+    appPortSetters.push((appPort) => auth.setSiteUrl(`http://localhost:${appPort}`))
     supplied.SUPABASE_URL = auth.url
     supplied.SUPABASE_ANON_KEY = auth.anonKey
     defaults.ADMIN_EMAILS = 'admin@forkmarket.dev'
@@ -144,6 +163,7 @@ export async function startLocalServices(options: {
       // Stripe retries an unanswered webhook for 3 days; the e2e suite scales that down.
       timeScale: env.STRIPE_EMULATOR_TIME_SCALE,
     })
+    appPortSetters.push((appPort) => stripe.setWebhookUrl(`http://127.0.0.1:${appPort}/api/stripe/webhook`))
     supplied.STRIPE_WEBHOOK_SECRET = webhookSecret
     supplied.STRIPE_SECRET_KEY = stripe.secretKey
     supplied.STRIPE_PUBLISHABLE_KEY = stripe.publishableKey
@@ -192,6 +212,9 @@ export async function startLocalServices(options: {
     defaults,
     demoGithub,
     demoStripe,
+    setAppPort: (port) => {
+      for (const setAppPort of appPortSetters) setAppPort(port)
+    },
     stop: async () => {
       for (const stop of stops.reverse()) await stop()
     },

@@ -11,7 +11,7 @@
  */
 import { join } from 'node:path'
 import { stopOnSignals } from '../support/background.ts'
-import { portFromEnv } from '../support/http.ts'
+import { portFromEnv, reportListening, urlPort } from '../support/http.ts'
 import { DEFAULT_PORT, startGithubEmulator } from './server.ts'
 
 const appId = process.env.GITHUB_APP_ID ? Number(process.env.GITHUB_APP_ID) : undefined
@@ -46,5 +46,6 @@ console.log(
     `GITHUB_APP_PRIVATE_KEY="${emulator.privateKey.trim().replace(/\n/g, '\\n')}"`,
   ].join('\n'),
 )
+reportListening({ http: urlPort(emulator.url) })
 
 stopOnSignals(() => emulator.close())

@@ -171,6 +171,8 @@ export interface GithubEmulator {
   /** `${url}/apps/${appSlug}/installations/new` (add `?state=…`). */
   installUrl: string
   setWebhookUrl(url: string | undefined): void
+  /** Where the install flow returns and which OAuth redirect_uris it takes, when the app's address is known only later. */
+  setAppUrls(urls: { setupUrl?: string; callbackUrls?: string[] }): void
   createUser(input: { login: string; id?: number; name?: string; email?: string }): AccountInfo
   /** The user with this id, created with `login` if missing (e.g. a GitHub identity from the auth emulator). */
   ensureUser(input: { id: number; login: string; name?: string; email?: string }): AccountInfo
@@ -241,7 +243,8 @@ export async function startGithubEmulator(opts: GithubEmulatorOptions = {}): Pro
     publicKey,
     url,
     now,
-    options: opts,
+    // A copy: setAppUrls changes it, never the caller's object.
+    options: { ...opts },
     codes: new Map(),
     failures: [],
     rateLimits: new Map(),
@@ -267,6 +270,10 @@ export async function startGithubEmulator(opts: GithubEmulatorOptions = {}): Pro
     webhookSecret: store.app.webhookSecret,
     installUrl: `${url}/apps/${store.app.slug}/installations/new`,
     setWebhookUrl: (webhookUrl) => dispatcher.setUrl(webhookUrl),
+    setAppUrls: ({ setupUrl, callbackUrls }) => {
+      ctx.options.setupUrl = setupUrl
+      ctx.options.callbackUrls = callbackUrls
+    },
     ...helpers,
     deliveries: dispatcher.deliveries,
     exchanges: ctx.exchanges,

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path'
 import { stopOnSignals } from '../support/background.ts'
-import { portFromEnv } from '../support/http.ts'
+import { portFromEnv, reportListening } from '../support/http.ts'
 import { DEFAULT_SMTP_PORT, DEFAULT_WEB_PORT, startMailEmulator } from './server.ts'
 
 const emulator = await startMailEmulator({
@@ -15,4 +15,5 @@ const emulator = await startMailEmulator({
   dataFile: join(process.env.DATA_DIR || '.data', 'mail-emulator.json'),
 })
 console.log(`Mail emulator: SMTP at ${emulator.smtpUrl}, inbox at ${emulator.webUrl}`)
+reportListening({ smtp: emulator.smtpPort, web: emulator.webPort })
 stopOnSignals(() => emulator.close())

@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path'
 import { stopOnSignals } from '../support/background.ts'
-import { portFromEnv } from '../support/http.ts'
+import { portFromEnv, reportListening, urlPort } from '../support/http.ts'
 import { DEFAULT_S3_EMULATOR_PORT, startS3Emulator } from './server.ts'
 
 const emulator = await startS3Emulator({
@@ -23,4 +23,5 @@ console.log(`S3 emulator listening on ${emulator.url} (region ${emulator.region}
 console.log(`  S3_ACCESS_KEY_ID=${emulator.accessKeyId}`)
 console.log(`  S3_SECRET_ACCESS_KEY=${emulator.secretAccessKey}`)
 console.log(`  browse: ${emulator.url}/_emulator/`)
+reportListening({ http: urlPort(emulator.url) })
 stopOnSignals(() => emulator.close())

@@ -13,7 +13,7 @@
 
 import { join } from 'node:path'
 import { stopOnSignals } from '../support/background.ts'
-import { portFromEnv } from '../support/http.ts'
+import { portFromEnv, reportListening } from '../support/http.ts'
 import { DEFAULT_PORT, startStripeEmulator } from './server.ts'
 
 const webhookSecret = process.env.STRIPE_WEBHOOK_SECRET
@@ -38,5 +38,6 @@ const emulator = await startStripeEmulator({
   dataFile: join(process.env.DATA_DIR || '.data', 'stripe-emulator.json'),
 })
 console.log(`Stripe emulator listening on ${emulator.url}`)
+reportListening({ http: emulator.port })
 
 stopOnSignals(() => emulator.close())

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path'
 import { stopOnSignals } from '../support/background.ts'
-import { portFromEnv } from '../support/http.ts'
+import { portFromEnv, reportListening, urlPort } from '../support/http.ts'
 import { DEFAULT_PORT, startAuthEmulator } from './server.ts'
 
 const emulator = await startAuthEmulator({
@@ -15,4 +15,5 @@ const emulator = await startAuthEmulator({
   siteUrl: process.env.SITE_URL || undefined,
 })
 console.log(`Supabase Auth emulator listening on ${emulator.url}`)
+reportListening({ http: urlPort(emulator.url) })
 stopOnSignals(() => emulator.close())

@@ -74,6 +74,8 @@ export interface AuthEmulator {
   /** `${url}/auth/v1` */
   issuer: string
   close(): Promise<void>
+  /** Where sign-in lands without a usable redirect_to, when the app's address is known only after the start. */
+  setSiteUrl(url: string): void
   /** Test helper: finds or creates the user and mints a full session without a browser. */
   createSession(input: { email: string; fullName?: string; provider?: Provider }): Promise<SessionResponse>
   /** The last answers to the operations GoTrue's OpenAPI description covers (for the contract test). */
@@ -120,6 +122,9 @@ export async function startAuthEmulator(opts: AuthEmulatorOptions = {}): Promise
     anonKey: store.anonKey,
     issuer: ctx.issuer,
     exchanges: ctx.exchanges,
+    setSiteUrl(url) {
+      ctx.siteUrl = url
+    },
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()))

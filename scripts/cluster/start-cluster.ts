@@ -6,8 +6,9 @@ import { createDb } from '../../db/connection.ts'
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../db/embedded.ts'
 import { localSecret } from '../../db/local-secrets.ts'
 import { migrateToLatest } from '../../db/migrate.ts'
-import { assertPortFree, freePort } from '../../db/ports.ts'
+import { assertPortFree } from '../../db/ports.ts'
 import { startLocalServices, type LocalServices } from '../../emulators/local-services.ts'
+import { spawnListening } from '../spawn-listening.ts'
 import { maxBodyBytes, startNginx, type RunningNginx } from './nginx.ts'
 
 /**
@@ -93,41 +94,51 @@ async function waitHealthy(url: string, child: ChildProcess | undefined, output:
   throw new Error(`${what} was not healthy within ${timeoutMs / 1000} s:\n${output()}`)
 }
 
-/** Starts `server.ts` as instance `index` on `port`; `restart` gives it a new process on the same port. */
-function startInstance(index: number, port: number, env: Record<string, string>, log: (message: string) => void) {
+/**
+ * Starts `server.ts` as instance `index` on a port it binds itself (PORT=0) and reports
+ * (scripts/spawn-listening.ts); `restart` gives it a new process on that same port, nginx's upstream for it.
+ */
+async function startInstance(index: number, env: Record<string, string>, log: (message: string) => void) {
   const chunks: string[] = []
-  const keep = (chunk: Buffer) => {
+  const onOutput = (chunk: Buffer, stream: 'stdout' | 'stderr') => {
     chunks.push(chunk.toString())
     if (chunks.length > 200) chunks.shift()
+    if (stream === 'stderr') for (const line of chunk.toString().split('\n')) if (line.trim()) log(`instance ${index}: ${line}`)
   }
-  const spawnServer = (serverEnv: Record<string, string>) => {
-    // node itself (not npx), so the signals the cluster sends reach server.ts. Its own process group:
-    // a terminal's Ctrl-C reaches the cluster script only, which stops nginx before the instances.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-      cwd: ROOT,
-      env: serverEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    })
-    child.stdout!.on('data', keep)
-    child.stderr!.on('data', (chunk: Buffer) => {
-      keep(chunk)
-      for (const line of chunk.toString().split('\n')) if (line.trim()) log(`instance ${index}: ${line}`)
-    })
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-    return { child, exited }
-  }
+  // node itself (not npx), so the signals the cluster sends reach server.ts. Its own process group:
+  // a terminal's Ctrl-C reaches the cluster script only, which stops nginx before the instances.
+  const args = ['--import', 'tsx', 'server.ts']
+  const exitOf = (child: ChildProcess) => new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const { child, ports } = await spawnListening(args, {
+    cwd: ROOT,
+    env: { ...env, PORT: '0' },
+    detached: true,
+    onOutput,
+    what: `instance ${index}`,
+    timeoutMs: INSTANCE_START_TIMEOUT_MS,
+  })
+  const port = ports.http!
   const instance: ClusterInstance = {
     index,
     port,
     url: `http://127.0.0.1:${port}`,
-    ...spawnServer(env),
+    child,
+    exited: exitOf(child),
     output: () => chunks.join(''),
     restarts: 0,
   }
   const restart = () => {
-    // The build is there by now: a restart never rebuilds.
-    Object.assign(instance, spawnServer({ ...env, SKIP_BUILD: 'true' }))
+    // The build is there by now: a restart never rebuilds. The port is the one the first process bound: nginx
+    // names it (a process that finds it taken meanwhile exits, and the supervisor tries again later).
+    const restarted = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env: { ...env, PORT: String(port), SKIP_BUILD: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    })
+    restarted.stdout!.on('data', (chunk: Buffer) => onOutput(chunk, 'stdout'))
+    restarted.stderr!.on('data', (chunk: Buffer) => onOutput(chunk, 'stderr'))
+    Object.assign(instance, { child: restarted, exited: exitOf(restarted) })
     instance.restarts++
   }
   return { instance, restart }
@@ -262,17 +273,15 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     // One after the other: the first builds the app when the build is stale (server.ts), the others
     // reuse it; starting all at once would also compete for the two cores while the first compiles.
     for (let index = 1; index <= count; index++) {
-      const instancePort = await freePort()
       const instanceDir = path.join(dataDir, `instance-${index}`)
       mkdirSync(instanceDir, { recursive: true })
       const instanceEnv = {
         ...sharedEnv,
-        PORT: String(instancePort),
         HOST: '127.0.0.1',
         DATA_DIR: instanceDir,
         ...(index > 1 ? { SKIP_BUILD: 'true' } : {}),
       }
-      const { instance, restart } = startInstance(index, instancePort, instanceEnv, log)
+      const { instance, restart } = await startInstance(index, instanceEnv, log)
       instances.push(instance)
       await waitHealthy(instance.url, instance.child, instance.output, INSTANCE_START_TIMEOUT_MS, `instance ${index}`)
       log(`instance ${index} is up at ${instance.url} (pid ${instance.child.pid})`)

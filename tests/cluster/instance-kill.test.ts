@@ -20,10 +20,11 @@ let token: string
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'forkmarket-kill-'))
-  const ports = await Promise.all(Array.from({ length: 8 }, () => freePort()))
   cluster = await startCluster({
     instances: 2,
-    port: ports[0],
+    // nginx cannot bind port 0 and say which it got: its port is probed (db/ports.ts). The instances and the
+    // emulators bind port 0 themselves and report or return the port they got (issue 26.18).
+    port: await freePort(),
     host: '127.0.0.1',
     dataDir,
     seedDemoData: false,
@@ -36,12 +37,12 @@ beforeAll(async () => {
       SKIP_BUILD: process.env.SKIP_BUILD,
       // The database of this test worker (tests/setup): the cluster migrates nothing new and seeds nothing.
       DATABASE_URL: process.env.DATABASE_URL,
-      SUPABASE_EMULATOR_PORT: String(ports[1]),
-      STRIPE_EMULATOR_PORT: String(ports[2]),
-      GITHUB_EMULATOR_PORT: String(ports[3]),
-      MAIL_EMULATOR_SMTP_PORT: String(ports[4]),
-      MAIL_EMULATOR_WEB_PORT: String(ports[5]),
-      S3_EMULATOR_PORT: String(ports[6]),
+      SUPABASE_EMULATOR_PORT: '0',
+      STRIPE_EMULATOR_PORT: '0',
+      GITHUB_EMULATOR_PORT: '0',
+      MAIL_EMULATOR_SMTP_PORT: '0',
+      MAIL_EMULATOR_WEB_PORT: '0',
+      S3_EMULATOR_PORT: '0',
       RATE_LIMIT_MULTIPLIER: '1000',
       LOG_SILENT: 'true',
     },

@@ -12,7 +12,7 @@ import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { startEmbeddedPostgres } from '../../db/embedded.ts'
-import { freePort } from '../../db/ports.ts'
+import { startAuthEmulator } from '../../emulators/supabase-auth/server.ts'
 import { emulatorAccessToken, reportDrill, startApp, stopApp } from './support.ts'
 
 const OUTAGE_MS = 10_000
@@ -28,30 +28,27 @@ interface Attempt {
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'forkmarket-drill-'))
 // mkdtemp makes it 0700; embedded PostgreSQL's initdb (run as the postgres user under root) must enter it.
 chmodSync(dataDir, 0o755)
-const database = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg'), port: await freePort() })
-const appPort = await freePort()
-const authPort = await freePort()
-const app = await startApp(
-  {
-    DATABASE_URL: database.connectionString(),
-    DATA_DIR: path.join(dataDir, 'app'),
-    SEED_DEMO_DATA: 'false',
-    SUPABASE_EMULATOR_PORT: String(authPort),
-    STRIPE_EMULATOR_PORT: String(await freePort()),
-    RATE_LIMIT_MULTIPLIER: '1000',
-    LOG_SILENT: 'true',
-    SKIP_BUILD: process.env.SKIP_BUILD ?? 'false',
-  },
-  appPort,
-)
-const base = `http://127.0.0.1:${appPort}`
+// No port: a free one is chosen, and another if PostgreSQL finds it taken (it cannot bind port 0 and say which).
+const database = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg') })
+// The drill signs in at the auth emulator: started here, on a port it binds itself, and handed to the app.
+const auth = await startAuthEmulator({ port: 0 })
+const { child: app, url: base } = await startApp({
+  DATABASE_URL: database.connectionString(),
+  DATA_DIR: path.join(dataDir, 'app'),
+  SEED_DEMO_DATA: 'false',
+  SUPABASE_URL: auth.url,
+  SUPABASE_ANON_KEY: auth.anonKey,
+  RATE_LIMIT_MULTIPLIER: '1000',
+  LOG_SILENT: 'true',
+  SKIP_BUILD: process.env.SKIP_BUILD ?? 'false',
+})
 let outageStart = 0
 let outageEnd = 0
 const attempts: Attempt[] = []
 let stop = false
 
 try {
-  const token = await emulatorAccessToken(`http://127.0.0.1:${authPort}`, 'drill@example.com')
+  const token = await emulatorAccessToken(auth.url, 'drill@example.com')
 
   async function writer(n: number) {
     let i = 0
@@ -143,6 +140,7 @@ try {
 } finally {
   stop = true
   await stopApp(app)
+  await auth.close()
   await database.stop().catch(() => {})
   rmSync(dataDir, { recursive: true, force: true })
 }

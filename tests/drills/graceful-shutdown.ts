@@ -8,24 +8,23 @@ import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
 import { freePort } from '../../db/ports.ts'
+import { startAuthEmulator } from '../../emulators/supabase-auth/server.ts'
 import { emulatorAccessToken, reportDrill, startApp } from './support.ts'
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'forkmarket-shutdown-'))
 chmodSync(dataDir, 0o755)
-const port = await freePort()
-const authPort = await freePort()
-const app = await startApp(
-  {
-    DATA_DIR: dataDir,
-    EMBEDDED_PG_PORT: String(await freePort()),
-    SUPABASE_EMULATOR_PORT: String(authPort),
-    STRIPE_EMULATOR_PORT: String(await freePort()),
-    SEED_DEMO_DATA: 'false',
-    LOG_SILENT: 'true',
-  },
-  port,
-)
-const token = await emulatorAccessToken(`http://127.0.0.1:${authPort}`, 'shutdown@example.com')
+// The drill signs in at the auth emulator: started here, on a port it binds itself, and handed to the app.
+const auth = await startAuthEmulator({ port: 0 })
+const { child: app, url: base } = await startApp({
+  DATA_DIR: dataDir,
+  // PostgreSQL cannot bind port 0 and say which it got: its port is probed (db/ports.ts).
+  EMBEDDED_PG_PORT: String(await freePort()),
+  SUPABASE_URL: auth.url,
+  SUPABASE_ANON_KEY: auth.anonKey,
+  SEED_DEMO_DATA: 'false',
+  LOG_SILENT: 'true',
+})
+const token = await emulatorAccessToken(auth.url, 'shutdown@example.com')
 
 // A heavy upload (three large noisy PNGs to decode and re-encode) keeps a write in flight for a while.
 const noise = new Uint8Array(
@@ -37,7 +36,7 @@ const body = new FormData()
 for (let i = 0; i < 3; i++) body.append('images', new File([noise], `n${i}.png`, { type: 'image/png' }))
 
 const startedAt = Date.now()
-const inFlight = fetch(`http://127.0.0.1:${port}/api/listings/upload-images`, {
+const inFlight = fetch(`${base}/api/listings/upload-images`, {
   method: 'POST',
   headers: { Authorization: `Bearer ${token}` },
   body,
@@ -52,10 +51,11 @@ const result = (await response.json()) as { images?: string[]; error?: string }
 const exitCode = await exited
 const exitedAfterMs = Date.now() - signalledAt
 const stored = (result.images ?? []).every((url) => existsSync(path.join(dataDir, 'uploads', url.replace('/uploads/', ''))))
-const refusedAfter = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+const refusedAfter = await fetch(`${base}/healthz`).then(
   () => false,
   () => true,
 )
+await auth.close()
 rmSync(dataDir, { recursive: true, force: true })
 
 const report = {

@@ -18,25 +18,20 @@ if (!existsSync('/usr/bin/sqlmap')) {
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'forkmarket-sqlmap-'))
 // mkdtemp makes it 0700; embedded PostgreSQL's initdb (run as the postgres user under root) must enter it.
 chmodSync(dataDir, 0o755)
-const port = await freePort()
-const app = await startApp(
-  {
-    DATA_DIR: dataDir,
-    EMBEDDED_PG_PORT: String(await freePort()),
-    SUPABASE_EMULATOR_PORT: String(await freePort()),
-    STRIPE_EMULATOR_PORT: String(await freePort()),
-    RATE_LIMIT_MULTIPLIER: '1000',
-    LOG_SILENT: 'true',
-  },
-  port,
-)
+const { child: app, url: base } = await startApp({
+  DATA_DIR: dataDir,
+  // PostgreSQL cannot bind port 0 and say which it got: its port is probed (db/ports.ts).
+  EMBEDDED_PG_PORT: String(await freePort()),
+  RATE_LIMIT_MULTIPLIER: '1000',
+  LOG_SILENT: 'true',
+})
 
 const query =
   'search=react&type=template&licence=commercial&minPrice=1&maxPrice=500&languages=TypeScript&frameworks=React&dependencies=Stripe&hasSetupCall=true&sortBy=newest'
 const targets = [
-  { url: `http://127.0.0.1:${port}/api/listings?${query}`, extra: [] },
+  { url: `${base}/api/listings?${query}`, extra: [] },
   // Every page carries a fresh CSP nonce, so no two responses are byte-identical: compare the text only.
-  { url: `http://127.0.0.1:${port}/marketplace?${query}`, extra: ['--text-only'] },
+  { url: `${base}/marketplace?${query}`, extra: ['--text-only'] },
 ]
 /**
  * sqlmap's output. Asynchronous on purpose: this process must keep reading the

@@ -1,26 +1,35 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
+import { spawnListening } from '../../scripts/spawn-listening.ts'
 
-/** Starts `tsx server.ts` with the given env and resolves once /healthz answers. */
-export async function startApp(env: Record<string, string>, port: number): Promise<ChildProcess> {
+/**
+ * Starts `tsx server.ts` with the given env on a port it binds itself (PORT=0, as are its emulators' unless
+ * `env` says otherwise) and resolves with the process and that port once it reports it (issue 26.18).
+ */
+export async function startApp(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   // node itself (not npx), so SIGTERM reaches the server and not a wrapper that leaves it orphaned.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-    env: { ...process.env, ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const { child, ports } = await spawnListening(['--import', 'tsx', 'server.ts'], {
+    env: {
+      ...process.env,
+      SUPABASE_EMULATOR_PORT: '0',
+      STRIPE_EMULATOR_PORT: '0',
+      GITHUB_EMULATOR_PORT: '0',
+      MAIL_EMULATOR_SMTP_PORT: '0',
+      MAIL_EMULATOR_WEB_PORT: '0',
+      S3_EMULATOR_PORT: '0',
+      ...env,
+      PORT: '0',
+    },
+    onOutput: (chunk, stream) => {
+      if (stream === 'stderr') process.stderr.write(chunk)
+      else if (process.env.DRILL_VERBOSE) process.stdout.write(chunk)
+    },
+    what: 'the app',
+    timeoutMs: 120_000,
   })
-  child.stdout!.on('data', (chunk) => process.env.DRILL_VERBOSE && process.stdout.write(chunk))
-  child.stderr!.on('data', (chunk) => process.stderr.write(chunk))
-  const deadline = Date.now() + 120_000
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error('the app exited during start-up')
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return child
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 500))
-  }
-  throw new Error('the app did not become healthy in 120 s')
+  const url = `http://127.0.0.1:${ports.http}`
+  if (!(await fetch(`${url}/healthz`)).ok) throw new Error(`the app at ${url} is not healthy`)
+  return { child, url }
 }
 
 export async function stopApp(child: ChildProcess) {

@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freePort } from '../../db/ports.ts'
+import { spawnListening } from '../../scripts/spawn-listening.ts'
 import { authEmulator, s3Emulator } from '../support/services.ts'
 import { makeImage, signUp } from './listings-support.ts'
 
@@ -27,42 +27,41 @@ interface Instance {
 const instances: Instance[] = []
 
 async function startInstance(shared: Record<string, string>): Promise<Instance> {
-  const port = await freePort()
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'forkmarket-instance-'))
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     ...shared,
-    PORT: String(port),
+    // Port 0 everywhere: each server binds a port the system picks and the instance reports its own (issue 26.18).
+    PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     // Each process starts its own Stripe, GitHub and mail stand-ins (nothing is shared through them here).
-    STRIPE_EMULATOR_PORT: String(await freePort()),
-    GITHUB_EMULATOR_PORT: String(await freePort()),
-    MAIL_EMULATOR_SMTP_PORT: String(await freePort()),
-    MAIL_EMULATOR_WEB_PORT: String(await freePort()),
+    STRIPE_EMULATOR_PORT: '0',
+    GITHUB_EMULATOR_PORT: '0',
+    MAIL_EMULATOR_SMTP_PORT: '0',
+    MAIL_EMULATOR_WEB_PORT: '0',
   }
   delete env.APP_URL
   delete env.VITEST
   delete env.VITEST_POOL_ID
   delete env.VITEST_WORKER_ID
-  // node itself (not npx), so SIGTERM reaches the server.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts', '--dev'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
   const output: string[] = []
-  child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()))
-  child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()))
-  const instance = { url: `http://127.0.0.1:${port}`, child, dataDir, output }
+  // node itself (not npx), so SIGTERM reaches the server.
+  const { child, ports } = await spawnListening(['--import', 'tsx', 'server.ts', '--dev'], {
+    cwd: ROOT,
+    env,
+    onOutput: (chunk) => output.push(chunk.toString()),
+    what: 'instance',
+    timeoutMs: 150_000,
+  }).catch((error: unknown) => {
+    rmSync(dataDir, { recursive: true, force: true })
+    throw error
+  })
+  const instance = { url: `http://127.0.0.1:${ports.http}`, child, dataDir, output }
   instances.push(instance)
-  const deadline = Date.now() + 150_000
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`instance exited during start-up:\n${output.join('')}`)
-    const healthy = await fetch(`${instance.url}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    )
-    if (healthy) return instance
-    await new Promise((r) => setTimeout(r, 500))
-  }
-  throw new Error(`instance not healthy in 150 s:\n${output.join('')}`)
+  // It reports its port once it serves: the first request is answered.
+  expect((await fetch(`${instance.url}/healthz`)).status, output.join('')).toBe(200)
+  return instance
 }
 
 beforeAll(async () => {
