@@ -189,6 +189,22 @@ export interface Listings {
   visible: Generated<boolean>;
 }
 
+export interface ListingTakedowns {
+  category: "copyright" | "malware" | "misleading" | "spam" | "other";
+  counterNotice: string | null;
+  counterNoticedAt: Timestamp | null;
+  decidedAt: Timestamp | null;
+  decidedBy: string | null;
+  decisionReason: string | null;
+  id: Generated<string>;
+  listingId: string;
+  reason: string;
+  status: "hidden" | "contested" | "upheld" | "restored";
+  takenDownAt: Timestamp;
+  takenDownBy: string | null;
+  wasVisible: boolean;
+}
+
 export interface ListingViewsDaily {
   day: Timestamp;
   listingId: string;
@@ -325,6 +341,19 @@ export interface ReconciliationRuns {
   trigger: "schedule" | "admin";
 }
 
+export interface Reports {
+  createdAt: Generated<Timestamp>;
+  details: string;
+  id: Generated<string>;
+  reason: "copyright" | "malware" | "misleading" | "spam" | "other";
+  reporterId: string;
+  resolvedAt: Timestamp | null;
+  resolvedBy: string | null;
+  status: Generated<"open" | "dismissed" | "actioned">;
+  targetId: string;
+  targetType: "listing" | "review" | "user";
+}
+
 export interface Reviews {
   body: string;
   buyerId: string;
@@ -425,6 +454,7 @@ export interface DB {
   ledgerEntries: LedgerEntries;
   ledgerLines: LedgerLines;
   listings: Listings;
+  listingTakedowns: ListingTakedowns;
   listingViewsDaily: ListingViewsDaily;
   moneyExceptions: MoneyExceptions;
   notificationOutbox: NotificationOutbox;
@@ -436,6 +466,7 @@ export interface DB {
   processedEvents: ProcessedEvents;
   rateLimits: RateLimits;
   reconciliationRuns: ReconciliationRuns;
+  reports: Reports;
   reviews: Reviews;
   revokedSessions: RevokedSessions;
   saleMessages: SaleMessages;

@@ -18,6 +18,7 @@ import * as saleMessageIdempotencyKeys from './0016_sale_message_idempotency_key
 import * as imageOwners from './0017_image_owners.ts'
 import * as outboxSendClaim from './0018_outbox_send_claim.ts'
 import * as apiKeys from './0019_api_keys.ts'
+import * as reportsAndTakedowns from './0020_reports_and_takedowns.ts'
 
 // Every migration, in order. Listed explicitly (not read from the folder) so
 // the same code runs under tsx, Vite and Vitest; a test checks none is missing.
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '0017_image_owners': imageOwners,
   '0018_outbox_send_claim': outboxSendClaim,
   '0019_api_keys': apiKeys,
+  '0020_reports_and_takedowns': reportsAndTakedowns,
 }

@@ -16,6 +16,7 @@ import { logEvent } from '../infra/log.server.ts'
 import { cancelStaleCheckouts } from './checkout.server.ts'
 import { checkReplay, type IdempotentCreate } from './idempotency.server.ts'
 import { assertOwnImages, deleteUnusedImages } from './images.server.ts'
+import { takedownInForce } from './moderation.server.ts'
 
 export type ListingSeller = Pick<User, 'id' | 'username' | 'displayName' | 'avatarUrl' | 'bio'>
 
@@ -208,9 +209,16 @@ function notFound(): never {
   throw data({ error: 'Listing not found' }, { status: 404 })
 }
 
-/** Show or hide a listing; 404 (thrown) unless it is the seller's own, live listing. */
+export const TAKEN_DOWN_MESSAGE = 'This listing was taken down by Forkmarket: it stays hidden until an admin restores it.'
+
+/**
+ * Show or hide a listing; 404 (thrown) unless it is the seller's own, live listing; 409 to show one
+ * taken down (issue 30). Its other edits (updateListing) stay open to the seller, who may fix what
+ * was reported: the database keeps it hidden while the takedown is in force (migration 0020).
+ */
 export async function setListingVisibility(input: { listingId: string; sellerId: string; visible: boolean }): Promise<ListingRow> {
   if (!isUuid(input.listingId) || !isUuid(input.sellerId)) notFound()
+  if (input.visible && (await takedownInForce(input.listingId))) throw data({ error: TAKEN_DOWN_MESSAGE }, { status: 409 })
   const row = await db
     .updateTable('listings')
     .set({ visible: input.visible, updatedAt: new Date() })

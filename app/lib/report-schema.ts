@@ -1,0 +1,72 @@
+import { z } from '~/lib/zod'
+
+/**
+ * Reports and takedowns (issue 30), the rules people can see: what can be reported and why, the
+ * limits of the texts, shared by the report form, the admin's moderation forms, the seller's
+ * counter-notice and the server.
+ */
+export const REPORT_TARGETS = ['listing', 'review', 'user'] as const
+export type ReportTarget = (typeof REPORT_TARGETS)[number]
+
+export const REPORT_REASONS = ['copyright', 'malware', 'misleading', 'spam', 'other'] as const
+export type ReportReason = (typeof REPORT_REASONS)[number]
+
+export const REPORT_REASON_LABELS: Record<ReportReason, string> = {
+  copyright: 'Copyright, or code the seller does not own',
+  malware: 'Malware or leaked secrets',
+  misleading: 'Misleading description',
+  spam: 'Spam',
+  other: 'Something else',
+}
+
+/** A takedown for these tells the listing's buyers and sends their open sales to the dispute queue (step 3). */
+export const SERIOUS_REASONS: readonly ReportReason[] = ['copyright', 'malware']
+
+export const REPORT_DETAILS_MAX_LENGTH = 2000
+export const TAKEDOWN_REASON_MAX_LENGTH = 1000
+export const COUNTER_NOTICE_MAX_LENGTH = 5000
+/** Reports one user may file in an hour, on top of the route's per-address limit. */
+export const MAX_REPORTS_PER_HOUR = 10
+
+export const REPORT_ALREADY_OPEN = 'You have already reported this. An admin will look at it soon.'
+export const TOO_MANY_REPORTS = `You can send at most ${MAX_REPORTS_PER_HOUR} reports an hour. Please try again later.`
+
+function text(required: string, max: number, tooLong: string) {
+  return z
+    .string({ error: required })
+    .transform((v) => v.replace(/\r\n/g, '\n').trim())
+    .pipe(z.string().min(1, required).max(max, tooLong))
+}
+
+export const ReportSchema = z.object({
+  targetType: z.enum(REPORT_TARGETS, { error: 'Choose what you are reporting' }),
+  targetId: z.uuid({ error: 'Choose what you are reporting' }),
+  reason: z.enum(REPORT_REASONS, { error: 'Choose a reason' }),
+  details: text(
+    'Tell us what is wrong',
+    REPORT_DETAILS_MAX_LENGTH,
+    `Details must be at most ${REPORT_DETAILS_MAX_LENGTH.toLocaleString('en-US')} characters`,
+  ),
+})
+export type ReportInput = z.output<typeof ReportSchema>
+
+export const takedownReason = text(
+  'Write the reason the seller will see',
+  TAKEDOWN_REASON_MAX_LENGTH,
+  `The reason must be at most ${TAKEDOWN_REASON_MAX_LENGTH.toLocaleString('en-US')} characters`,
+)
+
+export const decisionNote = text(
+  'Write a short note for the record',
+  TAKEDOWN_REASON_MAX_LENGTH,
+  `The note must be at most ${TAKEDOWN_REASON_MAX_LENGTH.toLocaleString('en-US')} characters`,
+)
+
+export const CounterNoticeSchema = z.object({
+  takedownId: z.uuid(),
+  counterNotice: text(
+    'Explain why the listing should be restored',
+    COUNTER_NOTICE_MAX_LENGTH,
+    `The counter-notice must be at most ${COUNTER_NOTICE_MAX_LENGTH.toLocaleString('en-US')} characters`,
+  ),
+})

@@ -1,0 +1,323 @@
+import { isUuid } from '~/lib/ids'
+import type { ReportReason, ReportTarget } from '~/lib/report-schema'
+import { db } from '../infra/db.server.ts'
+import { logEvent } from '../infra/log.server.ts'
+import { recordAudit } from './audit.server.ts'
+import { cancelStaleCheckouts } from './checkout.server.ts'
+import { AppError } from './errors.server.ts'
+import {
+  decideTakedown,
+  type TakedownEvent,
+  type TakedownEventData,
+  type TakedownState,
+  type TakedownStatus,
+} from './moderation-transitions.server.ts'
+import { closeReports, describeReportedItem, reportedItems, reportsOf, type ReportedItem, type ReportView } from './reports.server.ts'
+
+/**
+ * Takedowns of listings (issue 30, docs/decisions/030): the runner of the takedown machine
+ * (moderation-transitions.server.ts) and the verbs the admin's queue and the seller's page use.
+ * The listing's visibility is the marketplace's one rule (`visible AND archived_at IS NULL`): a
+ * takedown sets `visible = false` (a trigger keeps it so while the takedown is in force), a restore
+ * gives back the visibility the listing had. Open checkouts of a listing taken down are cancelled
+ * after the commit (Stripe is called outside the transaction).
+ */
+
+export interface Takedown {
+  id: string
+  listingId: string
+  status: TakedownStatus
+  category: ReportReason
+  reason: string
+  takenDownAt: Date
+  counterNotice: string | null
+  counterNoticedAt: Date | null
+  decidedAt: Date | null
+  decisionReason: string | null
+}
+
+const TAKEDOWN_COLUMNS = [
+  'id',
+  'listingId',
+  'status',
+  'category',
+  'reason',
+  'takenDownAt',
+  'counterNotice',
+  'counterNoticedAt',
+  'decidedAt',
+  'decisionReason',
+] as const
+
+interface Actor {
+  id: string
+  role: 'admin' | 'seller'
+}
+
+/**
+ * Runs one event of a listing's takedown: locks the listing and its takedown in force, asks the
+ * table, writes with `WHERE status = <from>`, sets the listing's visibility, closes the listing's
+ * open reports when it is taken down, audits. 404 for a listing that is missing or (for a seller)
+ * not theirs.
+ */
+async function applyTakedownEvent(input: {
+  listingId: string
+  event: TakedownEvent
+  by: Actor
+  data: Omit<TakedownEventData, 'actorId' | 'now'> & { now?: Date }
+}): Promise<Takedown> {
+  if (!isUuid(input.listingId)) throw new AppError(404, 'Listing not found')
+  const now = input.data.now ?? new Date()
+  const data: TakedownEventData = { ...input.data, now, actorId: input.by.id }
+  const { takedown, hidden } = await db.transaction().execute(async (trx) => {
+    const listing = await trx
+      .selectFrom('listings')
+      .select(['id', 'sellerId', 'visible'])
+      .where('id', '=', input.listingId)
+      .forUpdate()
+      .executeTakeFirst()
+    if (!listing || (input.by.role === 'seller' && listing.sellerId !== input.by.id)) throw new AppError(404, 'Listing not found')
+    const current = await trx
+      .selectFrom('listingTakedowns')
+      .selectAll()
+      .where('listingId', '=', listing.id)
+      .where('status', '<>', 'restored')
+      .forUpdate()
+      .executeTakeFirst()
+    const from: TakedownState = current?.status ?? 'none'
+    const { rule, to } = decideTakedown(current, input.event, data)
+    if (rule.who !== input.by.role) throw new AppError(403, 'You cannot do this')
+    let written: Takedown | undefined
+    if (input.event === 'take_down') {
+      written = await trx
+        .insertInto('listingTakedowns')
+        .values({
+          ...rule.set(data),
+          listingId: listing.id,
+          status: 'hidden',
+          wasVisible: listing.visible,
+          category: data.category!,
+          reason: data.reason!,
+          takenDownAt: now,
+        })
+        .returning(TAKEDOWN_COLUMNS)
+        .executeTakeFirstOrThrow()
+      await trx.updateTable('listings').set({ visible: false, updatedAt: now }).where('id', '=', listing.id).execute()
+      await closeReports(trx, { targetType: 'listing', targetId: listing.id, status: 'actioned', adminId: input.by.id, now })
+    } else {
+      written = await trx
+        .updateTable('listingTakedowns')
+        .set({ ...rule.set(data), status: to as TakedownStatus })
+        .where('id', '=', current!.id)
+        .where('status', '=', current!.status)
+        .returning(TAKEDOWN_COLUMNS)
+        .executeTakeFirst()
+      if (!written) throw new AppError(409, 'This takedown changed meanwhile: please reload')
+      // Restored after the takedown is no longer in force, so the trigger lets the listing be seen again.
+      if (to === 'restored' && current!.wasVisible) {
+        await trx.updateTable('listings').set({ visible: true, updatedAt: now }).where('id', '=', listing.id).execute()
+      }
+    }
+    await recordAudit(trx, {
+      actorId: input.by.id,
+      actorRole: input.by.role,
+      action: rule.action,
+      entityType: 'listing',
+      entityId: listing.id,
+      fromState: from,
+      toState: to,
+      reason: input.event === 'counter_notice' ? data.counterNotice : data.reason,
+      metadata: { takedownId: written.id, category: written.category },
+    })
+    return { takedown: written, hidden: input.event === 'take_down' }
+  })
+  logEvent('info', 'listing_moderated', { listingId: input.listingId, event: input.event, status: takedown.status })
+  if (hidden) await cancelStaleCheckouts(input.listingId)
+  return takedown
+}
+
+/** The admin hides a listing with a reason its seller sees; its open reports are closed as actioned. */
+export function takeDownListing(input: { listingId: string; adminId: string; category: ReportReason; reason: string; now?: Date }) {
+  return applyTakedownEvent({
+    listingId: input.listingId,
+    event: 'take_down',
+    by: { id: input.adminId, role: 'admin' },
+    data: { category: input.category, reason: input.reason, now: input.now },
+  })
+}
+
+/** The seller answers the takedown in force, once. */
+export function fileCounterNotice(input: { listingId: string; sellerId: string; counterNotice: string; now?: Date }) {
+  return applyTakedownEvent({
+    listingId: input.listingId,
+    event: 'counter_notice',
+    by: { id: input.sellerId, role: 'seller' },
+    data: { counterNotice: input.counterNotice, now: input.now },
+  })
+}
+
+/** The admin keeps a contested takedown in force. */
+export function upholdTakedown(input: { listingId: string; adminId: string; note: string; now?: Date }) {
+  return applyTakedownEvent({
+    listingId: input.listingId,
+    event: 'uphold',
+    by: { id: input.adminId, role: 'admin' },
+    data: { reason: input.note, now: input.now },
+  })
+}
+
+/** The admin ends the takedown: the listing is as visible as it was before it. */
+export function restoreListing(input: { listingId: string; adminId: string; note: string; now?: Date }) {
+  return applyTakedownEvent({
+    listingId: input.listingId,
+    event: 'restore',
+    by: { id: input.adminId, role: 'admin' },
+    data: { reason: input.note, now: input.now },
+  })
+}
+
+// --- Reading -----------------------------------------------------------------------
+
+/** The takedown of a listing in force (not restored), if any. */
+export async function takedownInForce(listingId: string): Promise<Takedown | undefined> {
+  if (!isUuid(listingId)) return undefined
+  return db
+    .selectFrom('listingTakedowns')
+    .select(TAKEDOWN_COLUMNS)
+    .where('listingId', '=', listingId)
+    .where('status', '<>', 'restored')
+    .executeTakeFirst()
+}
+
+/** The seller's listing and its takedown in force, for the seller's page of it (undefined: not theirs, or none). */
+export async function sellerTakedown(
+  takedownId: string,
+  sellerId: string,
+): Promise<(Takedown & { listing: { title: string; slug: string } }) | undefined> {
+  if (!isUuid(takedownId)) return undefined
+  const row = await db
+    .selectFrom('listingTakedowns')
+    .innerJoin('listings', 'listings.id', 'listingTakedowns.listingId')
+    .select(TAKEDOWN_COLUMNS.map((column) => `listingTakedowns.${column}` as const))
+    .select(['listings.title', 'listings.slug'])
+    .where('listingTakedowns.id', '=', takedownId)
+    .where('listings.sellerId', '=', sellerId)
+    .executeTakeFirst()
+  if (!row) return undefined
+  const { title, slug, ...takedown } = row
+  return { ...takedown, listing: { title, slug } }
+}
+
+export interface SellerHistory {
+  username: string
+  displayName: string
+  memberSince: Date
+  listings: number
+  completedSales: number
+  takedowns: number
+  reportsAgainst: number
+}
+
+/** What an admin weighs beside a report: the seller's listings, sales, earlier takedowns and reports. */
+export async function sellerHistory(sellerId: string): Promise<SellerHistory | undefined> {
+  const user = await db.selectFrom('users').select(['username', 'displayName', 'createdAt']).where('id', '=', sellerId).executeTakeFirst()
+  if (!user) return undefined
+  const [listings, sales, takedowns, reports] = await Promise.all([
+    db
+      .selectFrom('listings')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('sellerId', '=', sellerId)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('transactions')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('sellerId', '=', sellerId)
+      .where('status', '=', 'completed')
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('listingTakedowns')
+      .innerJoin('listings', 'listings.id', 'listingTakedowns.listingId')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('listings.sellerId', '=', sellerId)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('reports')
+      .leftJoin('listings', (join) => join.onRef('listings.id', '=', 'reports.targetId').on('reports.targetType', '=', 'listing'))
+      .leftJoin('reviews', (join) => join.onRef('reviews.id', '=', 'reports.targetId').on('reports.targetType', '=', 'review'))
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where((eb) =>
+        eb.or([
+          eb('listings.sellerId', '=', sellerId),
+          eb('reviews.sellerId', '=', sellerId),
+          eb.and([eb('reports.targetType', '=', 'user'), eb('reports.targetId', '=', sellerId)]),
+        ]),
+      )
+      .executeTakeFirstOrThrow(),
+  ])
+  return {
+    username: user.username,
+    displayName: user.displayName,
+    memberSince: user.createdAt,
+    listings: Number(listings.n),
+    completedSales: Number(sales.n),
+    takedowns: Number(takedowns.n),
+    reportsAgainst: Number(reports.n),
+  }
+}
+
+export interface ModerationItem {
+  item: ReportedItem
+  openReports: number
+  reports: ReportView[]
+  /** Listings only: the takedown in force. */
+  takedown: Takedown | null
+  seller: SellerHistory | null
+}
+
+/**
+ * The admin's queue: every item with open reports (the longest waiting first), then the takedowns
+ * a seller answered (contested: the admin decides again).
+ */
+export async function moderationQueue(): Promise<ModerationItem[]> {
+  const reported = await reportedItems()
+  const contested = await db
+    .selectFrom('listingTakedowns')
+    .select('listingId')
+    .where('status', '=', 'contested')
+    .orderBy('counterNoticedAt')
+    .execute()
+  const keys: { targetType: ReportTarget; targetId: string; openReports: number }[] = [
+    ...reported,
+    ...contested
+      .filter((row) => !reported.some((r) => r.targetType === 'listing' && r.targetId === row.listingId))
+      .map((row) => ({ targetType: 'listing' as const, targetId: row.listingId, openReports: 0 })),
+  ]
+  const items: ModerationItem[] = []
+  for (const key of keys) {
+    const item = await describeReportedItem(key.targetType, key.targetId)
+    if (!item) continue
+    const [reports, takedown, seller] = await Promise.all([
+      reportsOf(key.targetType, key.targetId),
+      key.targetType === 'listing' ? takedownInForce(key.targetId) : Promise.resolve(undefined),
+      sellerHistory(item.ownerId),
+    ])
+    items.push({ item, openReports: key.openReports, reports, takedown: takedown ?? null, seller: seller ?? null })
+  }
+  return items
+}
+
+/** The takedowns in force on a seller's listings (their dashboard's notice). */
+export async function sellerTakedowns(sellerId: string): Promise<(Takedown & { listingTitle: string })[]> {
+  if (!isUuid(sellerId)) return []
+  const rows = await db
+    .selectFrom('listingTakedowns')
+    .innerJoin('listings', 'listings.id', 'listingTakedowns.listingId')
+    .select(TAKEDOWN_COLUMNS.map((column) => `listingTakedowns.${column}` as const))
+    .select('listings.title as listingTitle')
+    .where('listings.sellerId', '=', sellerId)
+    .where('listings.archivedAt', 'is', null)
+    .where('listingTakedowns.status', '<>', 'restored')
+    .orderBy('listingTakedowns.takenDownAt', 'desc')
+    .execute()
+  return rows
+}

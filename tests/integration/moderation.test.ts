@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest'
+import { MAX_REPORTS_PER_HOUR, REPORT_ALREADY_OPEN, TOO_MANY_REPORTS } from '../../app/lib/report-schema.ts'
+import * as listingsApi from '../../app/routes/api/listings.ts'
+import * as listingRoute from '../../app/routes/listing.tsx'
+import { startCheckout } from '../../app/server/domain/checkout.server.ts'
+import { setListingVisibility, TAKEN_DOWN_MESSAGE } from '../../app/server/domain/listings.server.ts'
+import {
+  fileCounterNotice,
+  moderationQueue,
+  restoreListing,
+  takedownInForce,
+  takeDownListing,
+  upholdTakedown,
+} from '../../app/server/domain/moderation.server.ts'
+import { dismissReports, fileReport } from '../../app/server/domain/reports.server.ts'
+import { db } from '../../app/server/infra/db.server.ts'
+import { apiRequest, callRoute } from '../support/call-route.ts'
+import { createListing, giveBankDetails, screenRequest, signUp } from './admin-fixtures.ts'
+
+const unique = () => Math.random().toString(36).slice(2, 8)
+
+async function setting() {
+  const seller = await signUp(`seller-${unique()}@example.com`)
+  await giveBankDetails(seller.id, 'approved')
+  const reporter = await signUp(`reporter-${unique()}@example.com`)
+  const admin = await signUp(`admin-${unique()}@example.com`, { admin: true })
+  const title = `Moderated kit ${unique()}`
+  const listing = await createListing(seller.id, { title })
+  return { seller, reporter, admin, listing, title }
+}
+
+const report = (reporterId: string, targetId: string, targetType: 'listing' | 'review' | 'user' = 'listing') =>
+  fileReport({ reporterId, report: { targetType, targetId, reason: 'copyright', details: 'This is my repository, copied.' } })
+
+async function inSearch(title: string): Promise<boolean> {
+  const response = await callRoute(listingsApi, apiRequest(`/api/listings?search=${encodeURIComponent(title)}`))
+  const body = await response.json()
+  return body.listings.some((l: { title: string }) => l.title === title)
+}
+
+async function audit(entityId: string) {
+  return db
+    .selectFrom('auditLog')
+    .select(['action', 'actorRole', 'fromState', 'toState'])
+    .where('entityId', '=', entityId)
+    .orderBy('id')
+    .execute()
+}
+
+describe('reports', () => {
+  it('one open report per reporter and item; not one’s own; a limit an hour', async () => {
+    const { seller, reporter, listing } = await setting()
+    const first = await report(reporter.id, listing.id)
+    expect(first.item).toMatchObject({ targetType: 'listing', label: listing.title, ownerId: seller.id })
+    await expect(report(reporter.id, listing.id)).rejects.toMatchObject({ status: 409, message: REPORT_ALREADY_OPEN })
+    await expect(report(seller.id, listing.id)).rejects.toMatchObject({ status: 403 })
+    await expect(report(reporter.id, seller.id, 'user')).resolves.toBeTruthy()
+    await expect(report(reporter.id, reporter.id, 'user')).rejects.toMatchObject({ status: 403 })
+    await expect(report(reporter.id, crypto.randomUUID())).rejects.toMatchObject({ status: 404 })
+    expect(await audit(listing.id)).toEqual([{ action: 'report.filed', actorRole: 'user', fromState: null, toState: 'open' }])
+
+    // A hidden listing cannot be reported (the public does not see it).
+    const hidden = await createListing(seller.id, { visible: false })
+    await expect(report(reporter.id, hidden.id)).rejects.toMatchObject({ status: 404 })
+
+    // The hourly limit counts every report of the reporter (two so far).
+    for (let i = 2; i < MAX_REPORTS_PER_HOUR; i++) await report(reporter.id, (await createListing(seller.id)).id)
+    const over = report(reporter.id, (await createListing(seller.id)).id)
+    await expect(over).rejects.toMatchObject({ status: 429, message: TOO_MANY_REPORTS })
+    await expect(over).rejects.toHaveProperty('headers.Retry-After')
+  })
+
+  it('an admin dismisses an item’s open reports; the reporter may report it again', async () => {
+    const { reporter, admin, listing } = await setting()
+    const other = await signUp(`other-${unique()}@example.com`)
+    await report(reporter.id, listing.id)
+    await report(other.id, listing.id)
+    const queued = (await moderationQueue()).find((entry) => entry.item.targetId === listing.id)
+    expect(queued).toMatchObject({ openReports: 2, takedown: null, seller: { listings: 1, takedowns: 0, reportsAgainst: 2 } })
+    expect(queued!.reports.map((r) => r.reporter.username).sort()).toHaveLength(2)
+
+    expect(await dismissReports({ targetType: 'listing', targetId: listing.id, adminId: admin.id, note: 'The seller owns it' })).toBe(2)
+    await expect(dismissReports({ targetType: 'listing', targetId: listing.id, adminId: admin.id, note: 'again' })).rejects.toMatchObject({
+      status: 409,
+    })
+    expect((await moderationQueue()).some((entry) => entry.item.targetId === listing.id)).toBe(false)
+    await expect(report(reporter.id, listing.id)).resolves.toBeTruthy()
+    expect((await audit(listing.id)).map((a) => a.action)).toEqual(['report.filed', 'report.filed', 'reports.dismissed', 'report.filed'])
+  })
+})
+
+describe('a takedown', () => {
+  it('a report leads to a takedown, a counter-notice and a restore; the listing leaves every surface meanwhile', async () => {
+    const { seller, reporter, admin, listing, title } = await setting()
+    const buyer = await signUp(`buyer-${unique()}@example.com`)
+    await report(reporter.id, listing.id)
+    expect(await inSearch(title)).toBe(true)
+
+    const takedown = await takeDownListing({
+      listingId: listing.id,
+      adminId: admin.id,
+      category: 'copyright',
+      reason: 'The code is from another author',
+    })
+    expect(takedown).toMatchObject({ status: 'hidden', reason: 'The code is from another author', category: 'copyright' })
+    // Gone from search, GET /api/listings, the listing page for others, and checkout.
+    expect(await inSearch(title)).toBe(false)
+    const page = await callRoute(listingRoute, screenRequest(`/listing/${listing.slug}`, buyer.token), { slug: listing.slug })
+    expect(page.status).toBe(404)
+    const own = await callRoute(listingRoute, screenRequest(`/listing/${listing.slug}`, seller.token), { slug: listing.slug })
+    expect(own.status).toBe(200)
+    await expect(startCheckout({ listingId: listing.id, buyerId: buyer.id })).rejects.toMatchObject({ status: 409 })
+    // Its reports are closed as actioned; the queue no longer lists it until the seller answers.
+    const statuses = await db.selectFrom('reports').select('status').where('targetId', '=', listing.id).execute()
+    expect(statuses).toEqual([{ status: 'actioned' }])
+    expect((await moderationQueue()).some((entry) => entry.item.targetId === listing.id)).toBe(false)
+
+    // The seller cannot show it again: not by the button, nor by any write of the row (the trigger).
+    await expect(setListingVisibility({ listingId: listing.id, sellerId: seller.id, visible: true })).rejects.toMatchObject({
+      init: { status: 409 },
+      data: { error: TAKEN_DOWN_MESSAGE },
+    })
+    await db.updateTable('listings').set({ visible: true }).where('id', '=', listing.id).execute()
+    expect((await db.selectFrom('listings').select('visible').where('id', '=', listing.id).executeTakeFirstOrThrow()).visible).toBe(false)
+
+    // Only the seller answers, once; then the admin decides again.
+    await expect(fileCounterNotice({ listingId: listing.id, sellerId: reporter.id, counterNotice: 'Not mine' })).rejects.toMatchObject({
+      status: 404,
+    })
+    await expect(upholdTakedown({ listingId: listing.id, adminId: admin.id, note: 'too early' })).rejects.toMatchObject({ status: 409 })
+    const contested = await fileCounterNotice({ listingId: listing.id, sellerId: seller.id, counterNotice: 'I wrote it: see my commits.' })
+    expect(contested).toMatchObject({ status: 'contested', counterNotice: 'I wrote it: see my commits.' })
+    await expect(fileCounterNotice({ listingId: listing.id, sellerId: seller.id, counterNotice: 'Again' })).rejects.toMatchObject({
+      status: 409,
+    })
+    const queued = (await moderationQueue()).find((entry) => entry.item.targetId === listing.id)
+    expect(queued).toMatchObject({ openReports: 0, takedown: { status: 'contested' }, seller: { takedowns: 1 } })
+
+    const restored = await restoreListing({ listingId: listing.id, adminId: admin.id, note: 'The seller showed the history' })
+    expect(restored.status).toBe('restored')
+    expect(await takedownInForce(listing.id)).toBeUndefined()
+    expect(await inSearch(title)).toBe(true)
+    expect((await callRoute(listingRoute, screenRequest(`/listing/${listing.slug}`, buyer.token), { slug: listing.slug })).status).toBe(200)
+
+    expect(await audit(listing.id)).toEqual([
+      { action: 'report.filed', actorRole: 'user', fromState: null, toState: 'open' },
+      { action: 'listing.take_down', actorRole: 'admin', fromState: 'none', toState: 'hidden' },
+      { action: 'listing.counter_notice', actorRole: 'seller', fromState: 'hidden', toState: 'contested' },
+      { action: 'listing.restore', actorRole: 'admin', fromState: 'contested', toState: 'restored' },
+    ])
+  })
+
+  it('a restore gives back the visibility the listing had; an upheld takedown can still be restored', async () => {
+    const { seller, admin } = await setting()
+    const hidden = await createListing(seller.id, { visible: false })
+    await takeDownListing({ listingId: hidden.id, adminId: admin.id, category: 'spam', reason: 'Spam' })
+    await fileCounterNotice({ listingId: hidden.id, sellerId: seller.id, counterNotice: 'It is not spam' })
+    expect(await upholdTakedown({ listingId: hidden.id, adminId: admin.id, note: 'It is' })).toMatchObject({ status: 'upheld' })
+    await restoreListing({ listingId: hidden.id, adminId: admin.id, note: 'Appeal accepted' })
+    expect((await db.selectFrom('listings').select('visible').where('id', '=', hidden.id).executeTakeFirstOrThrow()).visible).toBe(false)
+    // A second takedown of the same listing is a new one, with its own counter-notice.
+    const again = await takeDownListing({ listingId: hidden.id, adminId: admin.id, category: 'other', reason: 'Again' })
+    expect(again.counterNotice).toBeNull()
+    await expect(takeDownListing({ listingId: hidden.id, adminId: admin.id, category: 'other', reason: 'Twice' })).rejects.toMatchObject({
+      status: 409,
+    })
+  })
+})
