@@ -24,7 +24,7 @@ export function assertPortFree(port: number, what: string, variable: string, hos
 /**
  * A port free right now, for a server that cannot bind port 0 and say which it got: PostgreSQL
  * (embedded.ts retries when it finds the port taken) and nginx. It may be taken before that server binds
- * it, so everything that can report its port binds port 0 instead (scripts/spawn-listening.ts, decision 029).
+ * it, so everything that can report its port binds port 0 instead (scripts/spawn-listening.ts, decision 031).
  */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

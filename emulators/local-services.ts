@@ -23,7 +23,7 @@ export interface LocalServices {
   demoStripe?: Stripe
   /**
    * Points the emulators' webhooks and redirects at the app on `port`: a launcher that started them with
-   * `appPort` 0 calls it once its server has bound a port (docs/decisions/029).
+   * `appPort` 0 calls it once its server has bound a port (decision 031).
    */
   setAppPort: (port: number) => void
   stop: () => Promise<void>

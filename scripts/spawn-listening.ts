@@ -4,7 +4,7 @@ import type { ListeningReport } from '../emulators/support/http.ts'
 /**
  * Starts a server as a child process (`node <args>`: `server.ts`, an emulator's `main.ts`) on ports it
  * picks itself, and resolves with the ports it reports over its IPC channel once it listens
- * (emulators/support/http.ts `reportListening`; docs/decisions/029). Give the child port 0 in its
+ * (emulators/support/http.ts `reportListening`; decision 031). Give the child port 0 in its
  * environment (`PORT=0`, `STRIPE_EMULATOR_PORT=0`…): the system picks a free one while binding, so
  * no port is probed here and handed over, which another process could take in between (issue 26.18).
  */

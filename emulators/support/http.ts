@@ -1,7 +1,7 @@
 /**
  * The emulators' sockets: listening on a port (0 picks a free one), the address a URL shows for the
  * host they listen on, the port a stand-alone launcher (`main.ts`) reads from its environment, and
- * the report of the ports it bound to a parent process (docs/decisions/029).
+ * the report of the ports it bound to a parent process (decision 031).
  */
 import type { AddressInfo, Server } from 'node:net'
 

@@ -11,7 +11,7 @@ import { authEmulator, s3Emulator } from '../support/services.ts'
 
 // Issue 26.18: a port found free and handed to a child process could be taken before the child bound it
 // (a test run failed with EADDRINUSE). A child now binds port 0 and reports the port it got over its IPC
-// channel (docs/decisions/029); these are the reports and what follows the port.
+// channel (decision 031); these are the reports and what follows the port.
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const children: ListeningChild['child'][] = []
