@@ -1,7 +1,17 @@
+import { z } from '~/lib/zod'
+import { UndescribedRecordSchema } from '~/server/api/api-answers.server'
 import { apiRoute } from '~/server/api/api-route.server'
 import { listAuditLog } from '~/server/domain/admin.server'
 
 // GET /api/admin/audit-log: the latest 100 audit entries (who, when, what, from → to, why).
-const api = apiRoute({ GET: { access: 'admin', handler: () => listAuditLog() } })
+const api = apiRoute({
+  GET: {
+    summary: 'The latest 100 audit entries',
+    tags: ['Admin'],
+    answers: { 200: z.array(UndescribedRecordSchema) },
+    access: 'admin',
+    handler: () => listAuditLog(),
+  },
+})
 export const loader = api.loader
 export const action = api.action

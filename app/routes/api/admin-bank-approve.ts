@@ -1,5 +1,6 @@
 import { BankDetailsVersionSchema } from '~/lib/bank-details-schema'
 import { z } from '~/lib/zod'
+import { UndescribedRecordSchema } from '~/server/api/api-answers.server'
 import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
 import { approveBankDetails } from '~/server/domain/bank-details.server'
 
@@ -8,6 +9,10 @@ import { approveBankDetails } from '~/server/domain/bank-details.server'
 const api = apiRoute({
   policy: { bodyLimit: BODY_LIMITS.json, rateLimit: RATE_LIMITS.admin },
   POST: {
+    summary: 'Approve pending bank details (four eyes after a change)',
+    tags: ['Admin'],
+    errors: [404, 409],
+    answers: { 200: z.strictObject({ message: z.string(), bankDetails: UndescribedRecordSchema }) },
     access: 'admin',
     body: z.object({ version: BankDetailsVersionSchema }),
     handler: async ({ user, params, body }) => {

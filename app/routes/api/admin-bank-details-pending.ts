@@ -1,4 +1,6 @@
 import { data } from 'react-router'
+import { z } from '~/lib/zod'
+import { UndescribedRecordSchema } from '~/server/api/api-answers.server'
 import { apiRoute } from '~/server/api/api-route.server'
 import { listPendingBankDetails } from '~/server/domain/bank-details.server'
 
@@ -6,6 +8,9 @@ import { listPendingBankDetails } from '~/server/domain/bank-details.server'
 // with the full account number / IBAN — the admin checks them before approving.
 const api = apiRoute({
   GET: {
+    summary: 'Bank details waiting for approval, unmasked',
+    tags: ['Admin'],
+    answers: { 200: z.array(UndescribedRecordSchema) },
     access: 'admin',
     handler: async () => data(await listPendingBankDetails(), { headers: { 'Cache-Control': 'private, no-store' } }),
   },

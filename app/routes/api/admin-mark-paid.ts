@@ -10,6 +10,22 @@ import { markPaid } from '~/server/domain/payout-batches.server'
 const api = apiRoute({
   policy: { bodyLimit: BODY_LIMITS.json, rateLimit: RATE_LIMITS.admin },
   POST: {
+    summary: 'Pay one completed sale now, as a one-line payout batch',
+    tags: ['Admin'],
+    errors: [404, 409],
+    answers: {
+      200: z.strictObject({
+        message: z.string(),
+        batch: z.strictObject({
+          id: z.string(),
+          kind: z.string(),
+          status: z.string(),
+          totalCents: z.int(),
+          bankReference: z.string().nullable(),
+          transactionId: z.string(),
+        }),
+      }),
+    },
     access: 'admin',
     body: z.object({ paymentReference: PaymentReferenceSchema }),
     handler: async ({ user, params, body }) => {

@@ -1,5 +1,6 @@
 import { PaymentReferenceSchema } from '~/lib/admin-schemas'
 import { z } from '~/lib/zod'
+import { UndescribedRecordSchema } from '~/server/api/api-answers.server'
 import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
 import { AppError } from '~/server/domain/errors.server'
 import {
@@ -18,6 +19,11 @@ const ACTIONS = ['approve', 'export', 'sent', 'reconcile', 'cancel'] as const
 const api = apiRoute({
   policy: { bodyLimit: BODY_LIMITS.json, rateLimit: RATE_LIMITS.admin },
   POST: {
+    summary: 'Approve, export, mark sent, reconcile or cancel a payout batch',
+    tags: ['Admin'],
+    params: z.object({ batchId: z.string(), action: z.enum(ACTIONS) }),
+    errors: [404, 409],
+    answers: { 200: z.strictObject({ message: z.string(), batch: UndescribedRecordSchema }) },
     access: 'admin',
     body: z.object({
       bankReference: PaymentReferenceSchema.optional(),

@@ -1,3 +1,4 @@
+import { z } from '~/lib/zod'
 import { apiRoute } from '~/server/api/api-route.server'
 import { AppError } from '~/server/domain/errors.server'
 import { payoutBatchFile } from '~/server/domain/payout-batch-views.server'
@@ -9,6 +10,13 @@ const FORMATS = { 'pain.001.xml': 'xml', 'bank.csv': 'csv' } as const
 
 const api = apiRoute({
   GET: {
+    summary: "Download an exported batch's bank file (pain.001 XML or CSV)",
+    tags: ['Admin'],
+    params: z.object({ batchId: z.string(), format: z.enum(Object.keys(FORMATS) as [keyof typeof FORMATS]) }),
+    errors: [404, 409],
+    answers: {
+      200: { mediaType: 'application/xml', description: 'pain.001.xml: the ISO 20022 credit transfer file; bank.csv is text/csv' },
+    },
     access: 'admin',
     handler: async ({ params }) => {
       const format = FORMATS[params.format as keyof typeof FORMATS]

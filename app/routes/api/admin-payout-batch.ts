@@ -1,9 +1,15 @@
+import { z } from '~/lib/zod'
+import { UndescribedRecordSchema } from '~/server/api/api-answers.server'
 import { apiRoute } from '~/server/api/api-route.server'
 import { getPayoutBatch } from '~/server/domain/payout-batch-views.server'
 
 // GET /api/admin/payout-batches/:batchId: one batch with its sellers (masked accounts) and sales.
 const api = apiRoute({
   GET: {
+    summary: 'One payout batch with its sellers and sales',
+    tags: ['Admin'],
+    errors: [404],
+    answers: { 200: z.strictObject({ batch: UndescribedRecordSchema }) },
     access: 'admin',
     handler: async ({ params }) => ({ batch: await getPayoutBatch(params.batchId!) }),
   },

@@ -1,4 +1,5 @@
 import { z } from '~/lib/zod'
+import { UndescribedRecordSchema } from '~/server/api/api-answers.server'
 import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
 import { listPayoutBatches, payoutsDueBySeller } from '~/server/domain/payout-batch-views.server'
 import { preparePayoutBatch } from '~/server/domain/payout-batches.server'
@@ -9,6 +10,9 @@ import { preparePayoutBatch } from '~/server/domain/payout-batches.server'
 const api = apiRoute({
   policy: { bodyLimit: BODY_LIMITS.json, rateLimit: RATE_LIMITS.admin },
   GET: {
+    summary: 'The latest payout batches and what a new one would pay',
+    tags: ['Admin'],
+    answers: { 200: z.strictObject({ batches: z.array(UndescribedRecordSchema), due: UndescribedRecordSchema }) },
     access: 'admin',
     handler: async () => {
       const [batches, due] = await Promise.all([listPayoutBatches(), payoutsDueBySeller()])
@@ -16,6 +20,10 @@ const api = apiRoute({
     },
   },
   POST: {
+    summary: 'Prepare a draft payout batch',
+    tags: ['Admin'],
+    errors: [409],
+    answers: { 200: z.strictObject({ message: z.string(), batch: UndescribedRecordSchema }) },
     access: 'admin',
     body: z.object({ sellerIds: z.array(z.string().max(64)).max(1000).optional() }),
     handler: async ({ user, body }) => {

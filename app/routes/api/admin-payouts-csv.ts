@@ -5,6 +5,9 @@ import { listPayoutsDue, payoutsToCsv } from '~/server/domain/payouts.server'
 // seller's full bank details, for the bank run. Admin only; never cached.
 const api = apiRoute({
   GET: {
+    summary: 'The payouts due, with full bank details, as CSV',
+    tags: ['Admin'],
+    answers: { 200: { mediaType: 'text/csv', description: 'One row per payout due' } },
     access: 'admin',
     handler: async () => {
       const day = new Date().toISOString().slice(0, 10)

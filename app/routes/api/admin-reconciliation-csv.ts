@@ -7,6 +7,10 @@ import { getReconciliationRun, reconciliationToCsv } from '~/server/domain/recon
 // running one is the POST on /admin (intent run-reconciliation). Admin only; never cached.
 const api = apiRoute({
   GET: {
+    summary: "A reconciliation run's differences as CSV",
+    tags: ['Admin'],
+    errors: [404],
+    answers: { 200: { mediaType: 'text/csv', description: 'One row per difference, or one saying the run was clean' } },
     access: 'admin',
     handler: async ({ params }) => {
       const run = await getReconciliationRun(params.runId!)

@@ -1,5 +1,6 @@
 import { RefundReasonSchema } from '~/lib/admin-schemas'
 import { z } from '~/lib/zod'
+import { SaleAnswerSchema } from '~/server/api/api-answers.server'
 import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
 import { refundSale, saleJson } from '~/server/domain/escrow-actions.server'
 
@@ -8,6 +9,10 @@ import { refundSale, saleJson } from '~/server/domain/escrow-actions.server'
 const api = apiRoute({
   policy: { bodyLimit: BODY_LIMITS.json, rateLimit: RATE_LIMITS.admin },
   POST: {
+    summary: 'Refund a disputed or undelivered sale',
+    tags: ['Admin'],
+    errors: [404, 409, 502],
+    answers: { 200: SaleAnswerSchema, 202: SaleAnswerSchema },
     access: 'admin',
     body: z.object({ reason: RefundReasonSchema }),
     handler: async ({ user, params, body }) => {

@@ -1,3 +1,5 @@
+import { z } from '~/lib/zod'
+import { UndescribedRecordSchema } from '~/server/api/api-answers.server'
 import { apiRoute } from '~/server/api/api-route.server'
 import { listAdminTransactions, parseStatusFilter, toAdminTransactionView } from '~/server/domain/admin.server'
 import { AppError } from '~/server/domain/errors.server'
@@ -6,6 +8,10 @@ import { AppError } from '~/server/domain/errors.server'
 // transaction (spec §3) plus its status, newest first.
 const api = apiRoute({
   GET: {
+    summary: 'Every transaction, newest first',
+    tags: ['Admin'],
+    query: z.object({ status: z.string().optional() }),
+    answers: { 200: z.array(UndescribedRecordSchema) },
     access: 'admin',
     handler: async ({ request }) => {
       const status = parseStatusFilter(new URL(request.url).searchParams.get('status'))

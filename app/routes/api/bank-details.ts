@@ -1,6 +1,7 @@
 import { data } from 'react-router'
 import { bankDetailsPayload, BankDetailsSchema } from '~/lib/bank-details-schema'
 import { z } from '~/lib/zod'
+import { UndescribedRecordSchema } from '~/server/api/api-answers.server'
 import { apiRoute, BODY_LIMITS, fieldErrorsOf, RATE_LIMITS } from '~/server/api/api-route.server'
 import { getMaskedBankDetails, saveBankDetails } from '~/server/domain/bank-details.server'
 import { AppError } from '~/server/domain/errors.server'
@@ -10,11 +11,17 @@ import { AppError } from '~/server/domain/errors.server'
 const api = apiRoute({
   policy: { bodyLimit: BODY_LIMITS.json, rateLimit: RATE_LIMITS.bankDetails },
   GET: {
+    summary: 'Your bank details, masked',
+    tags: ['Profile'],
+    answers: { 200: z.strictObject({ bankDetails: UndescribedRecordSchema.nullable() }) },
     access: 'user',
     handler: async ({ user }) =>
       data({ bankDetails: await getMaskedBankDetails(user.id) }, { headers: { 'Cache-Control': 'private, no-store' } }),
   },
   POST: {
+    summary: 'Save your bank details (pending until an admin approves)',
+    tags: ['Profile'],
+    answers: { 200: z.strictObject({ bankDetails: UndescribedRecordSchema, message: z.string() }) },
     access: 'user',
     body: z.record(z.string(), z.unknown()),
     handler: async ({ user, body }) => {

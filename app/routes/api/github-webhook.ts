@@ -1,3 +1,4 @@
+import { WebhookAnswerSchema } from '~/server/api/api-answers.server'
 import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
 import { processGithubWebhook } from '~/server/domain/github-webhooks.server'
 import { readTextBody } from '~/server/http/form-data.server'
@@ -12,6 +13,11 @@ import { logEvent } from '~/server/infra/log.server'
 const api = apiRoute({
   policy: { bodyLimit: BODY_LIMITS.webhook, rateLimit: RATE_LIMITS.webhook },
   POST: {
+    summary: 'GitHub App events (signed)',
+    description: 'Authenticated by X-Hub-Signature-256 over the raw body; each X-GitHub-Delivery is applied once.',
+    tags: ['Webhooks'],
+    errors: [401, 500],
+    answers: { 200: WebhookAnswerSchema },
     access: 'public',
     handler: async ({ request, context }) => {
       const raw = await readTextBody(request, context)

@@ -1,3 +1,4 @@
+import { z } from '~/lib/zod'
 import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
 import { startCheckout } from '~/server/domain/checkout.server'
 import { AppError } from '~/server/domain/errors.server'
@@ -11,6 +12,16 @@ import { GITHUB_AUTHORIZE_PATH, githubPath } from '~/server/domain/github-accoun
 const api = apiRoute({
   policy: { bodyLimit: BODY_LIMITS.json, rateLimit: RATE_LIMITS.purchase },
   POST: {
+    summary: 'Start or resume paying for a listing',
+    tags: ['Purchases'],
+    errors: [404, 409],
+    answers: {
+      200: z.union([
+        z.strictObject({ clientSecret: z.string() }),
+        z.strictObject({ requiresOnboarding: z.literal(true) }),
+        z.strictObject({ requiresGithub: z.literal(true), connectUrl: z.string() }),
+      ]),
+    },
     access: 'user',
     handler: async ({ user, params }) => {
       const result = await startCheckout({ listingId: params.id!, buyerId: user.id })

@@ -1,9 +1,22 @@
+import { z } from '~/lib/zod'
+import { UndescribedRecordSchema } from '~/server/api/api-answers.server'
 import { apiRoute } from '~/server/api/api-route.server'
 import { listingReviewsApi } from '~/server/api/reviews-api.server'
 
 // GET /api/listings/:id/reviews (issue 18): a listing's reviews, newest first, keyset pages.
 const api = apiRoute({
   GET: {
+    summary: "A listing's reviews, newest first",
+    tags: ['Listings'],
+    query: z.object({ cursor: z.string().optional(), limit: z.string().optional() }),
+    errors: [404],
+    answers: {
+      200: z.strictObject({
+        rating: z.strictObject({ average: z.number().nullable(), count: z.int() }),
+        reviews: z.array(UndescribedRecordSchema),
+        pagination: z.strictObject({ limit: z.int(), hasNextPage: z.boolean(), nextCursor: z.string().nullable() }),
+      }),
+    },
     access: 'public',
     handler: ({ user, params, request }) => listingReviewsApi(params.id!, new URL(request.url).searchParams, user),
   },

@@ -1,3 +1,4 @@
+import { z } from '~/lib/zod'
 import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
 import { countViewFromBrowser } from '~/server/domain/seller-analytics.server'
 
@@ -6,6 +7,10 @@ import { countViewFromBrowser } from '~/server/domain/seller-analytics.server'
 const api = apiRoute({
   policy: { bodyLimit: BODY_LIMITS.tiny, rateLimit: RATE_LIMITS.listingView },
   POST: {
+    summary: 'Count an anonymous view of a listing',
+    tags: ['Listings'],
+    errors: [404],
+    answers: { 200: z.strictObject({ counted: z.boolean() }) },
     access: 'public',
     handler: ({ request, params, user }) => countViewFromBrowser(request, params.id!, user?.id ?? null),
   },

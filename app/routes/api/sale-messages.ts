@@ -1,4 +1,5 @@
 import { MessageApiSchema } from '~/lib/sale-message-schema'
+import { answer, PostedMessageAnswerSchema, ThreadAnswerSchema } from '~/server/api/api-answers.server'
 import { apiRoute, BODY_LIMITS } from '~/server/api/api-route.server'
 import { getThread, messageJson, postMessage, SALE_MESSAGE_RATE_LIMIT } from '~/server/domain/sale-messages.server'
 import { IDEMPOTENT_REPLAYED_HEADER, idempotentCreate } from '~/server/http/idempotency.server'
@@ -9,20 +10,28 @@ import { IDEMPOTENT_REPLAYED_HEADER, idempotentCreate } from '~/server/http/idem
 const api = apiRoute({
   policy: { bodyLimit: BODY_LIMITS.json, rateLimit: SALE_MESSAGE_RATE_LIMIT },
   GET: {
+    summary: "A sale's message thread",
+    tags: ['Sales'],
+    errors: [404],
+    answers: { 200: ThreadAnswerSchema },
     access: 'user',
     handler: async ({ user, params }) => {
       const thread = await getThread(params.id!, user, { where: 'api' })
-      return {
+      return answer(ThreadAnswerSchema, {
         transactionId: thread.sale.id,
         status: thread.sale.status,
         viewer: thread.viewer,
         canPost: thread.canPost,
         adminCanRead: thread.adminCanRead,
         messages: thread.messages.map(messageJson),
-      }
+      })
     },
   },
   POST: {
+    summary: 'Write to the other party of a sale',
+    tags: ['Sales'],
+    errors: [404, 409, 422],
+    answers: { 201: PostedMessageAnswerSchema },
     access: 'user',
     body: MessageApiSchema,
     handler: async ({ request, user, params, body }) => {

@@ -4,7 +4,13 @@ import { getPayoutStatement, statementToCsv } from '~/server/domain/seller-analy
 // GET /api/seller/payouts/:batchId/statement.csv: one payout statement of the signed-in seller
 // as CSV (404 for another seller's payout).
 const api = apiRoute({
+  policy: { apiKeys: { GET: 'payouts:read' } },
+
   GET: {
+    summary: 'One of your payout statements as CSV',
+    tags: ['Seller'],
+    errors: [404],
+    answers: { 200: { mediaType: 'text/csv', description: 'The sales the payout paid, their amounts and fees' } },
     access: 'user',
     handler: async ({ user, params }) => {
       const statement = await getPayoutStatement(user.id, params.batchId!)
@@ -19,5 +25,6 @@ const api = apiRoute({
     },
   },
 })
+export const middleware = api.middleware
 export const loader = api.loader
 export const action = api.action

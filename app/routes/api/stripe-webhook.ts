@@ -1,3 +1,4 @@
+import { WebhookAnswerSchema } from '~/server/api/api-answers.server'
 import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
 import { processStripeEvent } from '~/server/domain/stripe-webhook.server'
 import { readTextBody } from '~/server/http/form-data.server'
@@ -12,6 +13,11 @@ import { verifyWebhook } from '~/server/infra/stripe.server'
 const api = apiRoute({
   policy: { bodyLimit: BODY_LIMITS.webhook, rateLimit: RATE_LIMITS.webhook },
   POST: {
+    summary: 'Stripe events (signed)',
+    description: 'Authenticated by the Stripe-Signature over the raw body (5-minute tolerance); 500 makes Stripe deliver it again.',
+    tags: ['Webhooks'],
+    errors: [500],
+    answers: { 200: WebhookAnswerSchema },
     access: 'public',
     handler: async ({ request, context }) => {
       const raw = await readTextBody(request, context)

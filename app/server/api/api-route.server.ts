@@ -29,9 +29,9 @@ export { BODY_LIMITS, RATE_LIMITS } from '../http/route-policy.server.ts'
  *   export const action = api.action
  */
 
-type Access = 'public' | 'user' | 'admin'
+export type Access = 'public' | 'user' | 'admin'
 type Schema = z.ZodType | undefined
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
 
 export interface EndpointArgs<A extends Access, S extends Schema> {
   request: Request
@@ -44,7 +44,35 @@ export interface EndpointArgs<A extends Access, S extends Schema> {
   body: S extends z.ZodType ? z.output<S> : undefined
 }
 
+/** A download's answer: its media type (text/csv, application/xml), described as a file. */
+export interface FileAnswer {
+  mediaType: string
+  description: string
+}
+
+/**
+ * What an endpoint answers (issue 29): per success status, the schema of its JSON
+ * body (openapi.server.ts describes it; tests/support/call-route.ts validates every
+ * answer the integration tests receive against it) or a file's media type.
+ */
+export type Answers = Partial<Record<200 | 201 | 202, z.ZodType | FileAnswer>>
+
+/** The refusals an endpoint's handler gives (AppErrors), beyond those its declaration implies (400, 401/403, 405, 413, 429, 503). */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 422 | 500 | 502
+
 export interface Endpoint<A extends Access, S extends Schema> {
+  /** One line for the API's description and /developers. */
+  summary: string
+  /** Longer prose for the description (rules, limits, decisions). */
+  description?: string
+  /** The endpoint's group in the description (Listings, Admin, …). */
+  tags?: string[]
+  answers: Answers
+  errors?: readonly ErrorStatus[]
+  /** Query parameters (described only: the handler parses them itself). */
+  query?: z.ZodObject
+  /** Path parameters with a narrower schema than a string (an enum). */
+  params?: z.ZodObject
   access: A
   /** Schema of the body; without one the body is ignored (never read). */
   body?: S
@@ -83,6 +111,16 @@ export interface ApiRoute {
   middleware: MiddlewareFunction<Response>[]
   /** The methods the route serves (HEAD goes with GET). */
   methods: readonly Method[]
+}
+
+/** What openapi.server.ts reads of a route: its policy and each method's declaration. */
+export type RouteDescription = { policy?: RoutePolicy } & Partial<Record<Method, Endpoint<Access, Schema>>>
+
+const DESCRIPTIONS = new WeakMap<object, RouteDescription>()
+
+/** The declarations of the apiRoute() a route module exports as its loader; undefined for any other module. */
+export function routeDescription(module: { loader?: unknown }): RouteDescription | undefined {
+  return typeof module.loader === 'function' ? DESCRIPTIONS.get(module.loader) : undefined
 }
 
 /** 400 for a body that does not match the schema: the first problem, and the field it is about. */
@@ -150,6 +188,7 @@ export function apiRoute<
     }
   }
 
+  DESCRIPTIONS.set(handle, spec as RouteDescription)
   return { loader: handle, action: handle, middleware, methods }
 }
 
