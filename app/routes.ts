@@ -22,6 +22,10 @@ export default [
   route('sellers/:username', 'routes/seller-page.tsx'),
   route('admin', 'routes/admin.tsx'),
   route('admin/disputes/:id', 'routes/admin-dispute.tsx'),
+  // Issue 30: reports, the admin's moderation queue, the seller's takedown and counter-notice.
+  route('admin/moderation', 'routes/admin-moderation.tsx'),
+  route('report', 'routes/report.tsx'),
+  route('seller/takedowns/:id', 'routes/seller-takedown.tsx'),
   route('sales/:id/messages', 'routes/sale-messages.tsx'),
   route('notifications', 'routes/notifications.tsx'),
   route('purchase-success', 'routes/purchase-success.tsx'),

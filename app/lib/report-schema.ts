@@ -70,3 +70,17 @@ export const CounterNoticeSchema = z.object({
     `The counter-notice must be at most ${COUNTER_NOTICE_MAX_LENGTH.toLocaleString('en-US')} characters`,
   ),
 })
+
+/** The admin's decisions on the moderation queue, told apart by `intent`. */
+export const ModerationDecisionSchema = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('dismiss'), targetType: z.enum(REPORT_TARGETS), targetId: z.uuid(), note: decisionNote }),
+  z.object({
+    intent: z.literal('take-down'),
+    targetId: z.uuid(),
+    category: z.enum(REPORT_REASONS, { error: 'Choose a reason' }),
+    note: takedownReason,
+  }),
+  z.object({ intent: z.literal('uphold'), targetId: z.uuid(), note: decisionNote }),
+  z.object({ intent: z.literal('restore'), targetId: z.uuid(), note: decisionNote }),
+])
+export type ModerationDecision = z.output<typeof ModerationDecisionSchema>

@@ -1,4 +1,4 @@
-import { Clock, EyeOff, PackageCheck, Pencil, ShoppingCart } from 'lucide-react'
+import { Clock, EyeOff, Flag, PackageCheck, Pencil, ShoppingCart } from 'lucide-react'
 import * as React from 'react'
 import { data, isRouteErrorResponse, Link } from 'react-router'
 import { DeliveryMethod } from '~/components/listing-detail/delivery-method'
@@ -9,6 +9,7 @@ import { ReviewForm } from '~/components/reviews/deferred-review-forms'
 import { RatingSummary } from '~/components/reviews/rating-stars'
 import type { ReviewActionResult } from '~/components/reviews/review-forms'
 import { ReviewCard, ReviewList, ReviewPager } from '~/components/reviews/review-list'
+import { Alert, AlertDescription, AlertTitle } from '~/components/ui/alert'
 import { Avatar, AvatarFallback, AvatarImage } from '~/components/ui/avatar'
 import { Badge } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
@@ -18,10 +19,12 @@ import { showToast } from '~/components/ui/toaster'
 import { formatCents } from '~/lib/money'
 import { isOneOf, LICENCE_LABELS, LICENCES, LISTING_TYPE_LABELS, LISTING_TYPES } from '~/lib/options'
 import { purchaseHref } from '~/lib/purchase-schema'
+import { REPORT_REASON_LABELS } from '~/lib/report-schema'
 import { z } from '~/lib/zod'
 import { ownedPurchaseId } from '~/server/domain/checkout.server'
 import { listingDeliveryMethod, toListingRepository } from '~/server/domain/github-listing-sources.server'
 import { canViewListing, checkListingOwner, deleteListing, getListingBySlug, getListingPageBySlug } from '~/server/domain/listings.server'
+import { takedownInForce } from '~/server/domain/moderation.server'
 import { countListingViewLater, countsAsView } from '~/server/domain/seller-analytics.server'
 import { listingReviewsAction, listingReviewsData } from '~/server/forms/review-actions.server'
 import { getOptionalUser, requireUser } from '~/server/http/auth.server'
@@ -81,6 +84,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     ownerBankStatus: isOwner ? page.sellerBankStatus : null,
     confirmDelete: isOwner && new URL(request.url).searchParams.has('delete'),
     reportView: !viewer,
+    // Issue 30: the seller sees why their listing was taken down, and where to answer.
+    takedown: isOwner ? ((await takedownInForce(listing.id)) ?? null) : null,
   }
 }
 
@@ -116,7 +121,8 @@ function label<T extends readonly string[]>(list: T, labels: Record<T[number], s
 }
 
 export default function ListingPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { listing, isOwner, purchasable, ownedPurchase, ownerBankStatus, confirmDelete, delivery, reviews, reportView } = loaderData
+  const { listing, isOwner, purchasable, ownedPurchase, ownerBankStatus, confirmDelete, delivery, reviews, reportView, takedown } =
+    loaderData
   const seller = listing.seller
   const reviewResult = actionData && 'result' in actionData ? (actionData as ReviewActionResult) : null
 
@@ -132,6 +138,17 @@ export default function ListingPage({ loaderData, actionData }: Route.ComponentP
   return (
     <div className="mx-auto grid w-full max-w-6xl gap-6 px-4 py-8">
       {isOwner && !purchasable ? <BankAlert kind="missing" bankStatus={ownerBankStatus} subject="listing" /> : null}
+      {takedown ? (
+        <Alert variant="destructive">
+          <AlertTitle>Taken down by Forkmarket: {REPORT_REASON_LABELS[takedown.category]}</AlertTitle>
+          <AlertDescription>
+            <p className="[overflow-wrap:anywhere]">“{takedown.reason}”</p>
+            <Link to={`/seller/takedowns/${takedown.id}`} className="font-medium underline underline-offset-4">
+              {takedown.status === 'hidden' ? 'See the takedown and answer it' : 'See the takedown'}
+            </Link>
+          </AlertDescription>
+        </Alert>
+      ) : null}
       <div className="grid gap-8 lg:grid-cols-3">
         <div className="grid min-w-0 content-start gap-6 lg:col-span-2">
           <ListingMedia title={listing.title} thumbnailUrl={listing.thumbnailUrl} screenshots={listing.screenshots} />
@@ -238,6 +255,15 @@ export default function ListingPage({ loaderData, actionData }: Route.ComponentP
                 </div>
               )}
               <DeliveryMethod verified={delivery.verified} ownerSource={delivery.ownerSource} />
+              {isOwner ? null : (
+                <Link
+                  to={`/report?targetType=listing&targetId=${listing.id}`}
+                  className="flex w-fit items-center gap-1 text-sm text-muted-foreground underline underline-offset-4 hover:text-foreground"
+                >
+                  <Flag aria-hidden="true" className="size-4" />
+                  Report this listing
+                </Link>
+              )}
               {listing.demoUrl ? <DemoLink url={listing.demoUrl} /> : null}
             </CardContent>
           </Card>

@@ -1,5 +1,6 @@
 import '../support/stripe.ts'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { takeDownListing } from '../../app/server/domain/moderation.server.ts'
 import {
   approvePayoutBatch,
   exportPayoutBatch,
@@ -65,6 +66,13 @@ async function reconciliationRun(w: World): Promise<string> {
     .returning('id')
     .executeTakeFirstOrThrow()
   return run.id
+}
+
+/** The owner's listing taken down by the world's admin (issue 30), once per world. */
+async function takedownOf(w: World): Promise<string> {
+  const existing = await db.selectFrom('listingTakedowns').select('id').executeTakeFirst()
+  if (existing) return existing.id
+  return (await takeDownListing({ listingId: w.listing.id, adminId: w.users.admin.id, category: 'spam', reason: 'Spam' })).id
 }
 
 async function usernameOf(id: string) {
@@ -382,6 +390,53 @@ const MATRIX: Record<string, Row[]> = {
       expect: adminScreen('302 /admin'),
     },
   ],
+  // Issue 30: anyone signed in reports what the public sees (not their own); admins decide; the seller answers a takedown.
+  report: [
+    {
+      method: 'GET',
+      request: (w) => ({ path: `/report?targetType=listing&targetId=${w.listing.id}` }),
+      expect: cells(LOGIN, 200, 200, 403, 200),
+      note: 'nobody reports their own listing',
+    },
+    {
+      method: 'POST',
+      request: (w) => ({
+        path: '/report',
+        body: { form: { targetType: 'listing', targetId: w.listing.id, reason: 'spam', details: 'Looks like spam' } },
+      }),
+      expect: cells(LOGIN, '302 /listing/:slug', '302 /listing/:slug', 403, '302 /listing/:slug'),
+    },
+  ],
+  'admin/moderation': [
+    { method: 'GET', request: get('/admin/moderation'), expect: adminScreen(200) },
+    {
+      method: 'POST',
+      request: (w) => ({
+        path: '/admin/moderation',
+        body: { form: { intent: 'take-down', targetId: w.listing.id, category: 'spam', note: 'Spam' } },
+      }),
+      expect: adminScreen('302 /admin/moderation'),
+    },
+  ],
+  'seller/takedowns/:id': [
+    {
+      method: 'GET',
+      request: async (w) => {
+        const id = await takedownOf(w)
+        return { path: `/seller/takedowns/${id}`, params: { id } }
+      },
+      expect: cells(LOGIN, 404, 404, 200, 404),
+      note: 'only the seller of the listing taken down',
+    },
+    {
+      method: 'POST',
+      request: async (w) => {
+        const id = await takedownOf(w)
+        return { path: `/seller/takedowns/${id}`, params: { id }, body: { form: { takedownId: id, counterNotice: 'It is mine' } } }
+      },
+      expect: cells(LOGIN, 404, 404, '302 /seller/takedowns/:id', 404),
+    },
+  ],
   'purchase-success': [
     {
       method: 'GET',
@@ -396,6 +451,7 @@ const MATRIX: Record<string, Row[]> = {
   disclaimer: [{ method: 'GET', request: get('/disclaimer'), expect: all('static') }],
   faq: [{ method: 'GET', request: get('/faq'), expect: all('static') }],
   help: [{ method: 'GET', request: get('/help'), expect: all('static') }],
+  developers: [{ method: 'GET', request: get('/developers'), expect: all(200), note: 'the API reference: public, the same for everyone' }],
   healthz: [
     { method: 'GET', request: get('/healthz'), expect: all(200) },
     { method: 'POST', request: get('/healthz'), expect: all(405) },
@@ -419,6 +475,10 @@ const MATRIX: Record<string, Row[]> = {
       expect: signedIn(200),
     },
     methodNotAllowed('GET', '/api/users/sync'),
+  ],
+  'api/openapi.json': [
+    { method: 'GET', request: get('/api/openapi.json'), expect: all(200) },
+    { method: 'POST', request: get('/api/openapi.json'), expect: all(405) },
   ],
   'api/listings': [
     { method: 'GET', request: get('/api/listings'), expect: all(200) },
@@ -786,6 +846,7 @@ function normalise(cell: Cell): Cell {
   if (typeof cell === 'string' && /^30[23] \/listing\/[a-z0-9-]+$/.test(cell)) return cell.replace(/[a-z0-9-]+$/, ':slug')
   if (typeof cell === 'string' && /^30[23] \/sales\/[0-9a-f-]+\/messages$/.test(cell))
     return cell.replace(/\/sales\/[0-9a-f-]+\//, '/sales/:id/')
+  if (typeof cell === 'string' && /^30[23] \/seller\/takedowns\/[0-9a-f-]+$/.test(cell)) return cell.replace(/[0-9a-f-]+$/, ':id')
   return cell
 }
 

@@ -34,6 +34,13 @@ export function AdminTabs({ current, pendingBankCount }: { current: AdminTab; pe
           {labels[tab]}
         </Link>
       ))}
+      {/* Issue 30: the moderation queue is its own page (its forms post there). */}
+      <Link
+        to="/admin/moderation"
+        className="inline-flex h-full items-center justify-center rounded-md px-3 text-sm font-medium whitespace-nowrap transition-[color,box-shadow] hover:text-foreground"
+      >
+        Moderation
+      </Link>
     </nav>
   )
 }

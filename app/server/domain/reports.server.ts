@@ -9,6 +9,7 @@ import {
   type ReportTarget,
 } from '~/lib/report-schema'
 import type { DB } from '../../../db/schema.ts'
+import type { RateLimit } from '../http/rate-limit.server.ts'
 import { db, isUniqueViolation } from '../infra/db.server.ts'
 import { recordAudit } from './audit.server.ts'
 import { AppError } from './errors.server.ts'
@@ -23,6 +24,9 @@ import { AppError } from './errors.server.ts'
 type Executor = Kysely<DB> | DbTransaction<DB>
 
 const HOUR_MS = 60 * 60_000
+
+/** The report form's per-address limit; each reporter also has MAX_REPORTS_PER_HOUR. */
+export const REPORT_RATE_LIMIT: RateLimit = { name: 'report', limit: 20, windowMs: 60_000 }
 
 export interface ReportedItem {
   targetType: ReportTarget

@@ -1,0 +1,173 @@
+import { getFormProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { Form, Link } from 'react-router'
+import { Button } from '~/components/ui/button'
+import { Field, FormErrors } from '~/components/ui/field'
+import { NativeSelect } from '~/components/ui/native-select'
+import { Textarea } from '~/components/ui/textarea'
+import { ModerationDecisionSchema, REPORT_REASON_LABELS, REPORT_REASONS, type ReportReason, type ReportTarget } from '~/lib/report-schema'
+
+/** One item of the admin's moderation queue, as the loader serialises it. */
+export interface ModerationItemView {
+  item: { targetType: ReportTarget; targetId: string; label: string; path: string }
+  openReports: number
+  reports: { id: string; reason: ReportReason; details: string; status: string; createdAt: string; reporter: { username: string } }[]
+  takedown: { status: string; category: ReportReason; reason: string; counterNotice: string | null; takenDownAt: string } | null
+  seller: {
+    username: string
+    listings: number
+    completedSales: number
+    takedowns: number
+    reportsAgainst: number
+    memberSince: string
+  } | null
+}
+
+export interface ModerationActionResult {
+  intent: string
+  targetId: string
+  result: SubmissionResult<string[]>
+}
+
+type Intent = 'dismiss' | 'take-down' | 'uphold' | 'restore'
+
+const constraint = getZodConstraint(ModerationDecisionSchema)
+
+const TITLES: Record<Intent, { label: string; submit: string; help: string }> = {
+  dismiss: { label: 'Note for the record', submit: 'Dismiss reports', help: 'Nothing wrong found: the reports are closed.' },
+  'take-down': {
+    label: 'Reason the seller sees',
+    submit: 'Take down',
+    help: 'The listing leaves the marketplace and its open checkouts are cancelled.',
+  },
+  uphold: { label: 'Note for the record', submit: 'Uphold takedown', help: 'The listing stays hidden.' },
+  restore: { label: 'Note for the record', submit: 'Restore listing', help: 'The listing is shown again as it was before.' },
+}
+
+function DecisionForm(props: {
+  intent: Intent
+  item: ModerationItemView['item']
+  defaultCategory?: ReportReason
+  lastResult?: SubmissionResult<string[]>
+}) {
+  const { intent, item } = props
+  const [form, fields] = useForm({
+    id: `${intent}-${item.targetId}`,
+    lastResult: props.lastResult,
+    constraint,
+    shouldValidate: 'onSubmit',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ModerationDecisionSchema }),
+  })
+  const title = TITLES[intent]
+  return (
+    <Form method="post" {...getFormProps(form)} className="grid gap-2 rounded-md border p-3" preventScrollReset>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="targetType" value={item.targetType} />
+      <input type="hidden" name="targetId" value={item.targetId} />
+      <FormErrors meta={form} />
+      <p className="text-sm text-muted-foreground">{title.help}</p>
+      {intent === 'take-down' ? (
+        <Field meta={fields.category} control="select" label="Why">
+          {(control) => (
+            <NativeSelect {...control} defaultValue={control.defaultValue ?? props.defaultCategory}>
+              {REPORT_REASONS.map((reason) => (
+                <option key={reason} value={reason}>
+                  {REPORT_REASON_LABELS[reason]}
+                </option>
+              ))}
+            </NativeSelect>
+          )}
+        </Field>
+      ) : null}
+      <Field meta={fields.note} control="textarea" label={title.label}>
+        {(control) => <Textarea {...control} rows={2} />}
+      </Field>
+      <div>
+        <Button type="submit" size="sm" variant={intent === 'take-down' ? 'destructive' : 'secondary'}>
+          {title.submit}
+        </Button>
+      </div>
+    </Form>
+  )
+}
+
+/** An item, every report of it, its seller's history and the decisions open to the admin. */
+export function ModerationItem({ entry, actionData }: { entry: ModerationItemView; actionData?: ModerationActionResult | null }) {
+  const { item, takedown, seller } = entry
+  const resultFor = (intent: Intent) =>
+    actionData && actionData.intent === intent && actionData.targetId === item.targetId ? actionData.result : undefined
+  const topReason = entry.reports[0]?.reason
+  const headingId = `item-${item.targetId}`
+  return (
+    <article aria-labelledby={headingId} className="grid gap-4 rounded-lg border bg-card p-4 text-card-foreground">
+      <header className="grid gap-1">
+        <p className="text-xs font-medium tracking-wide text-muted-foreground uppercase">
+          {item.targetType} · {entry.openReports} open {entry.openReports === 1 ? 'report' : 'reports'}
+        </p>
+        <h2 id={headingId} className="text-lg font-semibold [overflow-wrap:anywhere]">
+          <Link to={item.path} className="text-primary underline-offset-4 hover:underline">
+            {item.label}
+          </Link>
+        </h2>
+        {takedown ? (
+          <p className="text-sm">
+            Taken down ({REPORT_REASON_LABELS[takedown.category]}), now <strong>{takedown.status}</strong>: “{takedown.reason}”
+          </p>
+        ) : null}
+        {takedown?.counterNotice ? (
+          <blockquote className="border-s-2 ps-3 text-sm [overflow-wrap:anywhere]">
+            <p className="font-medium">The seller’s counter-notice</p>
+            <p className="whitespace-pre-line">{takedown.counterNotice}</p>
+          </blockquote>
+        ) : null}
+      </header>
+      {seller ? (
+        <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-5" aria-label={`History of @${seller.username}`}>
+          <div>
+            <dt className="text-muted-foreground">Seller</dt>
+            <dd>@{seller.username}</dd>
+          </div>
+          <div>
+            <dt className="text-muted-foreground">Listings</dt>
+            <dd>{seller.listings}</dd>
+          </div>
+          <div>
+            <dt className="text-muted-foreground">Completed sales</dt>
+            <dd>{seller.completedSales}</dd>
+          </div>
+          <div>
+            <dt className="text-muted-foreground">Takedowns</dt>
+            <dd>{seller.takedowns}</dd>
+          </div>
+          <div>
+            <dt className="text-muted-foreground">Reports against</dt>
+            <dd>{seller.reportsAgainst}</dd>
+          </div>
+        </dl>
+      ) : null}
+      {entry.reports.length > 0 ? (
+        <ul className="grid gap-2" aria-label="Reports">
+          {entry.reports.map((report) => (
+            <li key={report.id} className="rounded-md bg-muted p-3 text-sm [overflow-wrap:anywhere]">
+              <p className="font-medium">
+                {REPORT_REASON_LABELS[report.reason]} · @{report.reporter.username} ·{' '}
+                <time dateTime={report.createdAt}>{new Date(report.createdAt).toLocaleString('en-GB', { timeZone: 'UTC' })} UTC</time> ·{' '}
+                {report.status}
+              </p>
+              <p className="whitespace-pre-line">{report.details}</p>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <div className="grid gap-3 md:grid-cols-2">
+        {item.targetType === 'listing' && !takedown ? (
+          <DecisionForm intent="take-down" item={item} defaultCategory={topReason} lastResult={resultFor('take-down')} />
+        ) : null}
+        {takedown?.status === 'contested' ? <DecisionForm intent="uphold" item={item} lastResult={resultFor('uphold')} /> : null}
+        {takedown ? <DecisionForm intent="restore" item={item} lastResult={resultFor('restore')} /> : null}
+        {entry.openReports > 0 ? <DecisionForm intent="dismiss" item={item} lastResult={resultFor('dismiss')} /> : null}
+      </div>
+    </article>
+  )
+}

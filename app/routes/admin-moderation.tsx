@@ -1,0 +1,81 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import { ArrowLeft } from 'lucide-react'
+import { data, Link } from 'react-router'
+import { ModerationItem, type ModerationItemView } from '~/components/moderation/moderation-item'
+import { ModerationDecisionSchema } from '~/lib/report-schema'
+import { isAppError } from '~/server/domain/errors.server'
+import { moderationQueue, restoreListing, takeDownListing, upholdTakedown } from '~/server/domain/moderation.server'
+import { dismissReports } from '~/server/domain/reports.server'
+import { requireAdmin } from '~/server/http/auth.server'
+import { readFormBody } from '~/server/http/form-data.server'
+import { redirectWithToast } from '~/server/http/responses.server'
+import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/http/route-policy.server'
+import type { Route } from './+types/admin-moderation'
+
+// /admin/moderation (issue 30): the items people reported and the takedowns their sellers answered,
+// each with every report and the seller's history; dismiss, take down, uphold, restore.
+export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.form, rateLimit: RATE_LIMITS.admin })]
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin(request, context)
+  return { queue: await moderationQueue() }
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(request, context)
+  const formData = await readFormBody(request, context)
+  const submission = parseWithZod(formData, { schema: ModerationDecisionSchema })
+  const answer = (status: number, result = submission.reply()) =>
+    data({ intent: String(formData.get('intent') ?? ''), targetId: String(formData.get('targetId') ?? ''), result }, { status })
+  if (submission.status !== 'success') return answer(400)
+  const input = submission.value
+  let toast: { title: string; description: string }
+  try {
+    if (input.intent === 'dismiss') {
+      const count = await dismissReports({ targetType: input.targetType, targetId: input.targetId, adminId: admin.id, note: input.note })
+      toast = { title: 'Reports dismissed', description: `${count} ${count === 1 ? 'report was' : 'reports were'} closed.` }
+    } else if (input.intent === 'take-down') {
+      await takeDownListing({ listingId: input.targetId, adminId: admin.id, category: input.category, reason: input.note })
+      toast = { title: 'Listing taken down', description: 'It has left the marketplace; its seller sees your reason.' }
+    } else if (input.intent === 'uphold') {
+      await upholdTakedown({ listingId: input.targetId, adminId: admin.id, note: input.note })
+      toast = { title: 'Takedown upheld', description: 'The listing stays hidden.' }
+    } else {
+      await restoreListing({ listingId: input.targetId, adminId: admin.id, note: input.note })
+      toast = { title: 'Listing restored', description: 'It is as visible as it was before the takedown.' }
+    }
+  } catch (error) {
+    if (!isAppError(error)) throw error
+    return answer(error.status, submission.reply({ formErrors: [error.message] }))
+  }
+  return redirectWithToast('/admin/moderation', toast)
+}
+
+export default function AdminModeration({ loaderData, actionData }: Route.ComponentProps) {
+  const queue = loaderData.queue as unknown as ModerationItemView[]
+  return (
+    <div className="mx-auto grid max-w-5xl grid-cols-1 gap-6 px-4 py-8">
+      <Link to="/admin" className="flex w-fit items-center gap-1 text-sm text-primary underline-offset-4 hover:underline">
+        <ArrowLeft aria-hidden="true" className="size-4" />
+        Admin
+      </Link>
+      <div className="grid gap-1">
+        <h1 className="text-2xl font-semibold tracking-tight">Moderation</h1>
+        <p className="text-sm text-muted-foreground">
+          Reported listings, reviews and users, the longest waiting first, then takedowns their sellers answered.
+        </p>
+      </div>
+      {queue.length === 0 ? (
+        <p className="rounded-lg border p-6 text-sm text-muted-foreground">Nothing to decide: no open reports and no counter-notices.</p>
+      ) : (
+        queue.map((entry) => (
+          <ModerationItem key={`${entry.item.targetType}-${entry.item.targetId}`} entry={entry} actionData={actionData} />
+        ))
+      )}
+    </div>
+  )
+}
+
+export function meta() {
+  return [{ title: 'Moderation · Admin · Forkmarket' }]
+}
