@@ -35,6 +35,8 @@ export default [
   route('disclaimer', 'routes/legal/disclaimer.tsx'),
   route('faq', 'routes/legal/faq.tsx'),
   route('help', 'routes/legal/help.tsx'),
+  // Issue 29: the API reference (its OpenAPI description is GET /api/openapi.json).
+  route('developers', 'routes/developers.tsx'),
 
   // Infrastructure
   route('healthz', 'routes/healthz.ts'),
@@ -49,6 +51,7 @@ export default [
   route('github/oauth/callback', 'routes/github/oauth-callback.ts'),
 
   ...prefix('api', [
+    route('openapi.json', 'routes/api/openapi.ts'),
     route('users/sync', 'routes/api/users-sync.ts'),
     route('listings', 'routes/api/listings.ts'),
     route('listings/upload-images', 'routes/api/listings-upload-images.ts'),

@@ -52,8 +52,7 @@ export interface FileAnswer {
 
 /**
  * What an endpoint answers (issue 29): per success status, the schema of its JSON
- * body (openapi.server.ts describes it; tests/support/call-route.ts validates every
- * answer the integration tests receive against it) or a file's media type.
+ * body or a file's media type, for the API's description (openapi.server.ts).
  */
 export type Answers = Partial<Record<200 | 201 | 202, z.ZodType | FileAnswer>>
 

@@ -39,12 +39,6 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'The database is unreachable (see Retry-After)',
 }
 
-const ACCESS_TEXT: Record<Access, string> = {
-  public: 'Anyone',
-  user: 'Signed in',
-  admin: 'Admins only',
-}
-
 /** `api/listings/:id/reviews` → `/api/listings/{id}/reviews`. */
 export function openApiPath(routePath: string) {
   return `/${routePath}`.replace(/:([A-Za-z]+)/g, '{$1}')
@@ -148,9 +142,4 @@ export function buildOpenApiDocument(routes: readonly ApiRouteEntry[]) {
     },
     paths,
   })
-}
-
-/** Who may call an operation, as /developers says it. */
-export function accessText(access: string) {
-  return ACCESS_TEXT[access as Access] ?? access
 }
