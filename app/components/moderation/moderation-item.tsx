@@ -61,7 +61,7 @@ function DecisionForm(props: {
   })
   const title = TITLES[intent]
   return (
-    <Form method="post" {...getFormProps(form)} className="grid gap-2 rounded-md border p-3" preventScrollReset>
+    <Form method="post" {...getFormProps(form)} aria-label={title.submit} className="grid gap-2 rounded-md border p-3" preventScrollReset>
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="targetType" value={item.targetType} />
       <input type="hidden" name="targetId" value={item.targetId} />
