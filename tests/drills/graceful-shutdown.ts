@@ -23,6 +23,8 @@ const { child: app, url: base } = await startApp({
   SUPABASE_ANON_KEY: auth.anonKey,
   SEED_DEMO_DATA: 'false',
   LOG_SILENT: 'true',
+  // Images on disk under DATA_DIR/uploads, where the drill checks each one arrived whole.
+  STORAGE: 'local',
 })
 const token = await emulatorAccessToken(auth.url, 'shutdown@example.com')
 
