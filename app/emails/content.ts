@@ -85,6 +85,14 @@ export interface ReviewNotice {
   excerpt: string
 }
 
+/** Issue 30: a listing the buyer owns was taken down for copyright or malware. */
+export interface TakedownNotice {
+  listingTitle: string
+  /** The report reason's words ("Malware or leaked secrets"). */
+  category: string
+  reason: string
+}
+
 export interface StuckNotice extends SaleNotice {
   limitLabel: string
 }
@@ -298,6 +306,16 @@ const BUILDERS: Record<NotificationKind, Builder> = {
         : `${formatCents(sale.sellerShareCents)} is included in the seller’s next payout.`,
     ],
     action: { label: 'View the sale', path: PURCHASES },
+  }),
+  purchase_taken_down: (notice: TakedownNotice) => ({
+    subject: `Taken down: ${notice.listingTitle}`,
+    heading: 'A listing you bought was taken down',
+    summary: `Forkmarket took ${notice.listingTitle} down: ${notice.category}.`,
+    paragraphs: [
+      `Reason: ${notice.reason}`,
+      'Check the code you received before you use it further. If you have questions about your purchase, reply on its messages page or contact us.',
+    ],
+    action: { label: 'View your purchases', path: PURCHASES },
   }),
   admin_dispute_opened: (sale: SaleNotice) => ({
     subject: `New dispute: ${sale.listingTitle}`,

@@ -29,6 +29,11 @@ const DATA: Record<string, Record<string, unknown>> = {
   bank_details_approved: {},
   bank_details_rejected: { reason: 'The name does not match' },
   new_review: { listingTitle: 'Invoice Kit', listingSlug: 'invoice-kit', stars: 4, excerpt: 'Clean code' },
+  purchase_taken_down: {
+    listingTitle: 'Invoice Kit',
+    category: 'Malware or leaked secrets',
+    reason: 'A postinstall script sends secrets away',
+  },
   admin_delivery_stuck: { ...SALE, limitLabel: 'due in 24 hours' },
   admin_bank_details_digest: { date: '2026-11-23', count: 2, oldestRequestedAt: '2026-11-20T10:00:00.000Z' },
   admin_reconciliation_exceptions: {

@@ -15,6 +15,7 @@ export const NOTIFICATION_KINDS = [
   'confirm_reminder',
   'purchase_confirmed',
   'refund_issued',
+  'purchase_taken_down',
   // Seller
   'new_sale',
   'sale_delivered',

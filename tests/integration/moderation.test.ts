@@ -15,7 +15,7 @@ import {
 import { dismissReports, fileReport } from '../../app/server/domain/reports.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'
 import { apiRequest, callRoute } from '../support/call-route.ts'
-import { createListing, giveBankDetails, screenRequest, signUp } from './admin-fixtures.ts'
+import { createListing, createSale, giveBankDetails, screenRequest, signUp } from './admin-fixtures.ts'
 
 const unique = () => Math.random().toString(36).slice(2, 8)
 
@@ -164,5 +164,66 @@ describe('a takedown', () => {
     await expect(takeDownListing({ listingId: hidden.id, adminId: admin.id, category: 'other', reason: 'Twice' })).rejects.toMatchObject({
       status: 409,
     })
+  })
+})
+
+describe('a takedown for copyright or malware', () => {
+  it('sends the open sales to the dispute queue through the escrow machine and tells every buyer once', async () => {
+    const { seller, admin, listing } = await setting()
+    const buyers = await Promise.all(['paid', 'delivered', 'completed'].map((s) => signUp(`buyer-${s}-${unique()}@example.com`)))
+    const sales = await Promise.all(
+      (['paid', 'delivered', 'completed'] as const).map((status, i) =>
+        createSale({ listingId: listing.id, sellerId: seller.id, buyerId: buyers[i]!.id, amountCents: 5000, status }),
+      ),
+    )
+    await takeDownListing({ listingId: listing.id, adminId: admin.id, category: 'malware', reason: 'The install script steals tokens' })
+
+    const after = await db
+      .selectFrom('transactions')
+      .select(['id', 'status', 'disputeReason'])
+      .where('listingId', '=', listing.id)
+      .execute()
+    const byId = new Map(after.map((sale) => [sale.id, sale]))
+    for (const open of [sales[0]!, sales[1]!]) {
+      expect(byId.get(open.id)).toMatchObject({
+        status: 'disputed',
+        disputeReason: 'The listing was taken down (Malware or leaked secrets): The install script steals tokens',
+      })
+      expect(await audit(open.id)).toContainEqual({
+        action: 'listing_taken_down',
+        actorRole: 'admin',
+        fromState: open.status,
+        toState: 'disputed',
+      })
+    }
+    expect(byId.get(sales[2]!.id)!.status).toBe('completed')
+
+    // Each buyer hears once: a dispute opened for the open sales, the takedown for the completed one.
+    const kinds = async (userId: string) =>
+      (await db.selectFrom('notificationOutbox').select('kind').where('userId', '=', userId).execute()).map((row) => row.kind).sort()
+    expect(await kinds(buyers[0]!.id)).toEqual(['dispute_opened'])
+    expect(await kinds(buyers[1]!.id)).toEqual(['dispute_opened'])
+    expect(await kinds(buyers[2]!.id)).toEqual(['purchase_taken_down'])
+    expect(await kinds(admin.id)).toEqual(['admin_dispute_opened', 'admin_dispute_opened'])
+    const inApp = await db.selectFrom('notifications').select(['title', 'body']).where('userId', '=', buyers[2]!.id).execute()
+    expect(inApp).toEqual([
+      { title: 'A listing you bought was taken down', body: `Forkmarket took ${listing.title} down: Malware or leaked secrets.` },
+    ])
+  })
+
+  it('leaves the sales alone for other reasons', async () => {
+    const { seller, admin, listing } = await setting()
+    const buyer = await signUp(`buyer-${unique()}@example.com`)
+    const sale = await createSale({ listingId: listing.id, sellerId: seller.id, buyerId: buyer.id, amountCents: 5000, status: 'delivered' })
+    await takeDownListing({
+      listingId: listing.id,
+      adminId: admin.id,
+      category: 'misleading',
+      reason: 'The screenshots are of another product',
+    })
+    expect((await db.selectFrom('transactions').select('status').where('id', '=', sale.id).executeTakeFirstOrThrow()).status).toBe(
+      'delivered',
+    )
+    expect(await db.selectFrom('notificationOutbox').select('kind').where('userId', '=', buyer.id).execute()).toEqual([])
   })
 })

@@ -32,6 +32,7 @@ export type EscrowEvent =
   | 'access_confirmed'
   | 'fork_recorded'
   | 'delivery_failed'
+  | 'listing_taken_down'
   // Facts recorded beside the state (issue 27.3): the sale's state does not change.
   | 'payment_intent_attached'
   | 'refund_recorded'
@@ -178,6 +179,17 @@ export const TRANSITIONS: readonly Transition[] = [
     event: 'delivery_failed',
     from: ['delivering'],
     actor: 'system',
+    to: 'disputed',
+    guard: (_, data) => (data.reason?.trim() ? null : 'A reason is required'),
+    set: (_, data) => ({ disputedAt: data.now, disputeReason: data.reason ?? null }),
+  },
+
+  // Issue 30: the listing was taken down for copyright or malware (moderation.server.ts): every open
+  // sale of it goes to the admin's dispute queue, its money held in escrow until they decide.
+  {
+    event: 'listing_taken_down',
+    from: ['paid', 'delivering', 'delivered'],
+    actor: 'admin',
     to: 'disputed',
     guard: (_, data) => (data.reason?.trim() ? null : 'A reason is required'),
     set: (_, data) => ({ disputedAt: data.now, disputeReason: data.reason ?? null }),

@@ -56,6 +56,7 @@ const CASES: Record<
     refused: { deliveryProof: null },
   },
   delivery_failed: { data: { reason: 'Never accepted' }, refused: { reason: ' ' } },
+  listing_taken_down: { data: { reason: 'Taken down for malware' }, refused: { reason: ' ' } },
   confirm_receipt: {},
   auto_confirm: {
     fields: { deliveredAt: new Date(NOW.getTime() - 73 * HOURS) },

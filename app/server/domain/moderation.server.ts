@@ -1,10 +1,14 @@
+import type { Transaction as DbTransaction } from 'kysely'
+import { OWNED_STATUSES } from '~/lib/escrow'
 import { isUuid } from '~/lib/ids'
-import type { ReportReason, ReportTarget } from '~/lib/report-schema'
+import { REPORT_REASON_LABELS, SERIOUS_REASONS, type ReportReason, type ReportTarget } from '~/lib/report-schema'
+import type { DB } from '../../../db/schema.ts'
 import { db } from '../infra/db.server.ts'
 import { logEvent } from '../infra/log.server.ts'
 import { recordAudit } from './audit.server.ts'
 import { cancelStaleCheckouts } from './checkout.server.ts'
 import { AppError } from './errors.server.ts'
+import { applyEvent, prepareEscrow } from './escrow.server.ts'
 import {
   decideTakedown,
   type TakedownEvent,
@@ -12,6 +16,7 @@ import {
   type TakedownState,
   type TakedownStatus,
 } from './moderation-transitions.server.ts'
+import { notify } from './notifications.server.ts'
 import { closeReports, describeReportedItem, reportedItems, reportsOf, type ReportedItem, type ReportView } from './reports.server.ts'
 
 /**
@@ -69,6 +74,8 @@ async function applyTakedownEvent(input: {
   if (!isUuid(input.listingId)) throw new AppError(404, 'Listing not found')
   const now = input.data.now ?? new Date()
   const data: TakedownEventData = { ...input.data, now, actorId: input.by.id }
+  // The escrow machine's entry hooks and the notifications queue jobs inside the transaction.
+  await prepareEscrow()
   const { takedown, hidden } = await db.transaction().execute(async (trx) => {
     const listing = await trx
       .selectFrom('listings')
@@ -104,6 +111,7 @@ async function applyTakedownEvent(input: {
         .executeTakeFirstOrThrow()
       await trx.updateTable('listings').set({ visible: false, updatedAt: now }).where('id', '=', listing.id).execute()
       await closeReports(trx, { targetType: 'listing', targetId: listing.id, status: 'actioned', adminId: input.by.id, now })
+      if (SERIOUS_REASONS.includes(written.category)) await tellBuyers(trx, { takedown: written, adminId: input.by.id, now })
     } else {
       written = await trx
         .updateTable('listingTakedowns')
@@ -134,6 +142,48 @@ async function applyTakedownEvent(input: {
   logEvent('info', 'listing_moderated', { listingId: input.listingId, event: input.event, status: takedown.status })
   if (hidden) await cancelStaleCheckouts(input.listingId)
   return takedown
+}
+
+/** The sales a takedown for copyright or malware sends to the dispute queue: paid, not yet confirmed. */
+const OPEN_SALE_STATUSES = ['paid', 'delivering', 'delivered'] as const
+
+/**
+ * A takedown for copyright or malware (issue 30): every open sale of the listing goes to the admin's
+ * dispute queue through the escrow machine (its effects tell the buyer, the seller and the admins that
+ * a dispute was opened, with the takedown as its reason); every other buyer who owns it is told once.
+ */
+async function tellBuyers(trx: DbTransaction<DB>, input: { takedown: Takedown; adminId: string; now: Date }): Promise<void> {
+  const { takedown, adminId, now } = input
+  const category = REPORT_REASON_LABELS[takedown.category]
+  const sales = await trx
+    .selectFrom('transactions')
+    .innerJoin('listings', 'listings.id', 'transactions.listingId')
+    .select(['transactions.id', 'transactions.buyerId', 'transactions.status', 'listings.title'])
+    .where('transactions.listingId', '=', takedown.listingId)
+    .where('transactions.status', 'in', [...OWNED_STATUSES])
+    .orderBy('transactions.createdAt')
+    .execute()
+  for (const sale of sales) {
+    if ((OPEN_SALE_STATUSES as readonly string[]).includes(sale.status)) {
+      const outcome = await applyEvent(trx, {
+        saleId: sale.id,
+        event: 'listing_taken_down',
+        by: { id: adminId, role: 'admin' },
+        reason: `The listing was taken down (${category}): ${takedown.reason}`,
+        metadata: { takedownId: takedown.id },
+        now,
+      })
+      if (outcome.applied) continue
+      logEvent('warn', 'takedown_sale_not_disputed', { saleId: sale.id, reason: outcome.error.message })
+    }
+    await notify(trx, {
+      kind: 'purchase_taken_down',
+      userId: sale.buyerId,
+      dedupeKey: `purchase_taken_down:${takedown.id}:${sale.buyerId}`,
+      data: { listingTitle: sale.title, category, reason: takedown.reason },
+      now,
+    })
+  }
 }
 
 /** The admin hides a listing with a reason its seller sees; its open reports are closed as actioned. */
