@@ -444,6 +444,21 @@ export interface Users {
   username: string;
 }
 
+export interface UserSuspensions {
+  approvedAt: Timestamp | null;
+  approvedBy: string | null;
+  endedAt: Timestamp | null;
+  endedBy: string | null;
+  endReason: string | null;
+  hiddenListingIds: Generated<string[]>;
+  id: Generated<string>;
+  reason: string;
+  requestedAt: Timestamp;
+  requestedBy: string;
+  status: "requested" | "active" | "lifted" | "cancelled";
+  userId: string;
+}
+
 export interface DB {
   apiKeys: ApiKeys;
   appMeta: AppMeta;
@@ -474,4 +489,5 @@ export interface DB {
   transactions: Transactions;
   uploadedImages: UploadedImages;
   users: Users;
+  userSuspensions: UserSuspensions;
 }

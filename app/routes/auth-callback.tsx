@@ -1,5 +1,6 @@
 import { redirect } from 'react-router'
 import { recordProviderGithubIdentity } from '~/server/domain/github-accounts.server'
+import { isSuspended } from '~/server/domain/suspensions.server'
 import { displayNameFor, syncUser } from '~/server/domain/users.server'
 import { authContext, safeRedirectPath } from '~/server/http/auth.server'
 import { logSecurityEvent } from '~/server/infra/log.server'
@@ -35,6 +36,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   } catch (syncError) {
     // Spec: a failed sync is logged and does not block the page; the next request retries it.
     console.error('Failed to sync user:', syncError instanceof Error ? syncError.message : syncError)
+  }
+  // Issue 30: a suspended account does not sign in (its session is ended here, and refused on every request).
+  if (await isSuspended(data.user.id)) {
+    logSecurityEvent('sign_in_refused', request, { reason: 'suspended', userId: data.user.id })
+    await supabase.auth.signOut({ scope: 'local' })
+    return redirect(`/login?${new URLSearchParams({ error: 'suspended' })}`)
   }
   return redirect(next)
 }

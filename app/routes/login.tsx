@@ -45,7 +45,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation()
   const busy = navigation.state !== 'idle'
-  const error = actionData?.error ?? (loaderData.error ? 'Sign-in did not complete. Please try again.' : null)
+  const error =
+    actionData?.error ??
+    (loaderData.error === 'suspended'
+      ? 'This account is suspended. Contact support if you think this is a mistake.'
+      : loaderData.error
+        ? 'Sign-in did not complete. Please try again.'
+        : null)
   return (
     <div className="mx-auto flex max-w-sm flex-col gap-6 px-4 py-16">
       <div className="text-center">

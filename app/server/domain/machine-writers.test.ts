@@ -52,6 +52,13 @@ const MACHINES: readonly Machine[] = [
     runner: 'app/server/domain/moderation.server.ts',
     reviewed: {},
   },
+  {
+    // Issue 30: a suspension is born requested by the runner's own INSERT (request).
+    table: 'userSuspensions',
+    sql: 'user_suspensions',
+    runner: 'app/server/domain/suspensions.server.ts',
+    reviewed: {},
+  },
 ]
 
 function writesOf(source: string, table: string, sqlName: string): number {

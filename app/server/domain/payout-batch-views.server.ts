@@ -202,6 +202,10 @@ export async function payoutsDueBySeller(): Promise<DueBySeller[]> {
       'bankDetails.status as bankStatus',
       sql<string>`count(*)`.as('sales'),
       sql<string>`sum(transactions.seller_share_cents)`.as('amount'),
+      // Issue 30: a suspended seller's payouts are held (sellerMayBePaidSql leaves them out of a batch).
+      sql<boolean>`exists (select 1 from user_suspensions s where s.user_id = transactions.seller_id and s.status = 'active')`.as(
+        'suspended',
+      ),
     ])
     .where(payoutDue)
     .where(notInLiveBatch)
@@ -213,7 +217,13 @@ export async function payoutsDueBySeller(): Promise<DueBySeller[]> {
     sellerEmail: r.sellerEmail,
     sales: Number(r.sales),
     amountCents: Number(r.amount),
-    blocker: sellerMayBePaid(r.bankStatus) ? null : r.bankStatus ? `Bank details ${r.bankStatus}` : 'No bank details',
+    blocker: r.suspended
+      ? 'Seller suspended: payouts held'
+      : sellerMayBePaid(r.bankStatus)
+        ? null
+        : r.bankStatus
+          ? `Bank details ${r.bankStatus}`
+          : 'No bank details',
   }))
 }
 

@@ -32,10 +32,12 @@ export const payoutDue = sql<boolean>`(transactions.status = 'completed' and tra
 
 /**
  * `sellerMayBePaid` (app/lib/payouts.ts) in SQL, for the seller a query names (e.g.
- * `eb.ref('payoutBatchPayees.sellerId')`): their bank details are approved.
+ * `eb.ref('payoutBatchPayees.sellerId')`): their bank details are approved, and (issue 30) they are
+ * not suspended: a suspended seller's payouts are held until the suspension is lifted.
  */
 export function sellerMayBePaidSql(sellerId: Expression<string>) {
-  return sql<boolean>`exists (select 1 from bank_details b where b.user_id = ${sellerId} and b.status = ${PAYEE_BANK_STATUS})`
+  return sql<boolean>`(exists (select 1 from bank_details b where b.user_id = ${sellerId} and b.status = ${PAYEE_BANK_STATUS})
+    and not exists (select 1 from user_suspensions s where s.user_id = ${sellerId} and s.status = 'active'))`
 }
 
 /** A sale whose seller share may be paid now: due, and its seller may be paid (the batches take these). */

@@ -1,6 +1,7 @@
 import { createContext, data, redirect, type MiddlewareFunction, type RouterContextProvider } from 'react-router'
 import type { ApiKeyScope } from '~/lib/api-keys'
 import { isApiKeyToken } from '../domain/api-keys.server.ts'
+import { isSuspended } from '../domain/suspensions.server.ts'
 import { displayNameFor, getUserById, syncUser, type PublicUser } from '../domain/users.server.ts'
 import { logSecurityEvent } from '../infra/log.server.ts'
 import { createSupabaseServerClient, hasAuthCookie } from '../infra/supabase.server.ts'
@@ -96,26 +97,35 @@ export const authMiddleware: MiddlewareFunction<Response> = async ({ request, co
   let resolved: Promise<PublicUser | null> | undefined
   const getUser = () =>
     (resolved ??= (async () => {
-      if (via === 'none') return null
-      if (via === 'api-key') {
-        if (!isApiRequest(request)) {
-          logSecurityEvent('api_key_refused', request, { reason: 'not an API endpoint' })
-          return null
-        }
-        // Read now, not when this middleware ran: the route's policy middleware runs after it.
-        const method = request.method === 'HEAD' ? 'GET' : request.method
-        const scopes: Partial<Record<string, ApiKeyScope>> = context.get(routePolicyContext).apiKeys ?? {}
-        return apiKeyCaller(request, apiKey ?? '', scopes[method])
-      }
-      const accessToken = token ?? (await sessionAccessToken(supabase()))
-      if (!accessToken) return null
-      const check = await verifyAccessToken(accessToken)
-      if (!check.ok) {
-        logSecurityEvent('auth_invalid_token', request, { reason: check.reason, via })
+      const user = await resolveCaller()
+      // Issue 30: a suspended user is signed out everywhere (session, bearer token, API key) until it is lifted.
+      if (user && (await isSuspended(user.id))) {
+        logSecurityEvent('suspended_user_refused', request, { userId: user.id, via })
         return null
       }
-      return userFromClaims(check.claims)
+      return user
     })())
+  const resolveCaller = async (): Promise<PublicUser | null> => {
+    if (via === 'none') return null
+    if (via === 'api-key') {
+      if (!isApiRequest(request)) {
+        logSecurityEvent('api_key_refused', request, { reason: 'not an API endpoint' })
+        return null
+      }
+      // Read now, not when this middleware ran: the route's policy middleware runs after it.
+      const method = request.method === 'HEAD' ? 'GET' : request.method
+      const scopes: Partial<Record<string, ApiKeyScope>> = context.get(routePolicyContext).apiKeys ?? {}
+      return apiKeyCaller(request, apiKey ?? '', scopes[method])
+    }
+    const accessToken = token ?? (await sessionAccessToken(supabase()))
+    if (!accessToken) return null
+    const check = await verifyAccessToken(accessToken)
+    if (!check.ok) {
+      logSecurityEvent('auth_invalid_token', request, { reason: check.reason, via })
+      return null
+    }
+    return userFromClaims(check.claims)
+  }
 
   context.set(authContext, { getUser, supabase, via, apiKey })
   const response = await next()
