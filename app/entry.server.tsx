@@ -13,6 +13,7 @@ import { ESCROW_JOBS } from '~/server/domain/escrow-auto-confirm.server'
 import { GITHUB_JOBS } from '~/server/domain/github-jobs.server'
 import { NOTIFICATION_JOBS } from '~/server/domain/notification-sender.server'
 import { RECONCILIATION_JOBS } from '~/server/domain/reconciliation.server'
+import { WEBHOOK_JOBS } from '~/server/domain/webhook-sender.server'
 import { isCacheCandidate, renderedPageResponse } from '~/server/http/http-cache.server'
 import { routePolicyContext } from '~/server/http/route-policy.server'
 import { inlineScriptHashes, securityHeaders } from '~/server/http/security-headers.server'
@@ -134,6 +135,7 @@ export async function startBackgroundJobs(): Promise<{ stop(): Promise<void> }> 
     ...NOTIFICATION_JOBS,
     ...ADMIN_ALERT_JOBS,
     ...RECONCILIATION_JOBS,
+    ...WEBHOOK_JOBS,
   ])
 }
 

@@ -459,6 +459,50 @@ export interface UserSuspensions {
   userId: string;
 }
 
+export interface WebhookAttempts {
+  attemptedAt: Timestamp;
+  deliveryId: string;
+  durationMs: number;
+  error: string | null;
+  id: Generated<string>;
+  responseExcerpt: string | null;
+  status: number | null;
+  url: string;
+  webhookTimestamp: number;
+}
+
+export interface WebhookDeliveries {
+  attempts: Generated<number>;
+  body: string;
+  completedAt: Timestamp | null;
+  createdAt: Generated<Timestamp>;
+  endpointId: string;
+  eventType: string;
+  id: Generated<string>;
+  lastError: string | null;
+  lastStatus: number | null;
+  nextAttemptAt: Generated<Timestamp>;
+  sendingSince: Timestamp | null;
+  status: Generated<"pending" | "succeeded" | "failed">;
+  webhookId: string;
+}
+
+export interface WebhookEndpoints {
+  createdAt: Generated<Timestamp>;
+  description: Generated<string>;
+  disabledAt: Timestamp | null;
+  disabledReason: string | null;
+  events: string[];
+  failingSince: Timestamp | null;
+  id: Generated<string>;
+  previousSecretExpiresAt: Timestamp | null;
+  previousSecretSealed: string | null;
+  secretSealed: string;
+  updatedAt: Generated<Timestamp>;
+  url: string;
+  userId: string;
+}
+
 export interface DB {
   apiKeys: ApiKeys;
   appMeta: AppMeta;
@@ -490,4 +534,7 @@ export interface DB {
   uploadedImages: UploadedImages;
   users: Users;
   userSuspensions: UserSuspensions;
+  webhookAttempts: WebhookAttempts;
+  webhookDeliveries: WebhookDeliveries;
+  webhookEndpoints: WebhookEndpoints;
 }

@@ -65,6 +65,13 @@ export interface BankDecisionNotice {
 }
 
 /** A reconciliation that found differences (issue 19): how many, which rules (e.g. "fee_rule: 1"). */
+export interface WebhookDisabledNotice {
+  endpointId: string
+  url: string
+  failingSince: string
+  lastError: string
+}
+
 export interface ReconciliationNotice {
   runId: string
   count: number
@@ -316,6 +323,16 @@ const BUILDERS: Record<NotificationKind, Builder> = {
       'Check the code you received before you use it further. If you have questions about your purchase, reply on its messages page or contact us.',
     ],
     action: { label: 'View your purchases', path: PURCHASES },
+  }),
+  webhook_endpoint_disabled: (notice: WebhookDisabledNotice, ctx) => ({
+    subject: `Webhook endpoint disabled: ${notice.url}`,
+    heading: 'A webhook endpoint was disabled',
+    summary: `${notice.url} has not accepted an event since ${when(notice.failingSince, ctx)}; we stopped sending to it.`,
+    paragraphs: [
+      `The last attempt failed: ${notice.lastError}`,
+      'Fix the receiver, then enable the endpoint on your dashboard; failed events can be resent from its delivery log.',
+    ],
+    action: { label: 'Open the endpoint', path: `/seller/webhooks/${notice.endpointId}` },
   }),
   admin_dispute_opened: (sale: SaleNotice) => ({
     subject: `New dispute: ${sale.listingTitle}`,

@@ -25,6 +25,7 @@ export const NOTIFICATION_KINDS = [
   'new_review',
   'bank_details_approved',
   'bank_details_rejected',
+  'webhook_endpoint_disabled',
   // Both parties
   'dispute_opened',
   'dispute_resolved',

@@ -18,6 +18,7 @@ import {
   type PayoutBatchStatus,
 } from './payout-batch-transitions.server.ts'
 import { payable, payoutDue, recordSellerPaid, sellerMayBePaidSql } from './payouts.server.ts'
+import { queuePayoutWebhook } from './webhook-events.server.ts'
 
 /**
  * Payout batches (issue 19, docs/decisions/021): one admin prepares, another
@@ -388,6 +389,13 @@ async function paySellers(trx: Executor, batch: PayoutBatch, adminId: string, no
       bankReference: batch.bankReference!,
       paidAt: now,
       adminId,
+    })
+    await queuePayoutWebhook(trx, {
+      sellerId,
+      batchId: batch.id,
+      bankReference: batch.bankReference!,
+      paidAt: now,
+      transactionIds: own.map((l) => l.transactionId),
     })
   }
 }

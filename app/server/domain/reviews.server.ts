@@ -23,6 +23,7 @@ import { recordAudit } from './audit.server.ts'
 import { AppError } from './errors.server.ts'
 import { notify } from './notifications.server.ts'
 import type { SaleEffect } from './sale-effects.server.ts'
+import { queueReviewWebhook } from './webhook-events.server.ts'
 
 type Executor = Kysely<DB> | DbTransaction<DB>
 
@@ -101,6 +102,7 @@ export async function createReview(input: { saleId: string; buyerId: string; rev
       data: { listingTitle: listing.title, listingSlug: listing.slug, stars: review.stars, excerpt },
       now,
     })
+    await queueReviewWebhook(trx, review, listing)
     return review
   })
 }

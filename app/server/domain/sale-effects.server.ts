@@ -4,6 +4,7 @@ import type { Actor, EscrowEvent, EventData } from './escrow.server.ts'
 import { postSaleLedger } from './ledger.server.ts'
 import { notifySaleChange } from './notification-sender.server.ts'
 import { removeReviewOnRefund } from './reviews.server.ts'
+import { queueSaleWebhooks } from './webhook-events.server.ts'
 
 /**
  * What else happens when the escrow machine applies an event to a sale.
@@ -40,6 +41,8 @@ const SALE_EFFECTS: readonly SaleEffect[] = [
   removeReviewOnRefund,
   // Issue 17: the buyer, the seller and the admins are told (outbox + in-app rows).
   notifySaleChange,
+  // Issue 29: the seller's webhook endpoints (outbox rows, sent by the job worker).
+  queueSaleWebhooks,
 ]
 
 export async function runSaleEffects(trx: Executor, change: SaleChange): Promise<void> {
