@@ -5,6 +5,7 @@ import { hostname } from 'node:os'
 import { Webhook } from 'standardwebhooks'
 import { describe, expect, it } from 'vitest'
 import { fire } from '../../app/server/domain/escrow.server.ts'
+import { approvePayoutBatch, markPaid } from '../../app/server/domain/payout-batches.server.ts'
 import { createReview } from '../../app/server/domain/reviews.server.ts'
 import {
   createWebhookEndpoint,
@@ -22,7 +23,7 @@ import {
 import { db } from '../../app/server/infra/db.server.ts'
 import { addressRefusal, ANSWER_READ_CAP, postGuarded, urlRefusal } from '../../app/server/infra/webhook-http.server.ts'
 import { closedPort, startReceiver } from '../support/webhook-receiver.ts'
-import { createListing, createSale, signUp } from './admin-fixtures.ts'
+import { createListing, createSale, giveBankDetails, signUp } from './admin-fixtures.ts'
 
 // Issue 29: outgoing webhooks, Standard Webhooks 1.0. Every delivery here goes over real HTTP to a
 // receiver that verifies it with the specification's own library.
@@ -98,6 +99,41 @@ describe('deliveries', () => {
       }
       const deliveries = await db.selectFrom('webhookDeliveries').selectAll().where('endpointId', '=', created.endpoint.id).execute()
       expect(deliveries.map((d) => [d.status, d.attempts])).toEqual(Array(4).fill(['succeeded', 1]))
+    } finally {
+      await receiver.close()
+    }
+  })
+
+  it('a payout sent tells the seller’s payout.sent endpoint: amount, reference and its sales', async () => {
+    const seller = await signUp('hooks-payout-seller@example.com')
+    const buyer = await signUp('hooks-payout-buyer@example.com')
+    const first = await signUp('hooks-payout-admin1@example.com', { admin: true })
+    const second = await signUp('hooks-payout-admin2@example.com', { admin: true })
+    await giveBankDetails(seller.id, 'approved')
+    const listing = await createListing(seller.id, { priceCents: 10000 })
+    const sale = await createSale({
+      listingId: listing.id,
+      sellerId: seller.id,
+      buyerId: buyer.id,
+      amountCents: 10000,
+      status: 'completed',
+    })
+    let secret = ''
+    const receiver = await startReceiver({ secret: () => secret })
+    try {
+      const created = await createWebhookEndpoint(seller.id, { url: receiver.url, events: ['payout.sent'] })
+      secret = created.secret
+      const batch = await markPaid({ transactionId: sale.id, adminId: first.id, paymentReference: 'BANK-REF-42' })
+      expect(await pendingDeliveries(created.endpoint.id)).toEqual([]) // prepared, not sent yet
+      await approvePayoutBatch({ batchId: batch.id, adminId: second.id })
+      await sendPending(created.endpoint.id)
+      expect(receiver.received.map((r) => r.payload?.type)).toEqual(['payout.sent'])
+      expect(receiver.received[0]!.payload!.data).toMatchObject({
+        batchId: batch.id,
+        bankReference: 'BANK-REF-42',
+        amountCents: sale.sellerShareCents,
+        sales: [{ saleId: sale.id, listingTitle: listing.title, sellerShareCents: sale.sellerShareCents }],
+      })
     } finally {
       await receiver.close()
     }
