@@ -82,5 +82,10 @@ export const ModerationDecisionSchema = z.discriminatedUnion('intent', [
   }),
   z.object({ intent: z.literal('uphold'), targetId: z.uuid(), note: decisionNote }),
   z.object({ intent: z.literal('restore'), targetId: z.uuid(), note: decisionNote }),
+  // Suspensions: the target is the user; a second admin approves without a note (the request has the reason).
+  z.object({ intent: z.literal('request-suspension'), targetId: z.uuid(), note: takedownReason }),
+  z.object({ intent: z.literal('approve-suspension'), targetId: z.uuid() }),
+  z.object({ intent: z.literal('cancel-suspension'), targetId: z.uuid(), note: decisionNote }),
+  z.object({ intent: z.literal('lift-suspension'), targetId: z.uuid(), note: decisionNote }),
 ])
 export type ModerationDecision = z.output<typeof ModerationDecisionSchema>

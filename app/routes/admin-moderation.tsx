@@ -1,11 +1,12 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { ArrowLeft } from 'lucide-react'
 import { data, Link } from 'react-router'
-import { ModerationItem, type ModerationItemView } from '~/components/moderation/moderation-item'
+import { ModerationItem, SuspensionItem, type ModerationItemView, type SuspensionItemView } from '~/components/moderation/moderation-item'
 import { ModerationDecisionSchema } from '~/lib/report-schema'
 import { isAppError } from '~/server/domain/errors.server'
 import { moderationQueue, restoreListing, takeDownListing, upholdTakedown } from '~/server/domain/moderation.server'
 import { dismissReports } from '~/server/domain/reports.server'
+import { approveSuspension, cancelSuspension, liftSuspension, openSuspensions, requestSuspension } from '~/server/domain/suspensions.server'
 import { requireAdmin } from '~/server/http/auth.server'
 import { readFormBody } from '~/server/http/form-data.server'
 import { redirectWithToast } from '~/server/http/responses.server'
@@ -17,8 +18,9 @@ import type { Route } from './+types/admin-moderation'
 export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.form, rateLimit: RATE_LIMITS.admin })]
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin(request, context)
-  return { queue: await moderationQueue() }
+  const admin = await requireAdmin(request, context)
+  const [queue, suspensions] = await Promise.all([moderationQueue(), openSuspensions()])
+  return { queue, suspensions, viewerId: admin.id }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -40,9 +42,21 @@ export async function action({ request, context }: Route.ActionArgs) {
     } else if (input.intent === 'uphold') {
       await upholdTakedown({ listingId: input.targetId, adminId: admin.id, note: input.note })
       toast = { title: 'Takedown upheld', description: 'The listing stays hidden.' }
-    } else {
+    } else if (input.intent === 'restore') {
       await restoreListing({ listingId: input.targetId, adminId: admin.id, note: input.note })
       toast = { title: 'Listing restored', description: 'It is as visible as it was before the takedown.' }
+    } else if (input.intent === 'request-suspension') {
+      await requestSuspension({ userId: input.targetId, adminId: admin.id, reason: input.note })
+      toast = { title: 'Suspension requested', description: 'A second admin must approve it before it takes effect.' }
+    } else if (input.intent === 'approve-suspension') {
+      await approveSuspension({ userId: input.targetId, adminId: admin.id })
+      toast = { title: 'User suspended', description: 'They cannot sign in; their listings are hidden and their payouts held.' }
+    } else if (input.intent === 'cancel-suspension') {
+      await cancelSuspension({ userId: input.targetId, adminId: admin.id, reason: input.note })
+      toast = { title: 'Suspension request cancelled', description: 'The user is not suspended.' }
+    } else {
+      await liftSuspension({ userId: input.targetId, adminId: admin.id, reason: input.note })
+      toast = { title: 'Suspension lifted', description: 'Sign-in, listings and payouts are back.' }
     }
   } catch (error) {
     if (!isAppError(error)) throw error
@@ -53,6 +67,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function AdminModeration({ loaderData, actionData }: Route.ComponentProps) {
   const queue = loaderData.queue as unknown as ModerationItemView[]
+  const suspensions = loaderData.suspensions as unknown as SuspensionItemView[]
   return (
     <div className="mx-auto grid max-w-5xl grid-cols-1 gap-6 px-4 py-8">
       <Link to="/admin" className="flex w-fit items-center gap-1 text-sm text-primary underline-offset-4 hover:underline">
@@ -65,6 +80,16 @@ export default function AdminModeration({ loaderData, actionData }: Route.Compon
           Reported listings, reviews and users, the longest waiting first, then takedowns their sellers answered.
         </p>
       </div>
+      {suspensions.length > 0 ? (
+        <section aria-labelledby="suspensions-title" className="grid gap-3">
+          <h2 id="suspensions-title" className="text-xl font-semibold tracking-tight">
+            Suspensions
+          </h2>
+          {suspensions.map((suspension) => (
+            <SuspensionItem key={suspension.id} suspension={suspension} viewerId={loaderData.viewerId} actionData={actionData} />
+          ))}
+        </section>
+      ) : null}
       {queue.length === 0 ? (
         <p className="rounded-lg border p-6 text-sm text-muted-foreground">Nothing to decide: no open reports and no counter-notices.</p>
       ) : (

@@ -132,3 +132,68 @@ test('axe finds no violations on the report form, the moderation queue and the t
   expect(violations, violations.join('\n')).toEqual([])
   await seller.close()
 })
+
+test('a suspension needs a second admin; it signs the user out and hides their listings until lifted', async ({ browser }) => {
+  test.setTimeout(150_000)
+  const title = `Zq Suspended Kit ${Date.now().toString(36)}`
+  const seller = await as(browser, uniqueEmail('suspended'), 'Sue Spended')
+  const listing = await newListing(seller.page, title)
+  const reporter = await as(browser, uniqueEmail('reporter'), 'Rae Reporter', { javaScriptEnabled: false })
+  await reporter.page.goto(`/report?targetType=listing&targetId=${listing.id}`)
+  await reporter.page.getByRole('radio', { name: 'Spam' }).check()
+  await reporter.page.getByLabel('Details').fill('The same listing posted under many names.')
+  await reporter.page.getByRole('button', { name: 'Send report' }).click()
+  await expect(reporter.page).toHaveURL(new RegExp(`/listing/${listing.slug}$`))
+
+  // The first admin requests it; they cannot approve their own request.
+  const first = await as(browser, DEMO.admin, 'Forkmarket Admin', { javaScriptEnabled: false })
+  await first.page.goto('/admin/moderation')
+  const item = first.page.getByRole('article', { name: title })
+  await item.getByLabel('Why suspend').fill('Spams the marketplace with copies.')
+  await item.getByRole('button', { name: 'Request suspension' }).click()
+  const pending = first.page.getByRole('region', { name: 'Suspensions' }).getByRole('article', { name: /Sue Spended/ })
+  await expect(pending).toContainText('Waiting for a second admin to approve it.')
+  await expect(pending.getByRole('button', { name: 'Approve suspension' })).toHaveCount(0)
+  // Still signed in, still listed.
+  await seller.page.goto('/purchases')
+  await expect(seller.page).toHaveURL(/\/purchases$/)
+
+  // The second admin approves: the seller is signed out and their listing is gone.
+  const second = await as(browser, DEMO.secondAdmin, 'Forkmarket Finance', { javaScriptEnabled: false })
+  await second.page.goto('/admin/moderation')
+  await second.page.getByRole('region', { name: 'Suspensions' }).getByRole('button', { name: 'Approve suspension' }).click()
+  await expect(second.page.getByRole('region', { name: 'Suspensions' })).toContainText('Suspended by @')
+  await seller.page.goto('/purchases')
+  await expect(seller.page).toHaveURL(/\/login\?redirectTo=%2Fpurchases$/)
+  await reporter.page.goto(`/listing/${listing.slug}`)
+  await expect(reporter.page.getByRole('heading', { name: 'Listing not found' })).toBeVisible()
+
+  // Axe on the queue with the Suspensions section (axe runs in the page: a context with JavaScript),
+  // light and dark, 1280 and 390 px.
+  const look = await as(browser, DEMO.secondAdmin, 'Forkmarket Finance')
+  const violations: string[] = []
+  for (const theme of ['light', 'dark'] as const) {
+    const origin = { Origin: new URL(look.page.url()).origin }
+    expect((await look.page.request.post('/action/set-theme', { data: { theme }, headers: origin })).ok()).toBe(true)
+    await look.page.setViewportSize({ width: 1280, height: 900 })
+    await look.page.goto('/admin/moderation')
+    await waitForHydration(look.page)
+    for (const width of [1280, 390]) {
+      await look.page.setViewportSize({ width, height: 900 })
+      await look.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))
+      violations.push(...(await axeViolations(look.page, `/admin/moderation suspensions [${theme}, ${width}px]`)))
+      if (width === 390) expect(await look.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    }
+  }
+  await look.close()
+  expect(violations, violations.join('\n')).toEqual([])
+
+  // Lifted (one admin is enough): the listing is back.
+  const active = second.page.getByRole('region', { name: 'Suspensions' }).getByRole('article', { name: /Sue Spended/ })
+  await active.getByLabel('Note for the record').fill('Appeal accepted.')
+  await active.getByRole('button', { name: 'Lift suspension' }).click()
+  await expect(second.page.getByRole('region', { name: 'Suspensions' })).toHaveCount(0)
+  await reporter.page.goto(`/listing/${listing.slug}`)
+  await expect(reporter.page.getByRole('heading', { name: title, level: 1 })).toBeVisible()
+  await Promise.all([seller.close(), reporter.close(), first.close(), second.close()])
+})

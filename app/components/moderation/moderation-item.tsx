@@ -9,7 +9,7 @@ import { ModerationDecisionSchema, REPORT_REASON_LABELS, REPORT_REASONS, type Re
 
 /** One item of the admin's moderation queue, as the loader serialises it. */
 export interface ModerationItemView {
-  item: { targetType: ReportTarget; targetId: string; label: string; path: string }
+  item: { targetType: ReportTarget; targetId: string; label: string; path: string; ownerId: string }
   openReports: number
   reports: { id: string; reason: ReportReason; details: string; status: string; createdAt: string; reporter: { username: string } }[]
   takedown: { status: string; category: ReportReason; reason: string; counterNotice: string | null; takenDownAt: string } | null
@@ -21,6 +21,50 @@ export interface ModerationItemView {
     reportsAgainst: number
     memberSince: string
   } | null
+  /** The item's owner has a suspension requested or active (the Suspensions section lists it). */
+  suspended: boolean
+}
+
+export interface SuspensionItemView {
+  id: string
+  status: 'requested' | 'active'
+  reason: string
+  requestedAt: string
+  user: { id: string; username: string; displayName: string }
+  requestedBy: { id: string; username: string }
+}
+
+/** A suspension waiting for a second admin, or active; the decisions open to this admin. */
+export function SuspensionItem(props: { suspension: SuspensionItemView; viewerId: string; actionData?: ModerationActionResult | null }) {
+  const { suspension, viewerId, actionData } = props
+  const item = { targetType: 'user' as const, targetId: suspension.user.id }
+  const resultFor = (intent: Intent) =>
+    actionData && actionData.intent === intent && actionData.targetId === item.targetId ? actionData.result : undefined
+  const headingId = `suspension-${suspension.id}`
+  return (
+    <article aria-labelledby={headingId} className="grid gap-3 rounded-lg border bg-card p-4 text-card-foreground">
+      <h3 id={headingId} className="font-semibold [overflow-wrap:anywhere]">
+        {suspension.user.displayName} (@{suspension.user.username})
+      </h3>
+      <p className="text-sm [overflow-wrap:anywhere]">
+        {suspension.status === 'requested' ? 'Suspension requested' : 'Suspended'} by @{suspension.requestedBy.username}: “
+        {suspension.reason}”
+      </p>
+      <div className="grid gap-3 md:grid-cols-2">
+        {suspension.status === 'requested' && suspension.requestedBy.id !== viewerId ? (
+          <DecisionForm intent="approve-suspension" item={item} lastResult={resultFor('approve-suspension')} />
+        ) : null}
+        {suspension.status === 'requested' && suspension.requestedBy.id === viewerId ? (
+          <p className="text-sm text-muted-foreground">Waiting for a second admin to approve it.</p>
+        ) : null}
+        {suspension.status === 'requested' ? (
+          <DecisionForm intent="cancel-suspension" item={item} lastResult={resultFor('cancel-suspension')} />
+        ) : (
+          <DecisionForm intent="lift-suspension" item={item} lastResult={resultFor('lift-suspension')} />
+        )}
+      </div>
+    </article>
+  )
 }
 
 export interface ModerationActionResult {
@@ -29,7 +73,8 @@ export interface ModerationActionResult {
   result: SubmissionResult<string[]>
 }
 
-type Intent = 'dismiss' | 'take-down' | 'uphold' | 'restore'
+type Intent =
+  'dismiss' | 'take-down' | 'uphold' | 'restore' | 'request-suspension' | 'approve-suspension' | 'cancel-suspension' | 'lift-suspension'
 
 const constraint = getZodConstraint(ModerationDecisionSchema)
 
@@ -42,17 +87,27 @@ const TITLES: Record<Intent, { label: string; submit: string; help: string }> = 
   },
   uphold: { label: 'Note for the record', submit: 'Uphold takedown', help: 'The listing stays hidden.' },
   restore: { label: 'Note for the record', submit: 'Restore listing', help: 'The listing is shown again as it was before.' },
+  'request-suspension': {
+    label: 'Why suspend',
+    submit: 'Request suspension',
+    help: 'A second admin must approve it: then sign-in stops, the listings are hidden and payouts are held.',
+  },
+  'approve-suspension': { label: '', submit: 'Approve suspension', help: 'You are the second admin: the suspension starts now.' },
+  'cancel-suspension': { label: 'Note for the record', submit: 'Cancel request', help: 'The user is not suspended.' },
+  'lift-suspension': { label: 'Note for the record', submit: 'Lift suspension', help: 'Sign-in, listings and payouts come back.' },
 }
 
-function DecisionForm(props: {
+export function DecisionForm(props: {
   intent: Intent
-  item: ModerationItemView['item']
+  item: Pick<ModerationItemView['item'], 'targetType' | 'targetId'>
+  /** Makes the form's id unique when one target has the same form in several places. */
+  formKey?: string
   defaultCategory?: ReportReason
   lastResult?: SubmissionResult<string[]>
 }) {
   const { intent, item } = props
   const [form, fields] = useForm({
-    id: `${intent}-${item.targetId}`,
+    id: `${intent}-${props.formKey ?? item.targetId}`,
     lastResult: props.lastResult,
     constraint,
     shouldValidate: 'onSubmit',
@@ -80,9 +135,11 @@ function DecisionForm(props: {
           )}
         </Field>
       ) : null}
-      <Field meta={fields.note} control="textarea" label={title.label}>
-        {(control) => <Textarea {...control} rows={2} />}
-      </Field>
+      {intent === 'approve-suspension' ? null : (
+        <Field meta={fields.note} control="textarea" label={title.label}>
+          {(control) => <Textarea {...control} rows={2} />}
+        </Field>
+      )}
       <div>
         <Button type="submit" size="sm" variant={intent === 'take-down' ? 'destructive' : 'secondary'}>
           {title.submit}
@@ -167,6 +224,14 @@ export function ModerationItem({ entry, actionData }: { entry: ModerationItemVie
         {takedown?.status === 'contested' ? <DecisionForm intent="uphold" item={item} lastResult={resultFor('uphold')} /> : null}
         {takedown ? <DecisionForm intent="restore" item={item} lastResult={resultFor('restore')} /> : null}
         {entry.openReports > 0 ? <DecisionForm intent="dismiss" item={item} lastResult={resultFor('dismiss')} /> : null}
+        {seller && !entry.suspended ? (
+          <DecisionForm
+            intent="request-suspension"
+            item={{ targetType: 'user', targetId: item.ownerId }}
+            formKey={`${item.targetType}-${item.targetId}`}
+            lastResult={actionData?.intent === 'request-suspension' && actionData.targetId === item.ownerId ? actionData.result : undefined}
+          />
+        ) : null}
       </div>
     </article>
   )

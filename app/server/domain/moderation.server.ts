@@ -322,6 +322,8 @@ export interface ModerationItem {
   /** Listings only: the takedown in force. */
   takedown: Takedown | null
   seller: SellerHistory | null
+  /** The item's owner has a suspension requested or active. */
+  suspended: boolean
 }
 
 /**
@@ -342,6 +344,11 @@ export async function moderationQueue(): Promise<ModerationItem[]> {
       .filter((row) => !reported.some((r) => r.targetType === 'listing' && r.targetId === row.listingId))
       .map((row) => ({ targetType: 'listing' as const, targetId: row.listingId, openReports: 0 })),
   ]
+  const suspended = new Set(
+    (await db.selectFrom('userSuspensions').select('userId').where('status', 'in', ['requested', 'active']).execute()).map(
+      (row) => row.userId,
+    ),
+  )
   const items: ModerationItem[] = []
   for (const key of keys) {
     const item = await describeReportedItem(key.targetType, key.targetId)
@@ -351,7 +358,14 @@ export async function moderationQueue(): Promise<ModerationItem[]> {
       key.targetType === 'listing' ? takedownInForce(key.targetId) : Promise.resolve(undefined),
       sellerHistory(item.ownerId),
     ])
-    items.push({ item, openReports: key.openReports, reports, takedown: takedown ?? null, seller: seller ?? null })
+    items.push({
+      item,
+      openReports: key.openReports,
+      reports,
+      takedown: takedown ?? null,
+      seller: seller ?? null,
+      suspended: suspended.has(item.ownerId),
+    })
   }
   return items
 }
