@@ -1,5 +1,5 @@
 import { z } from '~/lib/zod'
-import { UndescribedRecordSchema } from '~/server/api/api-answers.server'
+import { answer, AuditLogEntrySchema } from '~/server/api/api-answers.server'
 import { apiRoute } from '~/server/api/api-route.server'
 import { listAuditLog } from '~/server/domain/admin.server'
 
@@ -8,9 +8,9 @@ const api = apiRoute({
   GET: {
     summary: 'The latest 100 audit entries',
     tags: ['Admin'],
-    answers: { 200: z.array(UndescribedRecordSchema) },
+    answers: { 200: z.array(AuditLogEntrySchema) },
     access: 'admin',
-    handler: () => listAuditLog(),
+    handler: async () => answer(z.array(AuditLogEntrySchema), await listAuditLog()),
   },
 })
 export const loader = api.loader

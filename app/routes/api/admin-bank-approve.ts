@@ -1,6 +1,7 @@
 import { BankDetailsVersionSchema } from '~/lib/bank-details-schema'
 import { z } from '~/lib/zod'
-import { UndescribedRecordSchema } from '~/server/api/api-answers.server'
+import { BankDetailsChangeAnswerSchema } from '~/server/api/api-answers-money.server'
+import { answer } from '~/server/api/api-answers.server'
 import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
 import { approveBankDetails } from '~/server/domain/bank-details.server'
 
@@ -12,7 +13,7 @@ const api = apiRoute({
     summary: 'Approve pending bank details (four eyes after a change)',
     tags: ['Admin'],
     errors: [404, 409],
-    answers: { 200: z.strictObject({ message: z.string(), bankDetails: UndescribedRecordSchema }) },
+    answers: { 200: BankDetailsChangeAnswerSchema },
     access: 'admin',
     body: z.object({ version: BankDetailsVersionSchema }),
     handler: async ({ user, params, body }) => {
@@ -20,7 +21,7 @@ const api = apiRoute({
       // Issue 19: changed details stay pending after a first approval until a different admin approves.
       const message =
         bankDetails.status === 'approved' ? 'Bank details approved' : 'First approval recorded: a different admin must approve'
-      return { message, bankDetails }
+      return answer(BankDetailsChangeAnswerSchema, { message, bankDetails })
     },
   },
 })

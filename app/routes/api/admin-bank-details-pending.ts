@@ -1,6 +1,7 @@
 import { data } from 'react-router'
 import { z } from '~/lib/zod'
-import { UndescribedRecordSchema } from '~/server/api/api-answers.server'
+import { PendingBankDetailsSchema } from '~/server/api/api-answers-money.server'
+import { answer } from '~/server/api/api-answers.server'
 import { apiRoute } from '~/server/api/api-route.server'
 import { listPendingBankDetails } from '~/server/domain/bank-details.server'
 
@@ -10,9 +11,12 @@ const api = apiRoute({
   GET: {
     summary: 'Bank details waiting for approval, unmasked',
     tags: ['Admin'],
-    answers: { 200: z.array(UndescribedRecordSchema) },
+    answers: { 200: z.array(PendingBankDetailsSchema) },
     access: 'admin',
-    handler: async () => data(await listPendingBankDetails(), { headers: { 'Cache-Control': 'private, no-store' } }),
+    handler: async () =>
+      data(answer(z.array(PendingBankDetailsSchema), await listPendingBankDetails()), {
+        headers: { 'Cache-Control': 'private, no-store' },
+      }),
   },
 })
 export const loader = api.loader

@@ -1,6 +1,7 @@
 import { PaymentReferenceSchema } from '~/lib/admin-schemas'
 import { z } from '~/lib/zod'
-import { UndescribedRecordSchema } from '~/server/api/api-answers.server'
+import { PayoutBatchAnswerSchema } from '~/server/api/api-answers-money.server'
+import { answer } from '~/server/api/api-answers.server'
 import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
 import { AppError } from '~/server/domain/errors.server'
 import {
@@ -23,7 +24,7 @@ const api = apiRoute({
     tags: ['Admin'],
     params: z.object({ batchId: z.string(), action: z.enum(ACTIONS) }),
     errors: [404, 409],
-    answers: { 200: z.strictObject({ message: z.string(), batch: UndescribedRecordSchema }) },
+    answers: { 200: PayoutBatchAnswerSchema },
     access: 'admin',
     body: z.object({
       bankReference: PaymentReferenceSchema.optional(),
@@ -35,16 +36,22 @@ const api = apiRoute({
       const args = { batchId: params.batchId!, adminId: user.id }
       switch (action) {
         case 'approve':
-          return { message: 'Payout batch approved', batch: await approvePayoutBatch(args) }
+          return answer(PayoutBatchAnswerSchema, { message: 'Payout batch approved', batch: await approvePayoutBatch(args) })
         case 'export':
-          return { message: 'Payout batch exported', batch: await exportPayoutBatch(args) }
+          return answer(PayoutBatchAnswerSchema, { message: 'Payout batch exported', batch: await exportPayoutBatch(args) })
         case 'sent':
           if (!body.bankReference) throw new AppError(400, 'Payment reference is required', { extra: { field: 'bankReference' } })
-          return { message: 'Payout batch sent', batch: await markPayoutBatchSent({ ...args, bankReference: body.bankReference }) }
+          return answer(PayoutBatchAnswerSchema, {
+            message: 'Payout batch sent',
+            batch: await markPayoutBatchSent({ ...args, bankReference: body.bankReference }),
+          })
         case 'reconcile':
-          return { message: 'Payout batch reconciled', batch: await reconcilePayoutBatch(args) }
+          return answer(PayoutBatchAnswerSchema, { message: 'Payout batch reconciled', batch: await reconcilePayoutBatch(args) })
         case 'cancel':
-          return { message: 'Payout batch cancelled', batch: await cancelPayoutBatch({ ...args, reason: body.reason }) }
+          return answer(PayoutBatchAnswerSchema, {
+            message: 'Payout batch cancelled',
+            batch: await cancelPayoutBatch({ ...args, reason: body.reason }),
+          })
       }
     },
   },

@@ -1,5 +1,6 @@
 import { z } from '~/lib/zod'
-import { UndescribedRecordSchema } from '~/server/api/api-answers.server'
+import { AdminTransactionSchema } from '~/server/api/api-answers-money.server'
+import { answer } from '~/server/api/api-answers.server'
 import { apiRoute } from '~/server/api/api-route.server'
 import { listAdminTransactions, parseStatusFilter, toAdminTransactionView } from '~/server/domain/admin.server'
 import { AppError } from '~/server/domain/errors.server'
@@ -11,12 +12,12 @@ const api = apiRoute({
     summary: 'Every transaction, newest first',
     tags: ['Admin'],
     query: z.object({ status: z.string().optional() }),
-    answers: { 200: z.array(UndescribedRecordSchema) },
+    answers: { 200: z.array(AdminTransactionSchema) },
     access: 'admin',
     handler: async ({ request }) => {
       const status = parseStatusFilter(new URL(request.url).searchParams.get('status'))
       if (status === undefined) throw new AppError(400, 'Unknown transaction status')
-      return (await listAdminTransactions({ status })).map(toAdminTransactionView)
+      return answer(z.array(AdminTransactionSchema), (await listAdminTransactions({ status })).map(toAdminTransactionView))
     },
   },
 })

@@ -1,5 +1,5 @@
 import { z } from '~/lib/zod'
-import { UndescribedRecordSchema } from '~/server/api/api-answers.server'
+import { answer, ReviewsAnswerSchema } from '~/server/api/api-answers.server'
 import { apiRoute } from '~/server/api/api-route.server'
 import { listingReviewsApi } from '~/server/api/reviews-api.server'
 
@@ -10,15 +10,10 @@ const api = apiRoute({
     tags: ['Listings'],
     query: z.object({ cursor: z.string().optional(), limit: z.string().optional() }),
     errors: [404],
-    answers: {
-      200: z.strictObject({
-        rating: z.strictObject({ average: z.number().nullable(), count: z.int() }),
-        reviews: z.array(UndescribedRecordSchema),
-        pagination: z.strictObject({ limit: z.int(), hasNextPage: z.boolean(), nextCursor: z.string().nullable() }),
-      }),
-    },
+    answers: { 200: ReviewsAnswerSchema },
     access: 'public',
-    handler: ({ user, params, request }) => listingReviewsApi(params.id!, new URL(request.url).searchParams, user),
+    handler: async ({ user, params, request }) =>
+      answer(ReviewsAnswerSchema, await listingReviewsApi(params.id!, new URL(request.url).searchParams, user)),
   },
 })
 export const loader = api.loader

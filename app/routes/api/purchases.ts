@@ -1,5 +1,6 @@
 import { z } from '~/lib/zod'
-import { UndescribedRecordSchema } from '~/server/api/api-answers.server'
+import { PurchaseSchema } from '~/server/api/api-answers-money.server'
+import { answer } from '~/server/api/api-answers.server'
 import { apiRoute } from '~/server/api/api-route.server'
 import { listPurchases } from '~/server/domain/purchases.server'
 
@@ -9,9 +10,9 @@ const api = apiRoute({
   GET: {
     summary: 'Your purchases, newest first',
     tags: ['Purchases'],
-    answers: { 200: z.array(UndescribedRecordSchema) },
+    answers: { 200: z.array(PurchaseSchema) },
     access: 'user',
-    handler: ({ user }) => listPurchases(user.id),
+    handler: async ({ user }) => answer(z.array(PurchaseSchema), await listPurchases(user.id)),
   },
 })
 export const loader = api.loader

@@ -1,5 +1,6 @@
 import { z } from '~/lib/zod'
-import { UndescribedRecordSchema } from '~/server/api/api-answers.server'
+import { SellerTransactionSchema } from '~/server/api/api-answers-money.server'
+import { answer } from '~/server/api/api-answers.server'
 import { apiRoute } from '~/server/api/api-route.server'
 import { listSellerTransactions } from '~/server/domain/seller-dashboard.server'
 
@@ -10,9 +11,9 @@ const api = apiRoute({
   GET: {
     summary: 'Your sales, newest first',
     tags: ['Seller'],
-    answers: { 200: z.array(UndescribedRecordSchema) },
+    answers: { 200: z.array(SellerTransactionSchema) },
     access: 'user',
-    handler: ({ user }) => listSellerTransactions(user.id),
+    handler: async ({ user }) => answer(z.array(SellerTransactionSchema), await listSellerTransactions(user.id)),
   },
 })
 export const middleware = api.middleware

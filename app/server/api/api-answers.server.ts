@@ -1,6 +1,6 @@
 import { LICENCES, LISTING_TYPES } from '~/lib/options'
 import { z } from '~/lib/zod'
-import type { TransactionStatus } from '../../../db/schema.ts'
+import type { AuditActorRole, DeliveryProof, TransactionStatus } from '../../../db/schema.ts'
 
 /**
  * The JSON answers of /api/* as Zod schemas (issue 29): the route modules declare
@@ -26,19 +26,29 @@ export function answer<S extends z.ZodType, T extends Serializable<z.input<S>>>(
   return value
 }
 
-const Timestamp = z.iso.datetime({ offset: true })
-const Id = z.string()
+export const Timestamp = z.iso.datetime({ offset: true })
+export const Id = z.string()
 
-/** Every refusal: `{ error }`, with `field` (one wrong input) or `fields` (every wrong input) and, for some, more context. */
+/**
+ * Every refusal: `{ error }`, with `field` (one wrong input) or `fields` (every wrong input) and, for a few,
+ * more context. Strict: an AppError's `extra` not listed here fails the integration tests until it is described.
+ */
 export const ApiErrorSchema = z
-  .looseObject({
+  .strictObject({
     error: z.string(),
-    field: z.string().optional(),
-    fields: z.record(z.string(), z.array(z.string())).optional(),
+    field: z.string().optional().meta({ description: 'The one input that is wrong.' }),
+    fields: z.record(z.string(), z.array(z.string())).optional().meta({ description: 'Every wrong input with its messages.' }),
+    scope: z.string().optional().meta({ description: 'The scope the API key lacks (403).' }),
+    listingId: Id.optional().meta({ description: 'The listing that was saved hidden when connecting its repository failed.' }),
+    rejected: z
+      .array(z.strictObject({ name: z.string(), error: z.string() }))
+      .optional()
+      .meta({ description: 'Each image refused, and why.' }),
+    paymentIntentId: z.string().optional().meta({ description: 'The payment already being processed (409).' }),
   })
   .meta({ id: 'Error' })
 
-const TRANSACTION_STATUSES = [
+export const TRANSACTION_STATUSES = [
   'pending_payment',
   'paid',
   'delivering',
@@ -152,6 +162,29 @@ export const SearchAnswerSchema = z.strictObject({
   correctedSearch: z.string().nullable(),
 })
 
+/** What a delivery stored (db/schema.ts DeliveryProof): the link the buyer follows and, for GitHub, the evidence. */
+export const DeliveryProofSchema = z
+  .strictObject({
+    forkUrl: z.string(),
+    github: z
+      .strictObject({
+        repository: z.string(),
+        repositoryId: z.int(),
+        repositoryUrl: z.string(),
+        buyerGithubId: z.int(),
+        buyerLogin: z.string(),
+        invitedAt: Timestamp,
+        acceptedAt: Timestamp,
+        headSha: z.string(),
+        headShaDate: Timestamp.nullable(),
+        listedSha: z.string().nullable(),
+        confirmedBy: z.enum(['webhook', 'poll'] as const satisfies readonly NonNullable<DeliveryProof['github']>['confirmedBy'][]),
+        forkUrl: z.string().nullable(),
+      })
+      .optional(),
+  })
+  .meta({ id: 'DeliveryProof' })
+
 export const SaleSchema = z
   .strictObject({
     id: Id,
@@ -161,7 +194,7 @@ export const SaleSchema = z
     status: z.enum(TRANSACTION_STATUSES),
     amountCents: z.int(),
     applicationFeeCents: z.int(),
-    deliveryProof: z.unknown().nullable(),
+    deliveryProof: DeliveryProofSchema.nullable(),
     deliveredAt: Timestamp.nullable(),
     windowEndsAt: Timestamp.nullable(),
     completedAt: Timestamp.nullable(),
@@ -215,11 +248,40 @@ export const WebhookAnswerSchema = z.strictObject({ received: z.literal(true), r
 
 export const MessageAnswerSchema = z.strictObject({ message: z.string() })
 
-/**
- * Answers whose records are not yet described field by field (issue 29 left them for later):
- * an object, any fields. The integration tests check their status and that they are JSON objects.
- */
-export const UndescribedRecordSchema = z.looseObject({}).meta({
-  id: 'UndescribedRecord',
-  description: 'A record whose fields are not described yet (see the endpoint).',
+const AUDIT_ACTOR_ROLES = ['buyer', 'seller', 'admin', 'system', 'provider', 'user'] as const satisfies readonly AuditActorRole[]
+
+/** One audit entry (who, when, what, from → to, why). */
+export const AuditLogEntrySchema = z
+  .strictObject({
+    id: Id,
+    createdAt: Timestamp,
+    actorId: Id.nullable(),
+    actorEmail: z.string().nullable(),
+    actorRole: z.enum(AUDIT_ACTOR_ROLES),
+    action: z.string(),
+    entityType: z.string(),
+    entityId: z.string(),
+    fromState: z.string().nullable(),
+    toState: z.string().nullable(),
+    reason: z.string().nullable(),
+  })
+  .meta({ id: 'AuditLogEntry' })
+
+/** A verified review of a listing, with the seller's reply. */
+export const ReviewSchema = z
+  .strictObject({
+    id: Id,
+    stars: z.int().min(1).max(5),
+    body: z.string(),
+    createdAt: Timestamp,
+    verifiedPurchase: z.literal(true),
+    author: z.strictObject({ displayName: z.string(), username: z.string(), avatarUrl: z.string().nullable() }),
+    sellerReply: z.strictObject({ body: z.string(), createdAt: Timestamp }).nullable(),
+  })
+  .meta({ id: 'Review' })
+
+export const ReviewsAnswerSchema = z.strictObject({
+  rating: z.strictObject({ average: z.number().nullable(), count: z.int() }),
+  reviews: z.array(ReviewSchema),
+  pagination: z.strictObject({ limit: z.int(), hasNextPage: z.boolean(), nextCursor: z.string().nullable() }),
 })
