@@ -56,6 +56,12 @@ export default function SellerPage({ loaderData }: Route.ComponentProps) {
               </div>
             ) : null}
           </dl>
+          <Link
+            to={`/report?targetType=user&targetId=${seller.id}`}
+            className="w-fit text-sm text-muted-foreground underline underline-offset-4 hover:text-foreground"
+          >
+            Report this seller
+          </Link>
         </div>
       </header>
 

@@ -13,6 +13,7 @@ import {
   upholdTakedown,
 } from '../../app/server/domain/moderation.server.ts'
 import { dismissReports, fileReport } from '../../app/server/domain/reports.server.ts'
+import { createReview } from '../../app/server/domain/reviews.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'
 import { apiRequest, callRoute } from '../support/call-route.ts'
 import { createListing, createSale, giveBankDetails, screenRequest, signUp } from './admin-fixtures.ts'
@@ -68,6 +69,22 @@ describe('reports', () => {
     const over = report(reporter.id, (await createListing(seller.id)).id)
     await expect(over).rejects.toMatchObject({ status: 429, message: TOO_MANY_REPORTS })
     await expect(over).rejects.toHaveProperty('headers.Retry-After')
+  })
+
+  it('a review is reported by anyone but its author and its seller; the queue shows it with the seller’s history', async () => {
+    const { seller, reporter, listing } = await setting()
+    const buyer = await signUp(`buyer-${unique()}@example.com`)
+    const sale = await createSale({ listingId: listing.id, sellerId: seller.id, buyerId: buyer.id, amountCents: 5000, status: 'completed' })
+    const review = await createReview({
+      saleId: sale.id,
+      buyerId: buyer.id,
+      review: { stars: 1, body: 'Buy the other kit instead, it is better' },
+    })
+    await expect(report(buyer.id, review.id, 'review')).rejects.toMatchObject({ status: 403 })
+    await expect(report(seller.id, review.id, 'review')).rejects.toMatchObject({ status: 403 })
+    await report(reporter.id, review.id, 'review')
+    const queued = (await moderationQueue()).find((entry) => entry.item.targetId === review.id)
+    expect(queued).toMatchObject({ item: { targetType: 'review', ownerId: seller.id, path: `/listing/${listing.slug}` }, openReports: 1 })
   })
 
   it('an admin dismisses an item’s open reports; the reporter may report it again', async () => {

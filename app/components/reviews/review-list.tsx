@@ -60,6 +60,15 @@ export function ReviewCard({ review, canReply, canHide, actionResult }: { review
         <ReplyForm reviewId={review.id} lastResult={resultFor('reply')} />
       ) : null}
       {canHide && !review.hidden ? <HideReviewForm reviewId={review.id} lastResult={resultFor('hide-review')} /> : null}
+      {/* Issue 30: anyone but the seller may report a review (the report form refuses its own author). */}
+      {canReply || review.hidden ? null : (
+        <Link
+          to={`/report?targetType=review&targetId=${review.id}`}
+          className="w-fit text-xs text-muted-foreground underline underline-offset-4 hover:text-foreground"
+        >
+          Report this review<span className="sr-only"> by {review.author.displayName}</span>
+        </Link>
+      )}
     </article>
   )
 }

@@ -117,6 +117,8 @@ export interface SellerPageListing {
 }
 
 export interface SellerPage {
+  /** Issue 30: the report form names the user by id. */
+  id: string
   username: string
   displayName: string
   bio: string | null
@@ -188,6 +190,7 @@ export async function getSellerPage(username: string): Promise<SellerPage | null
   if (!hasListed) return null
   const summary = ratingSummary(totals)
   return {
+    id: user.id,
     username: user.username,
     displayName: user.displayName,
     bio: user.bio,
