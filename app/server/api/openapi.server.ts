@@ -2,6 +2,7 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObj
 import { z } from '~/lib/zod'
 import { ApiErrorSchema } from './api-answers.server.ts'
 import { routeDescription, type Access, type Endpoint, type Method } from './api-route.server.ts'
+import { webhooksSection } from './openapi-webhooks.server.ts'
 
 /**
  * The OpenAPI 3.1 description of /api/* (issue 29), built from the route
@@ -141,5 +142,7 @@ export function buildOpenApiDocument(routes: readonly ApiRouteEntry[]) {
       },
     },
     paths,
+    // Issue 29: the events a seller's endpoint receives (decision 033).
+    webhooks: webhooksSection(),
   })
 }

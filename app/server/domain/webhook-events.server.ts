@@ -1,17 +1,19 @@
 import { randomUUID } from 'node:crypto'
 import { sql, type Transaction as DbTransaction, type Kysely } from 'kysely'
-import { WEBHOOK_TEST_EVENT, type WebhookEventType } from '~/lib/webhooks'
+import type { WebhookEventType } from '~/lib/webhooks'
 import type { DB, Review, Transaction, TransactionStatus } from '../../../db/schema.ts'
 import { queueJob } from '../infra/jobs.server.ts'
 import type { SaleChange } from './sale-effects.server.ts'
+import type { WebhookEventData, WebhookPayloadType } from './webhook-payloads.server.ts'
 
 /**
  * What our webhooks say and when (issue 29, decision 033). `queueWebhookEvent` writes one outbox row
  * (`webhook_deliveries`) per subscribed, enabled endpoint of the user, and its send job, inside the
  * caller's database transaction: the event exists if and only if the change that caused it commits.
  * The three places that cause events call it: the escrow machine's runner (a sale effect, the one
- * place sales change), review creation, and a payout batch marked sent (per seller). The payloads'
- * shapes are described in the OpenAPI document's `webhooks` section (app/server/api/openapi-webhooks.server.ts).
+ * place sales change), review creation, and a payout batch marked sent (per seller). Each payload is
+ * typed by its Zod schema (webhook-payloads.server.ts), from which the OpenAPI document's `webhooks`
+ * section is generated (app/server/api/openapi-webhooks.server.ts).
  */
 
 type Executor = Kysely<DB> | DbTransaction<DB>
@@ -26,16 +28,16 @@ export function newWebhookId(): string {
   return `msg_${randomUUID().replaceAll('-', '')}`
 }
 
-export interface WebhookBody<T = Record<string, unknown>> {
-  type: WebhookEventType | typeof WEBHOOK_TEST_EVENT
+export interface WebhookBody<T extends WebhookPayloadType = WebhookPayloadType> {
+  type: T
   timestamp: string
-  data: T
+  data: WebhookEventData<T>
 }
 
 /** Queues `type` for every enabled endpoint of `userId` subscribed to it (call ensureJobSchema() before the transaction). */
-export async function queueWebhookEvent(
+export async function queueWebhookEvent<T extends WebhookEventType>(
   trx: Executor,
-  input: { userId: string; type: WebhookEventType; data: Record<string, unknown>; now?: Date },
+  input: { userId: string; type: T; data: WebhookEventData<T>; now?: Date },
 ): Promise<string[]> {
   const endpoints = await trx
     .selectFrom('webhookEndpoints')
@@ -50,14 +52,14 @@ export async function queueWebhookEvent(
 }
 
 /** One delivery of `type` to one endpoint, and its send job. */
-export async function insertDelivery(
+export async function insertDelivery<T extends WebhookPayloadType>(
   trx: Executor,
   endpointId: string,
-  type: WebhookBody['type'],
-  data: Record<string, unknown>,
+  type: T,
+  data: WebhookEventData<T>,
   now: Date,
 ): Promise<string> {
-  const body: WebhookBody = { type, timestamp: now.toISOString(), data }
+  const body: WebhookBody<T> = { type, timestamp: now.toISOString(), data }
   const row = await trx
     .insertInto('webhookDeliveries')
     .values({ endpointId, webhookId: newWebhookId(), eventType: type, body: JSON.stringify(body), createdAt: now, nextAttemptAt: now })
@@ -82,8 +84,8 @@ const SALE_EVENT_ON_ENTER: Partial<Record<TransactionStatus, WebhookEventType>> 
   refunded: 'sale.refunded',
 }
 
-/** What a sale event carries (described in the OpenAPI document as `Sale`). */
-export async function salePayload(trx: Executor, sale: Transaction) {
+/** What a sale event carries (SaleEventDataSchema, `WebhookSale` in the OpenAPI document). */
+export async function salePayload(trx: Executor, sale: Transaction): Promise<WebhookEventData<'sale.paid'>> {
   const listing = await trx
     .selectFrom('listings')
     .select(['id', 'title', 'slug'])
