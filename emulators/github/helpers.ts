@@ -2,8 +2,9 @@
  * The GitHub emulator's test helpers: the functions on the object startGithubEmulator returns,
  * also reachable over HTTP as POST /_emulator/api/<name> (web.ts).
  */
+import { ACTIONS_APP, type CheckRunInput } from './checks.ts'
 import { fullName, installationOwner, issueCode, type Ctx, type FailureSpec } from './http.ts'
-import type { AccountRecord, InstallationRecord, RepoRecord, RepoRole } from './store.ts'
+import type { AccountRecord, CheckConclusion, InstallationRecord, RepoRecord, RepoRole } from './store.ts'
 import { assertLogin, GithubError, isoSeconds, roleName } from './world.ts'
 
 export interface AccountInfo {
@@ -71,6 +72,15 @@ export interface SeedSpec {
     forks?: string[]
   }>
   installations?: Array<{ account: string; id?: number; repositories?: 'all' | string[] }>
+}
+
+/** A commit's checks as the emulator's pages show them (latest run per name, latest status per context). */
+export interface CommitChecksInfo {
+  repository: string
+  sha: string
+  checkRuns: Array<{ id: number; name: string; app: string; status: string; conclusion: string | null }>
+  statuses: Array<{ id: number; context: string; state: string; description: string | null; creator: string }>
+  combinedState: string
 }
 
 export type Helpers = ReturnType<typeof createHelpers>
@@ -174,6 +184,54 @@ export function createHelpers(ctx: Ctx) {
     },
     pushCommit(input: { repository: string; branch?: string; message?: string }) {
       return { sha: world.pushCommit(requireRepo(input.repository), input) }
+    },
+    /** A check run by GitHub Actions (a CI the App does not control) on a commit; `conclusion` completes it. */
+    setCheckRun(input: { repository: string } & Omit<CheckRunInput, 'headSha'> & { sha: string }) {
+      const repo = requireRepo(input.repository)
+      const run = ctx.checks.createCheckRun(repo, ACTIONS_APP, { ...input, headSha: ctx.checks.commitSha(repo, input.sha) })
+      return { id: run.id, status: run.status, conclusion: run.conclusion }
+    },
+    /** Completes a queued or running check run. */
+    completeCheckRun(input: { id: number; conclusion: CheckConclusion }) {
+      const run = store.state.checkRuns.find((entry) => entry.id === Number(input.id))
+      if (!run) throw new GithubError(404, `No check run ${input.id}`)
+      if (run.status === 'completed') throw new GithubError(422, `Check run ${input.id} has completed already`)
+      ctx.checks.completeCheckRun(run, input.conclusion)
+      return { id: run.id, status: run.status, conclusion: run.conclusion }
+    },
+    /** A commit status set by `login` (who needs push access, as on GitHub). */
+    setCommitStatus(input: { repository: string; sha: string; state: string; context?: string; description?: string; login: string }) {
+      const repo = requireRepo(input.repository)
+      const creator = requireAccount(input.login, 'user')
+      const role = world.roleOf(creator, repo)
+      if (role === null || role === 'pull' || role === 'triage')
+        throw new GithubError(403, `${creator.login} has no push access to ${fullName(ctx, repo)}`)
+      const status = ctx.checks.createStatus(repo, creator, input)
+      return { id: status.id, state: status.state, context: status.context }
+    },
+    commitChecks(input: { repository: string; sha: string }): CommitChecksInfo {
+      const repo = requireRepo(input.repository)
+      const sha = ctx.checks.commitSha(repo, input.sha)
+      const statuses = ctx.checks.statusesFor(repo, sha)
+      return {
+        repository: fullName(ctx, repo),
+        sha,
+        checkRuns: ctx.checks.runsFor(repo, sha).map((run) => ({
+          id: run.id,
+          name: run.name,
+          app: ctx.checks.appById(ctx.checks.suite(run.suiteId).appId).name,
+          status: run.status,
+          conclusion: run.conclusion,
+        })),
+        statuses: statuses.map((status) => ({
+          id: status.id,
+          context: status.context,
+          state: status.state,
+          description: status.description,
+          creator: store.account(status.creatorId)?.login ?? '?',
+        })),
+        combinedState: ctx.checks.combinedState(statuses),
+      }
     },
     renameAccount(input: { login: string; newLogin: string }) {
       const account = requireAccount(input.login)

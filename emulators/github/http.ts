@@ -6,6 +6,7 @@
  */
 import { randomBytes, verify as verifySignature, type KeyObject } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Checks } from './checks.ts'
 import type { Helpers } from './helpers.ts'
 import type { OperationId } from './operations.ts'
 import type { GithubEmulatorOptions } from './server.ts'
@@ -50,6 +51,7 @@ export interface Exchange {
 export interface Ctx {
   store: GithubStore
   world: World
+  checks: Checks
   shapes: Shapes
   webhooks: WebhookDispatcher
   publicKey: KeyObject

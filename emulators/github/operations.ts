@@ -31,6 +31,11 @@ export const OPERATIONS = [
   { operationId: 'repos/get', method: 'GET', path: '/repos/{owner}/{repo}' },
   { operationId: 'repos/get-branch', method: 'GET', path: '/repos/{owner}/{repo}/branches/{branch}' },
   { operationId: 'repos/get-commit', method: 'GET', path: '/repos/{owner}/{repo}/commits/{ref}' },
+  // Checks and commit statuses (issue 30)
+  { operationId: 'checks/list-for-ref', method: 'GET', path: '/repos/{owner}/{repo}/commits/{ref}/check-runs' },
+  { operationId: 'checks/create', method: 'POST', path: '/repos/{owner}/{repo}/check-runs' },
+  { operationId: 'repos/get-combined-status-for-ref', method: 'GET', path: '/repos/{owner}/{repo}/commits/{ref}/status' },
+  { operationId: 'repos/create-commit-status', method: 'POST', path: '/repos/{owner}/{repo}/statuses/{sha}' },
   // Collaborators and invitations
   { operationId: 'repos/list-collaborators', method: 'GET', path: '/repos/{owner}/{repo}/collaborators' },
   { operationId: 'repos/add-collaborator', method: 'PUT', path: '/repos/{owner}/{repo}/collaborators/{username}' },
@@ -90,6 +95,10 @@ export const WEBHOOKS = [
   { name: 'member-added', event: 'member', action: 'added' },
   { name: 'member-removed', event: 'member', action: 'removed' },
   { name: 'fork', event: 'fork' },
+  { name: 'check-run-created', event: 'check_run', action: 'created' },
+  { name: 'check-run-completed', event: 'check_run', action: 'completed' },
+  { name: 'check-suite-completed', event: 'check_suite', action: 'completed' },
+  { name: 'status', event: 'status' },
 ] as const satisfies readonly WebhookPayload[]
 
 export type WebhookName = (typeof WEBHOOKS)[number]['name']

@@ -503,8 +503,8 @@ describe('GitHub emulator with the real Octokit clients', () => {
     const acme = gh.snapshot().installations.find((entry) => entry.account === 'acme-tools')!
     expect((await app.octokit.rest.apps.getInstallation({ installation_id: acme.id })).data).toMatchObject({
       account: { login: 'acme-tools' },
-      permissions: { administration: 'write', contents: 'read', metadata: 'read', members: 'read' },
-      events: ['fork', 'member'],
+      permissions: { administration: 'write', contents: 'read', metadata: 'read', members: 'read', checks: 'read', statuses: 'read' },
+      events: ['check_run', 'check_suite', 'fork', 'member', 'status'],
     })
 
     const octokit = await app.getInstallationOctokit(acme.id)
@@ -726,7 +726,9 @@ interface Subset {
  * discriminator `mapping` (which Ajv does not support) picks the branch by the property. One
  * erratum of GitHub's description is read as GitHub means it: `GET /app/installations` declares
  * the account as allOf [Simple User, Enterprise], which no account satisfies (both have required
- * fields the other lacks; the `installation` component says anyOf) — read as anyOf.
+ * fields the other lacks; the `installation` component says anyOf) — read as anyOf. A nullable
+ * enum whose list lacks null (a check run's `conclusion`, null until the run completes; the
+ * description's own check suite lists null) is read as taking null, as GitHub sends it.
  */
 function forAjv(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(forAjv)
@@ -737,6 +739,7 @@ function forAjv(value: unknown): unknown {
     delete object.allOf
     object.anyOf = allOf
   }
+  if (object.nullable === true && Array.isArray(object.enum) && !object.enum.includes(null)) object.enum = [...object.enum, null]
   if (object.nullable === true && !('type' in object)) {
     delete object.nullable
     return { anyOf: [object, { type: 'null' }] }
@@ -753,6 +756,172 @@ function forAjv(value: unknown): unknown {
   }
   return object
 }
+
+describe('GitHub emulator: checks and commit statuses (issue 30)', () => {
+  let gh: GithubEmulator
+  let receiver: Awaited<ReturnType<typeof startReceiver>>
+  let app: ReturnType<typeof appFor>
+  let installationId: number
+  let sha: string
+
+  beforeAll(async () => {
+    receiver = await startReceiver()
+    gh = await start({ webhookUrl: receiver.url })
+    app = appFor(gh)
+    gh.createUser({ login: 'cora' })
+    gh.createUser({ login: 'rita' })
+    gh.createOrganization({ login: 'checkers', owners: ['cora'] })
+    gh.createRepository({ owner: 'checkers', name: 'ci-kit', private: true })
+    installationId = gh.install({ account: 'checkers', repositories: ['ci-kit'], sender: 'cora' }).id
+    sha = gh.pushCommit({ repository: 'checkers/ci-kit', message: 'Release 1.0' }).sha
+  })
+  afterAll(() => receiver.close())
+
+  it('asks for checks: read and statuses: read and subscribes to the check events', async () => {
+    const { data } = await app.octokit.request('GET /app')
+    expect(data!.permissions).toMatchObject({ checks: 'read', statuses: 'read' })
+    expect(data!.events).toEqual(expect.arrayContaining(['check_run', 'check_suite', 'status']))
+  })
+
+  it("reads a commit's check runs and combined status with the installation's token; none at first", async () => {
+    const octokit = await app.getInstallationOctokit(installationId)
+    const runs = await octokit.rest.checks.listForRef({ owner: 'checkers', repo: 'ci-kit', ref: sha })
+    expect(runs.data).toEqual({ total_count: 0, check_runs: [] })
+    const combined = await octokit.rest.repos.getCombinedStatusForRef({ owner: 'checkers', repo: 'ci-kit', ref: sha })
+    expect(combined.data).toMatchObject({ state: 'pending', total_count: 0, statuses: [], sha })
+
+    gh.setCheckRun({ repository: 'checkers/ci-kit', sha, name: 'build', conclusion: 'success' })
+    const lint = gh.setCheckRun({ repository: 'checkers/ci-kit', sha, name: 'lint', status: 'in_progress' })
+    const cora = userClient(gh, gh.createUserToken({ login: 'cora' }).token)
+    await cora.rest.repos.createCommitStatus({ owner: 'checkers', repo: 'ci-kit', sha, state: 'success', context: 'ci/test' })
+
+    const during = await octokit.rest.checks.listForRef({ owner: 'checkers', repo: 'ci-kit', ref: 'main' })
+    expect(during.data.check_runs.map((run) => [run.name, run.status, run.conclusion, run.app?.slug])).toEqual([
+      ['lint', 'in_progress', null, 'github-actions'],
+      ['build', 'completed', 'success', 'github-actions'],
+    ])
+    gh.completeCheckRun({ id: lint.id, conclusion: 'failure' })
+    const failed = await octokit.rest.checks.listForRef({ owner: 'checkers', repo: 'ci-kit', ref: sha, status: 'completed' })
+    expect(failed.data.check_runs.map((run) => `${run.name}:${run.conclusion}`)).toEqual(['lint:failure', 'build:success'])
+    // A run's re-run: the latest of each name counts unless filter=all.
+    gh.setCheckRun({ repository: 'checkers/ci-kit', sha, name: 'lint', conclusion: 'success' })
+    expect((await octokit.rest.checks.listForRef({ owner: 'checkers', repo: 'ci-kit', ref: sha })).data.total_count).toBe(2)
+    expect((await octokit.rest.checks.listForRef({ owner: 'checkers', repo: 'ci-kit', ref: sha, filter: 'all' })).data.total_count).toBe(3)
+
+    expect((await octokit.rest.repos.getCombinedStatusForRef({ owner: 'checkers', repo: 'ci-kit', ref: sha })).data.state).toBe('success')
+    await cora.rest.repos.createCommitStatus({ owner: 'checkers', repo: 'ci-kit', sha, state: 'error', context: 'ci/deploy' })
+    const after = await octokit.rest.repos.getCombinedStatusForRef({ owner: 'checkers', repo: 'ci-kit', ref: sha })
+    expect(after.data.state).toBe('failure')
+    expect(after.data.statuses.map((status) => `${status.context}:${status.state}`)).toEqual(['ci/deploy:error', 'ci/test:success'])
+  })
+
+  it('refuses what GitHub refuses: writes without the permission, user tokens creating check runs, unknown commits', async () => {
+    const octokit = await app.getInstallationOctokit(installationId)
+    const write = await rejection(octokit.rest.checks.create({ owner: 'checkers', repo: 'ci-kit', name: 'x', head_sha: sha }))
+    expect([write.status, write.response?.data.message]).toEqual([403, 'Resource not accessible by integration'])
+    const status = await rejection(octokit.rest.repos.createCommitStatus({ owner: 'checkers', repo: 'ci-kit', sha, state: 'success' }))
+    expect(status.status).toBe(403)
+    const cora = userClient(gh, gh.createUserToken({ login: 'cora' }).token)
+    const byUser = await rejection(cora.rest.checks.create({ owner: 'checkers', repo: 'ci-kit', name: 'x', head_sha: sha }))
+    expect([byUser.status, byUser.response?.data.message]).toEqual([403, 'You must authenticate via a GitHub App.'])
+    const rita = userClient(gh, gh.createUserToken({ login: 'rita' }).token)
+    expect((await rejection(rita.rest.repos.getCombinedStatusForRef({ owner: 'checkers', repo: 'ci-kit', ref: sha }))).status).toBe(404)
+    const unknown = await rejection(octokit.rest.checks.listForRef({ owner: 'checkers', repo: 'ci-kit', ref: 'f'.repeat(40) }))
+    expect([unknown.status, unknown.response?.data.message]).toEqual([422, `No commit found for SHA: ${'f'.repeat(40)}`])
+    const badState = await rejection(
+      cora.rest.repos.createCommitStatus({ owner: 'checkers', repo: 'ci-kit', sha, state: 'great' as never }),
+    )
+    expect(badState.status).toBe(422)
+    // Narrowing a token to fewer permissions than the installation's takes checks away as on GitHub.
+    const token = await app.octokit.request('POST /app/installations/{installation_id}/access_tokens', {
+      installation_id: installationId,
+      permissions: { metadata: 'read' },
+    })
+    const narrow = userClient(gh, token.data.token)
+    expect((await rejection(narrow.rest.checks.listForRef({ owner: 'checkers', repo: 'ci-kit', ref: sha }))).status).toBe(403)
+  })
+
+  it('sends check_run, check_suite and status webhooks, signed, to an App with checks: read', async () => {
+    await gh.idle()
+    const webhooks = new Webhooks({ secret: gh.webhookSecret })
+    const created = receiver.of('check_run', 'created')
+    expect(created.map((entry) => entry.payload.check_run.name)).toEqual(['build', 'lint', 'lint'])
+    expect(
+      receiver.of('check_run', 'completed').map((entry) => `${entry.payload.check_run.name}:${entry.payload.check_run.conclusion}`),
+    ).toEqual(['build:success', 'lint:failure', 'lint:success'])
+    const suites = receiver.of('check_suite', 'completed')
+    expect(suites.at(-1)!.payload.check_suite).toMatchObject({ head_sha: sha, status: 'completed', app: { slug: 'github-actions' } })
+    expect(receiver.of('status').map((entry) => `${entry.payload.context}:${entry.payload.state}`)).toEqual([
+      'ci/test:success',
+      'ci/deploy:error',
+    ])
+    for (const delivery of [...created, ...suites, ...receiver.of('status')]) {
+      expect(delivery.payload.installation.id).toBe(installationId)
+      expect(await webhooks.verify(delivery.raw, String(delivery.headers['x-hub-signature-256']))).toBe(true)
+    }
+  })
+
+  it("sets a commit's checks from its page, without JavaScript", async () => {
+    const other = gh.pushCommit({ repository: 'checkers/ci-kit', message: 'Release 1.1' }).sha
+    const repoPage = await (await fetch(`${gh.url}/checkers/ci-kit`)).text()
+    expect(repoPage).toContain(`/checkers/ci-kit/commit/${other}`)
+    const commitUrl = `${gh.url}/checkers/ci-kit/commit/${other}`
+    expect(await (await fetch(commitUrl)).text()).toContain('No check runs.')
+    const post = (action: string, fields: Record<string, string>) =>
+      fetch(`${gh.url}/_emulator/act/${action}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: cookieLessForm({ repository: 'checkers/ci-kit', sha: other, return_to: `/checkers/ci-kit/commit/${other}`, ...fields }),
+      })
+    const added = await post('check-run', { name: 'e2e', result: 'in_progress' })
+    expect(added.status).toBe(303)
+    const running = await (await fetch(commitUrl)).text()
+    expect(running).toContain('Finish e2e')
+    const runId = gh.commitChecks({ repository: 'checkers/ci-kit', sha: other }).checkRuns[0].id
+    expect((await post('complete-check-run', { id: String(runId), conclusion: 'timed_out' })).status).toBe(303)
+    expect((await post('status', { context: 'ci/build', state: 'success', description: 'Built', login: 'cora' })).status).toBe(303)
+    expect((await post('status', { context: 'ci/build', state: 'success', login: 'rita' })).status).toBe(403)
+    expect(gh.commitChecks({ repository: 'checkers/ci-kit', sha: other })).toMatchObject({
+      checkRuns: [{ name: 'e2e', status: 'completed', conclusion: 'timed_out', app: 'GitHub Actions' }],
+      statuses: [{ context: 'ci/build', state: 'success', description: 'Built', creator: 'cora' }],
+      combinedState: 'success',
+    })
+    const page = await (await fetch(commitUrl)).text()
+    expect(page).toContain('timed_out')
+    expect(page).toContain('set by cora')
+  })
+
+  it('lets an App with checks: write and statuses: write create them through the API', async () => {
+    const writer = await start({
+      permissions: { metadata: 'read', checks: 'write', statuses: 'write' },
+      events: ['check_run', 'check_suite', 'status'],
+      webhookUrl: receiver.url,
+    })
+    writer.createUser({ login: 'wendy' })
+    writer.createOrganization({ login: 'writers', owners: ['wendy'] })
+    writer.createRepository({ owner: 'writers', name: 'tool', private: true })
+    const installation = writer.install({ account: 'writers', sender: 'wendy' })
+    const head = writer.pushCommit({ repository: 'writers/tool' }).sha
+    const octokit = await appFor(writer).getInstallationOctokit(installation.id)
+    const { data: run } = await octokit.rest.checks.create({
+      owner: 'writers',
+      repo: 'tool',
+      name: 'forkmarket/scan',
+      head_sha: head,
+      conclusion: 'neutral',
+      output: { title: 'Scanned', summary: 'Nothing found' },
+    })
+    expect(run).toMatchObject({ status: 'completed', conclusion: 'neutral', app: { id: writer.appId }, output: { title: 'Scanned' } })
+    const { data: status } = await octokit.rest.repos.createCommitStatus({ owner: 'writers', repo: 'tool', sha: head, state: 'pending' })
+    expect(status).toMatchObject({ state: 'pending', context: 'default', creator: { login: `${writer.appSlug}[bot]` } })
+    const missing = await rejection(
+      octokit.rest.checks.create({ owner: 'writers', repo: 'tool', name: 'x', head_sha: head, status: 'completed' }),
+    )
+    expect(missing.status).toBe(422)
+    await writer.idle()
+  })
+})
 
 describe('GitHub emulator contract (openapi-subset.json)', () => {
   const subset = JSON.parse(readFileSync(new URL('./openapi-subset.json', import.meta.url), 'utf8')) as Subset

@@ -15,7 +15,9 @@
  * callbackUrls (allowed OAuth redirect_uri prefixes; omitted = any http(s) URL),
  * requestOAuthOnInstall (GitHub's "Request user authorization (OAuth) during installation": the
  * install flow returns to callbackUrls[0] with `code` as well), permissions (default administration
- * write, contents read, metadata read, members read), events (default member, fork), now (ms clock).
+ * write, contents read, metadata read, members read, checks read, statuses read), events (default
+ * member, fork, check_run, check_suite, status), now (ms clock). A data file's App and installations
+ * from before issue 30 gain checks/statuses read and the check events (as if the owner accepted them).
  * Options override what dataFile holds; ids and keys not given are kept from it.
  *
  * ## The app side (env → client)
@@ -54,6 +56,13 @@
  *     GET /repos/{o}/{r}/forks (every fork of a repository the token sees), POST /repos/{o}/{r}/forks
  *     (user token; 202, the fork exists at once and the `fork` webhook follows the answer; an
  *     existing fork is returned again), GET /user/{account_id}, GET /users/{username}
+ *   Checks and statuses (checks.ts, checks-api.ts): GET /repos/{o}/{r}/commits/{ref}/check-runs (checks
+ *     read; latest run per name unless filter=all; check_name, status, app_id), POST /repos/{o}/{r}/check-runs
+ *     (installation token with checks write only: a user token gets 403 "You must authenticate via a GitHub
+ *     App."; `conclusion` completes the run), GET /repos/{o}/{r}/commits/{ref}/status (statuses read; the
+ *     latest status per context; failure if any is error/failure, pending if none or any pending, else
+ *     success), POST /repos/{o}/{r}/statuses/{sha} (statuses write, or a user with push access; 422 for
+ *     an unknown SHA or state). Check runs a person sets are GitHub Actions' (app id 15368).
  *   User-to-server token (ghu_, from the OAuth flow; 8 h, refreshable): GET /user, GET /user/installations,
  *     GET /user/repository_invitations, PATCH|DELETE /user/repository_invitations/{id}
  *   Collaborator rules as GitHub: PUT → 201 + invitation (a pending one is returned again, not
@@ -84,15 +93,19 @@
  *   GET /_emulator — everything at a glance; /_emulator/users/{login} — act as a user: pending
  *     invitations (Accept → collaborator + `member` added; Decline), Fork (→ `fork` with `forkee`);
  *     GET /{owner}/{repo} (the repository's html_url) and /{owner}/{repo}/invitations (an
- *     invitation's html_url: "Accept as <login>").
+ *     invitation's html_url: "Accept as <login>"); /{owner}/{repo}/commit/{sha} — a commit's check runs
+ *     and statuses: add a check run as GitHub Actions (a result, or in progress then "Finish"), set a
+ *     commit status as a user with push access (linked from the repository page's head commit).
  *
  * ## Webhooks (webhooks.ts)
  *   installation (created, deleted), installation_repositories (added, removed), member (added,
- *   removed), fork — POSTed to webhookUrl after the API answer, signed like GitHub
+ *   removed), fork, check_run (created, completed), check_suite (completed: when every run of the
+ *   suite has), status — POSTed to webhookUrl after the API answer, signed like GitHub
  *   (X-Hub-Signature-256), never retried automatically (`redeliver(guid)` resends with the same GUID).
  *
  * ## Test helpers (returned functions; the same over HTTP: POST /_emulator/api/<name> with the
  * argument as JSON, GET /_emulator/api/snapshot and /_emulator/api/deliveries)
+ *   setCheckRun, completeCheckRun, setCommitStatus, commitChecks (issue 30),
  *   seed (demo data: idempotent, stable ids, collaborators / pending or expired invitations / forks,
  *   no webhooks), createUser, ensureUser, createOrganization, createRepository, pushCommit, renameAccount,
  *   install, uninstall, addRepoToInstallation, removeRepoFromInstallation, acceptInvitation,
@@ -105,6 +118,8 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } f
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { listen, urlHost } from '../support/http.ts'
 import { findApiRoute, runApi } from './api.ts'
+import './checks-api.ts'
+import { Checks } from './checks.ts'
 import {
   createHelpers,
   type AccountInfo,
@@ -134,8 +149,13 @@ const DEFAULT_PERMISSIONS: Record<string, PermissionLevel> = {
   contents: 'read',
   metadata: 'read',
   members: 'read',
+  checks: 'read',
+  statuses: 'read',
 }
-const DEFAULT_EVENTS = ['fork', 'member']
+const DEFAULT_EVENTS = ['check_run', 'check_suite', 'fork', 'member', 'status']
+/** What issue 30 added to the App: a saved App and its installations from an older data file gain them (the owner accepted). */
+const CHECKS_PERMISSIONS: Record<string, PermissionLevel> = { checks: 'read', statuses: 'read' }
+const CHECKS_EVENTS = ['check_run', 'check_suite', 'status']
 
 export interface GithubEmulatorOptions {
   port?: number
@@ -180,6 +200,12 @@ export interface GithubEmulator {
   createOrganization(input: { login: string; owners?: string[]; members?: string[]; name?: string }): AccountInfo
   createRepository(input: { owner: string; name: string; private?: boolean; defaultBranch?: string; description?: string }): RepositoryInfo
   pushCommit(input: { repository: string; branch?: string; message?: string }): { sha: string }
+  /** A GitHub Actions check run on a commit (`conclusion` completes it; else `status` queued | in_progress). */
+  setCheckRun: Helpers['setCheckRun']
+  completeCheckRun: Helpers['completeCheckRun']
+  /** A commit status set by `login` (push access needed). */
+  setCommitStatus: Helpers['setCommitStatus']
+  commitChecks: Helpers['commitChecks']
   renameAccount(input: { login: string; newLogin: string }): AccountInfo
   /** Installs the App on an account (sends `installation` created); `repositories`: 'all' (default) or names. */
   install(input: { account: string; repositories?: 'all' | string[]; sender?: string }): InstallationInfo
@@ -217,6 +243,7 @@ export async function startGithubEmulator(opts: GithubEmulatorOptions = {}): Pro
   const now = () => baseNow() + offsetMs
 
   const store = GithubStore.open(opts.dataFile, (saved) => appRecord(opts, saved, now()))
+  if (!opts.permissions && !opts.events) acceptChecksPermissions(store)
   const publicKey = createPublicKey(createPrivateKey(store.app.privateKey))
   const host = opts.host ?? '127.0.0.1'
   const server = createServer()
@@ -226,18 +253,21 @@ export async function startGithubEmulator(opts: GithubEmulatorOptions = {}): Pro
   let deliver: (event: DomainEvent) => void = () => {}
   const world = new World(store, now, (event) => deliver(event))
   const shapes = new Shapes(url, world)
+  const checks = new Checks(world, now)
   const dispatcher = new WebhookDispatcher(
     opts.webhookUrl,
     () => store.app.webhookSecret,
     () => store.app.id,
     shapes,
     world,
+    checks,
     now,
   )
   deliver = (event) => dispatcher.handle(event)
   const ctx: Ctx = {
     store,
     world,
+    checks,
     shapes,
     webhooks: dispatcher,
     publicKey,
@@ -306,9 +336,17 @@ function appRecord(opts: GithubEmulatorOptions, saved: AppRecord | undefined, no
     privateKey: opts.privateKey ?? saved?.privateKey ?? generatePrivateKey(),
     ownerId: saved?.ownerId ?? null,
     createdAt: saved?.createdAt ?? isoSeconds(nowMs),
-    permissions: opts.permissions ?? saved?.permissions ?? { ...DEFAULT_PERMISSIONS },
-    events: opts.events ?? saved?.events ?? [...DEFAULT_EVENTS],
+    permissions: opts.permissions ?? (saved ? { ...CHECKS_PERMISSIONS, ...saved.permissions } : { ...DEFAULT_PERMISSIONS }),
+    events: opts.events ?? (saved ? [...new Set([...saved.events, ...CHECKS_EVENTS])].sort() : [...DEFAULT_EVENTS]),
   }
+}
+
+function acceptChecksPermissions(store: GithubStore): void {
+  for (const installation of store.state.installations) {
+    installation.permissions = { ...CHECKS_PERMISSIONS, ...installation.permissions }
+    installation.events = [...new Set([...installation.events, ...CHECKS_EVENTS])].sort()
+  }
+  store.persist()
 }
 
 function generatePrivateKey(): string {

@@ -7,7 +7,18 @@
  */
 import type { components } from '@octokit/openapi-types'
 import type { components as WebhookComponents } from '@octokit/openapi-webhooks-types'
-import type { AccountRecord, AppRecord, CommitRecord, InstallationRecord, InvitationRecord, RepoRecord, RepoRole } from './store.ts'
+import type {
+  AccountRecord,
+  AppRecord,
+  CheckRunRecord,
+  CheckSuiteRecord,
+  CommitRecord,
+  CommitStatusRecord,
+  InstallationRecord,
+  InvitationRecord,
+  RepoRecord,
+  RepoRole,
+} from './store.ts'
 import { INVITATION_TTL_MS, isoSeconds, REPO_ROLES, roleName, type World } from './world.ts'
 
 type Schemas = components['schemas']
@@ -256,11 +267,12 @@ export class Shapes {
   appOwner(app: AppRecord): Schemas['simple-user'] {
     const owner = this.store.account(app.ownerId)
     if (owner) return this.simpleUser(owner)
+    const ours = app.id === this.store.app.id
     const stand: AccountRecord = {
-      id: 1,
-      login: 'forkmarket',
+      id: ours ? 1 : 9919,
+      login: ours ? 'forkmarket' : 'github',
       type: 'Organization',
-      name: 'Forkmarket',
+      name: ours ? 'Forkmarket' : 'GitHub',
       email: null,
       createdAt: app.createdAt,
       updatedAt: app.createdAt,
@@ -278,14 +290,15 @@ export class Shapes {
       client_id: app.clientId,
       owner: this.appOwner(app),
       name: app.name,
-      description: 'Forkmarket delivery (local GitHub emulator)',
-      external_url: this.url,
+      description:
+        app.id === this.store.app.id ? 'Forkmarket delivery (local GitHub emulator)' : 'Automate your workflow from idea to production',
+      external_url: app.id === this.store.app.id ? this.url : 'https://help.github.com/en/actions',
       html_url: `${this.url}/apps/${app.slug}`,
       created_at: app.createdAt,
       updated_at: app.createdAt,
       permissions: app.permissions,
       events: app.events,
-      installations_count: this.store.state.installations.length,
+      ...(app.id === this.store.app.id ? { installations_count: this.store.state.installations.length } : {}),
     }
   }
 
@@ -396,6 +409,119 @@ export class Shapes {
       protection: { enabled: false, required_status_checks: { enforcement_level: 'off', contexts: [], checks: [] } },
       protection_url: `${api}/branches/${name}/protection`,
     }
+  }
+
+  // Checks and statuses (issue 30)
+
+  checkRun(run: CheckRunRecord, app: AppRecord): Schemas['check-run'] {
+    const api = `${this.url}/repos/${this.fullNameOf(run.repoId)}`
+    const html = `${this.url}/${this.fullNameOf(run.repoId)}`
+    return {
+      id: run.id,
+      node_id: nodeId('CheckRun', run.id),
+      head_sha: run.headSha,
+      external_id: run.externalId ?? '',
+      url: `${api}/check-runs/${run.id}`,
+      html_url: `${html}/runs/${run.id}`,
+      details_url: run.detailsUrl ?? `${html}/runs/${run.id}`,
+      status: run.status,
+      conclusion: run.conclusion,
+      started_at: run.startedAt,
+      completed_at: run.completedAt,
+      output: {
+        title: run.title,
+        summary: run.summary,
+        text: null,
+        annotations_count: 0,
+        annotations_url: `${api}/check-runs/${run.id}/annotations`,
+      },
+      name: run.name,
+      check_suite: { id: run.suiteId },
+      app: this.app(app),
+      pull_requests: [],
+    }
+  }
+
+  /** The check suite as webhooks carry it (`check_run.check_suite`, `check_suite`). */
+  checkSuite(suite: CheckSuiteRecord, app: AppRecord, conclusion: string | null, runsCount: number) {
+    const repo = this.store.repo(suite.repoId)!
+    const api = `${this.url}/repos/${this.fullNameOf(suite.repoId)}`
+    const commit = repo.commits.find((entry) => entry.sha === suite.headSha)!
+    const author = this.store.account(commit.authorId)
+    const gitUser = {
+      name: author?.name ?? author?.login ?? 'Forkmarket emulator',
+      email: author?.email ?? `${author?.id ?? 0}+${author?.login ?? 'emulator'}@users.noreply.github.com`,
+    }
+    const { installations_count: _count, ...integration } = this.app(app) as Schemas['integration'] & { installations_count?: number }
+    return {
+      id: suite.id,
+      node_id: nodeId('CheckSuite', suite.id),
+      head_branch: suite.headBranch,
+      head_sha: suite.headSha,
+      status: conclusion === null ? 'in_progress' : 'completed',
+      conclusion,
+      url: `${api}/check-suites/${suite.id}`,
+      before: commit.parents[0] ?? null,
+      after: suite.headSha,
+      pull_requests: [],
+      app: integration,
+      created_at: suite.createdAt,
+      updated_at: suite.updatedAt,
+      latest_check_runs_count: runsCount,
+      check_runs_url: `${api}/check-suites/${suite.id}/check-runs`,
+      head_commit: {
+        id: commit.sha,
+        tree_id: commit.tree,
+        message: commit.message,
+        timestamp: commit.date,
+        author: gitUser,
+        committer: gitUser,
+      },
+      rerequestable: true,
+      runs_rerequestable: true,
+    }
+  }
+
+  commitStatus(status: CommitStatusRecord): Schemas['status'] {
+    const creator = this.store.account(status.creatorId)
+    return {
+      ...this.simpleCommitStatus(status),
+      creator: creator ? this.simpleUser(creator) : null,
+    }
+  }
+
+  simpleCommitStatus(status: CommitStatusRecord): Schemas['simple-commit-status'] {
+    const creator = this.store.account(status.creatorId)
+    return {
+      url: `${this.url}/repos/${this.fullNameOf(status.repoId)}/statuses/${status.sha}`,
+      avatar_url: creator ? this.avatarUrl(creator.id) : null,
+      id: status.id,
+      node_id: nodeId('StatusContext', status.id),
+      state: status.state,
+      description: status.description,
+      target_url: status.targetUrl,
+      context: status.context,
+      created_at: status.createdAt,
+      updated_at: status.createdAt,
+    }
+  }
+
+  combinedStatus(repo: RepoRecord, sha: string, state: string, latest: CommitStatusRecord[]): Schemas['combined-commit-status'] {
+    const api = `${this.url}/repos/${this.fullNameOf(repo.id)}`
+    return {
+      state,
+      statuses: latest.map((status) => this.simpleCommitStatus(status)),
+      sha,
+      total_count: latest.length,
+      repository: this.minimalRepository(repo),
+      commit_url: `${api}/commits/${sha}`,
+      url: `${api}/commits/${sha}/status`,
+    }
+  }
+
+  private fullNameOf(repoId: number): string {
+    const repo = this.store.repo(repoId)!
+    return `${this.store.account(repo.ownerId)!.login}/${repo.name}`
   }
 }
 

@@ -95,6 +95,51 @@ export interface UserTokenRecord {
   refreshExpiresAtMs: number
 }
 
+/** Checks: one suite per App and commit, holding that App's check runs (GitHub's model). */
+export interface CheckSuiteRecord {
+  id: number
+  repoId: number
+  headSha: string
+  headBranch: string | null
+  appId: number
+  createdAt: string
+  updatedAt: string
+}
+
+export type CheckRunStatus = 'queued' | 'in_progress' | 'completed'
+/** `stale` is GitHub's own to set: a request asking for it is refused. */
+export type CheckConclusion = 'action_required' | 'cancelled' | 'failure' | 'neutral' | 'success' | 'skipped' | 'timed_out'
+
+export interface CheckRunRecord {
+  id: number
+  suiteId: number
+  repoId: number
+  headSha: string
+  name: string
+  status: CheckRunStatus
+  conclusion: CheckConclusion | null
+  startedAt: string
+  completedAt: string | null
+  detailsUrl: string | null
+  externalId: string | null
+  title: string | null
+  summary: string | null
+}
+
+export type CommitState = 'error' | 'failure' | 'pending' | 'success'
+
+export interface CommitStatusRecord {
+  id: number
+  repoId: number
+  sha: string
+  state: CommitState
+  context: string
+  description: string | null
+  targetUrl: string | null
+  creatorId: number
+  createdAt: string
+}
+
 export interface AppRecord {
   id: number
   slug: string
@@ -112,7 +157,15 @@ export interface AppRecord {
 export interface PersistedState {
   version: 1
   app: AppRecord
-  nextIds: { account: number; repo: number; installation: number; invitation: number }
+  nextIds: {
+    account: number
+    repo: number
+    installation: number
+    invitation: number
+    checkSuite: number
+    checkRun: number
+    commitStatus: number
+  }
   accounts: AccountRecord[]
   repos: RepoRecord[]
   invitations: InvitationRecord[]
@@ -121,6 +174,9 @@ export interface PersistedState {
   installations: InstallationRecord[]
   installationTokens: InstallationTokenRecord[]
   userTokens: UserTokenRecord[]
+  checkSuites: CheckSuiteRecord[]
+  checkRuns: CheckRunRecord[]
+  commitStatuses: CommitStatusRecord[]
 }
 
 const FIRST_IDS: PersistedState['nextIds'] = {
@@ -128,6 +184,9 @@ const FIRST_IDS: PersistedState['nextIds'] = {
   repo: 710_000_001,
   installation: 51_000_001,
   invitation: 260_000_001,
+  checkSuite: 30_100_000_001,
+  checkRun: 40_200_000_001,
+  commitStatus: 50_300_000_001,
 }
 
 export class GithubStore {
@@ -150,8 +209,18 @@ export class GithubStore {
       installations: [],
       installationTokens: [],
       userTokens: [],
+      checkSuites: [],
+      checkRuns: [],
+      commitStatuses: [],
     }
-    if (existing) state.app = createApp(existing.app)
+    if (existing) {
+      state.app = createApp(existing.app)
+      // Data files written before checks existed (issue 30).
+      state.nextIds = { ...FIRST_IDS, ...state.nextIds }
+      state.checkSuites ??= []
+      state.checkRuns ??= []
+      state.commitStatuses ??= []
+    }
     const store = new GithubStore(state, dataFile)
     store.persist()
     return store
@@ -175,6 +244,9 @@ export class GithubStore {
       repo: this.state.repos,
       installation: this.state.installations,
       invitation: this.state.invitations,
+      checkSuite: this.state.checkSuites,
+      checkRun: this.state.checkRuns,
+      commitStatus: this.state.commitStatuses,
     }[kind]
     return records.some((record) => record.id === id)
   }

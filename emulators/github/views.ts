@@ -311,13 +311,93 @@ export function repositoryPage(input: {
     input.fullName,
     `<div class="card"><h1>${escapeHtml(input.fullName)} <span class="badge">${input.private ? 'Private' : 'Public'}</span></h1>
       ${input.parent ? `<p class="muted">Forked from <a href="/${escapeHtml(input.parent)}">${escapeHtml(input.parent)}</a></p>` : ''}
-      <p>Default branch <code>${escapeHtml(input.defaultBranch)}</code> at <code>${escapeHtml(input.headSha)}</code></p>
+      <p>Default branch <code>${escapeHtml(input.defaultBranch)}</code> at ${input.headSha ? `<a href="${self}/commit/${escapeHtml(input.headSha)}"><code>${escapeHtml(input.headSha)}</code></a> (its checks)` : '<code>(no commit)</code>'}</p>
       ${flashBlock(input.flash)}
       <form method="post" action="/_emulator/act/push">${hidden({ repository: input.fullName, return_to: self })}
         <button type="submit" class="secondary">Push a new commit</button></form></div>
     <section class="card" aria-labelledby="invitations-heading"><h2 id="invitations-heading">Pending invitations</h2>${invitations}</section>
     <section class="card" aria-labelledby="collaborators-heading"><h2 id="collaborators-heading">Collaborators</h2>${collaborators}</section>
     <section class="card" aria-labelledby="forks-heading"><h2 id="forks-heading">Forks</h2>${forks}${forkForm}</section>`,
+  )
+}
+
+const CONCLUSION_CHOICES = [
+  ['success', 'Success'],
+  ['failure', 'Failure'],
+  ['neutral', 'Neutral'],
+  ['cancelled', 'Cancelled'],
+  ['skipped', 'Skipped'],
+  ['timed_out', 'Timed out'],
+  ['action_required', 'Action required'],
+] as const
+
+/** A commit's checks (issue 30): its check runs and statuses, and forms to set them as a CI or a collaborator would. */
+export function commitPage(input: {
+  fullName: string
+  sha: string
+  message: string
+  checkRuns: Array<{ id: number; name: string; app: string; status: string; conclusion: string | null }>
+  statuses: Array<{ context: string; state: string; description: string | null; creator: string }>
+  combinedState: string
+  pushers: string[]
+  flash?: string
+}): string {
+  const self = `/${input.fullName}/commit/${input.sha}`
+  const options = (choices: ReadonlyArray<readonly [string, string]>) =>
+    choices.map(([value, label]) => `<option value="${value}">${escapeHtml(label)}</option>`).join('')
+  const runs = input.checkRuns.length
+    ? `<ul class="list">${input.checkRuns
+        .map((run) => {
+          const result = run.conclusion ?? run.status.replace('_', ' ')
+          const complete =
+            run.status === 'completed'
+              ? ''
+              : `<form class="inline" method="post" action="/_emulator/act/complete-check-run">${hidden({ id: String(run.id), return_to: self })}
+                <label for="complete-${run.id}">Result</label>
+                <select id="complete-${run.id}" name="conclusion">${options(CONCLUSION_CHOICES)}</select>
+                <button type="submit" class="secondary">Finish ${escapeHtml(run.name)}</button></form>`
+          return `<li><span><strong>${escapeHtml(run.name)}</strong> <span class="badge">${escapeHtml(result)}</span> <span class="muted">by ${escapeHtml(run.app)}</span></span>${complete}</li>`
+        })
+        .join('')}</ul>`
+    : '<p class="muted">No check runs.</p>'
+  const statuses = input.statuses.length
+    ? `<ul class="list">${input.statuses
+        .map(
+          (status) =>
+            `<li><span><strong>${escapeHtml(status.context)}</strong> <span class="badge">${escapeHtml(status.state)}</span> <span class="muted">${escapeHtml(status.description ?? '')} — set by ${escapeHtml(status.creator)}</span></span></li>`,
+        )
+        .join('')}</ul>`
+    : '<p class="muted">No commit statuses.</p>'
+  const statusForm = input.pushers.length
+    ? `<form method="post" action="/_emulator/act/status">${hidden({ repository: input.fullName, sha: input.sha, return_to: self })}
+        <label for="status-context">Context</label><input id="status-context" name="context" value="ci/build" required>
+        <label for="status-state">State</label>
+        <select id="status-state" name="state">${options([
+          ['success', 'Success'],
+          ['failure', 'Failure'],
+          ['error', 'Error'],
+          ['pending', 'Pending'],
+        ])}</select>
+        <label for="status-description">Description (optional)</label><input id="status-description" name="description">
+        <label for="status-login">Set as</label>
+        <select id="status-login" name="login">${input.pushers.map((login) => `<option>${escapeHtml(login)}</option>`).join('')}</select>
+        <div class="actions"><button type="submit">Set status</button></div></form>`
+    : '<p class="muted">Nobody with push access can set a status.</p>'
+  return page(
+    `${input.fullName}@${input.sha.slice(0, 7)}`,
+    `<div class="card"><h1>Commit <code>${escapeHtml(input.sha.slice(0, 7))}</code> of <a href="/${escapeHtml(input.fullName)}">${escapeHtml(input.fullName)}</a></h1>
+      <p><code>${escapeHtml(input.sha)}</code> — ${escapeHtml(input.message)}</p>
+      <p>Combined status: <span class="badge">${escapeHtml(input.combinedState)}</span></p>
+      ${flashBlock(input.flash)}</div>
+    <section class="card" aria-labelledby="runs-heading"><h2 id="runs-heading">Check runs</h2>${runs}
+      <h3>Add a check run (as GitHub Actions)</h3>
+      <form method="post" action="/_emulator/act/check-run">${hidden({ repository: input.fullName, sha: input.sha, return_to: self })}
+        <label for="run-name">Check name</label><input id="run-name" name="name" value="build" required>
+        <label for="run-result">Result</label>
+        <select id="run-result" name="result">${options([...CONCLUSION_CHOICES, ['in_progress', 'In progress (not finished)'], ['queued', 'Queued']])}</select>
+        <div class="actions"><button type="submit">Add check run</button></div></form></section>
+    <section class="card" aria-labelledby="statuses-heading"><h2 id="statuses-heading">Commit statuses</h2>${statuses}
+      <h3>Set a commit status</h3>${statusForm}</section>`,
   )
 }
 

@@ -6,11 +6,12 @@
 import { createHash } from 'node:crypto'
 import type { Helpers } from './helpers.ts'
 import { fullName, githubErrorBody, issueCode, json, OAUTH_CODE_TTL_MS, type Ctx, type Reply, type Request } from './http.ts'
-import type { AccountRecord, RepoRecord, UserTokenRecord } from './store.ts'
+import type { AccountRecord, CheckConclusion, RepoRecord, UserTokenRecord } from './store.ts'
 import {
   accountPage,
   authorizePage,
   avatarSvg,
+  commitPage,
   indexPage,
   installRepositoriesPage,
   installTargetPage,
@@ -42,6 +43,12 @@ export async function web(ctx: Ctx, req: Request): Promise<Reply> {
       const owner = ctx.store.accountByLogin(segments[0])
       const repo = owner && ctx.store.repoByName(owner.id, segments[1])
       if (repo) return { status: 200, html: renderRepository(ctx, repo, req.url.searchParams.get('flash') ?? undefined) }
+    }
+    if (segments.length === 4 && segments[2] === 'commit') {
+      const owner = ctx.store.accountByLogin(segments[0])
+      const repo = owner && ctx.store.repoByName(owner.id, segments[1])
+      const commit = repo && ctx.world.resolveRef(repo, segments[3])
+      if (repo && commit) return { status: 200, html: renderCommit(ctx, repo, commit.sha, req.url.searchParams.get('flash') ?? undefined) }
     }
   }
   if (path.startsWith('/login/') || path.startsWith('/apps/') || method === 'POST' || req.raw.headers.accept?.includes('text/html')) {
@@ -420,6 +427,24 @@ export function renderRepository(ctx: Ctx, repo: RepoRecord, flash?: string): st
   })
 }
 
+export function renderCommit(ctx: Ctx, repo: RepoRecord, sha: string, flash?: string): string {
+  const checks = ctx.helpers.commitChecks({ repository: fullName(ctx, repo), sha })
+  const pushers = ctx.store.state.accounts.filter((account) => {
+    const role = account.type === 'User' ? ctx.world.roleOf(account, repo) : null
+    return role === 'push' || role === 'maintain' || role === 'admin'
+  })
+  return commitPage({
+    fullName: fullName(ctx, repo),
+    sha,
+    message: repo.commits.find((commit) => commit.sha === sha)?.message ?? '',
+    checkRuns: checks.checkRuns,
+    statuses: checks.statuses,
+    combinedState: checks.combinedState,
+    pushers: pushers.map((account) => account.login),
+    flash,
+  })
+}
+
 export function renderAccount(ctx: Ctx, account: AccountRecord, flash?: string): string {
   const accessible = ctx.store.state.repos.filter(
     (repo) => repo.ownerId !== account.id && repo.parentId === null && ctx.world.roleOf(account, repo) !== null,
@@ -538,6 +563,35 @@ export async function emulatorRoutes(ctx: Ctx, req: Request): Promise<Reply> {
         case 'uninstall':
           helpers.uninstall({ installationId: Number(form.get('installation_id')) })
           return backTo(returnTo, 'Uninstalled.')
+        case 'check-run': {
+          const result = form.get('result') ?? ''
+          const running = result === 'in_progress' || result === 'queued'
+          const run = helpers.setCheckRun({
+            repository: form.get('repository') ?? '',
+            sha: form.get('sha') ?? '',
+            name: form.get('name') ?? '',
+            ...(running ? { status: result } : { conclusion: result as CheckConclusion }),
+          })
+          return backTo(returnTo, `Check run ${form.get('name')} added (${run.conclusion ?? run.status}).`)
+        }
+        case 'complete-check-run': {
+          const run = helpers.completeCheckRun({
+            id: Number(form.get('id')),
+            conclusion: (form.get('conclusion') ?? '') as CheckConclusion,
+          })
+          return backTo(returnTo, `Check run finished: ${run.conclusion}.`)
+        }
+        case 'status': {
+          const status = helpers.setCommitStatus({
+            repository: form.get('repository') ?? '',
+            sha: form.get('sha') ?? '',
+            state: form.get('state') ?? '',
+            context: form.get('context') ?? undefined,
+            description: form.get('description') || undefined,
+            login: form.get('login') ?? '',
+          })
+          return backTo(returnTo, `Status ${status.context} set to ${status.state}.`)
+        }
         case 'push': {
           const { sha } = helpers.pushCommit({ repository: form.get('repository') ?? '' })
           return backTo(returnTo, `Pushed ${sha}.`)
@@ -562,6 +616,10 @@ export const CONTROL_POST = new Set([
   'createOrganization',
   'createRepository',
   'pushCommit',
+  'setCheckRun',
+  'completeCheckRun',
+  'setCommitStatus',
+  'commitChecks',
   'renameAccount',
   'install',
   'uninstall',

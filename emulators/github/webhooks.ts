@@ -6,11 +6,12 @@
  * and — like GitHub — no automatic retry: a failed delivery stays failed until it is redelivered
  * (`redeliver`, GitHub's "Redeliver" button), which sends the same GUID again.
  *
- * `installation` and `installation_repositories` always reach the App; `member` and `fork` only
- * when the App subscribes to them and an installation can see the repository.
+ * `installation` and `installation_repositories` always reach the App; `member`, `fork`, `check_run`,
+ * `check_suite` and `status` only when the App subscribes to them and an installation can see the repository.
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto'
 import { BackgroundWork } from '../support/background.ts'
+import type { Checks } from './checks.ts'
 import { nodeId, type Shapes } from './shapes.ts'
 import type { AccountRecord, RepoRecord } from './store.ts'
 import { roleName, type DomainEvent, type World } from './world.ts'
@@ -53,6 +54,7 @@ export class WebhookDispatcher {
     private readonly appId: () => number,
     private readonly shapes: Shapes,
     private readonly world: World,
+    private readonly checks: Checks,
     private readonly now: () => number,
   ) {}
 
@@ -199,6 +201,98 @@ export class WebhookDispatcher {
           payload: {
             forkee: { ...shapes.webhookRepository(fork), public: !fork.private },
             repository: shapes.webhookRepository(parent),
+            ...context.extra,
+            sender: shapes.simpleUser(sender),
+          },
+        }
+      }
+      case 'check_run': {
+        const run = store.state.checkRuns.find((entry) => entry.id === event.runId)
+        const repo = run && store.repo(run.repoId)
+        const context = repo && this.repoContext(repo, 'check_run')
+        if (!run || !repo || !context) return undefined
+        const suite = this.checks.suite(run.suiteId)
+        const app = this.checks.appById(suite.appId)
+        const runs = this.checks.runsOf(suite)
+        return {
+          event: 'check_run',
+          installationId: context.installation.id,
+          payload: {
+            action: event.action,
+            check_run: {
+              ...shapes.checkRun(run, app),
+              check_suite: {
+                ...shapes.checkSuite(suite, app, this.checks.suiteConclusion(suite), runs.length),
+                repository: shapes.minimalRepository(repo),
+              },
+            },
+            repository: shapes.webhookRepository(repo),
+            ...context.extra,
+            sender: shapes.simpleUser(sender),
+          },
+        }
+      }
+      case 'check_suite.completed': {
+        const suite = this.checks.suite(event.suiteId)
+        const repo = store.repo(suite.repoId)
+        const context = repo && this.repoContext(repo, 'check_suite')
+        if (!repo || !context) return undefined
+        const app = this.checks.appById(suite.appId)
+        return {
+          event: 'check_suite',
+          installationId: context.installation.id,
+          payload: {
+            action: 'completed',
+            check_suite: shapes.checkSuite(suite, app, this.checks.suiteConclusion(suite), this.checks.runsOf(suite).length),
+            repository: shapes.webhookRepository(repo),
+            ...context.extra,
+            sender: shapes.simpleUser(sender),
+          },
+        }
+      }
+      case 'status': {
+        const status = store.state.commitStatuses.find((entry) => entry.id === event.statusId)
+        const repo = status && store.repo(status.repoId)
+        const context = repo && this.repoContext(repo, 'status')
+        const commit = repo?.commits.find((entry) => entry.sha === status?.sha)
+        if (!status || !repo || !context || !commit) return undefined
+        const branches = Object.entries(repo.branches)
+          .filter(([, sha]) => sha === status.sha)
+          .slice(0, 10)
+          .map(([name, sha]) => ({
+            name,
+            commit: { sha, url: `${shapes.url}/repos/${shapes.repositoryRef(repo).full_name}/commits/${sha}` },
+            protected: false,
+          }))
+        const rest = shapes.commitStatus(status)
+        const restCommit = shapes.commit(repo, commit)
+        return {
+          event: 'status',
+          installationId: context.installation.id,
+          payload: {
+            id: status.id,
+            sha: status.sha,
+            name: shapes.repositoryRef(repo).full_name,
+            avatar_url: rest.avatar_url,
+            target_url: status.targetUrl,
+            context: status.context,
+            description: status.description,
+            state: status.state,
+            commit: {
+              sha: restCommit.sha,
+              node_id: restCommit.node_id,
+              commit: { ...restCommit.commit, verification: { ...restCommit.commit.verification, payload: null, signature: null } },
+              url: restCommit.url,
+              html_url: restCommit.html_url,
+              comments_url: restCommit.comments_url,
+              author: restCommit.author,
+              committer: restCommit.committer,
+              parents: restCommit.parents,
+            },
+            branches,
+            created_at: status.createdAt,
+            updated_at: status.createdAt,
+            repository: shapes.webhookRepository(repo),
             ...context.extra,
             sender: shapes.simpleUser(sender),
           },

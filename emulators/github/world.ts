@@ -84,6 +84,9 @@ export type DomainEvent =
   | { type: 'member.added'; repoId: number; userId: number; role: RepoRole; senderId: number }
   | { type: 'member.removed'; repoId: number; userId: number; senderId: number }
   | { type: 'fork'; parentId: number; forkId: number; senderId: number }
+  | { type: 'check_run'; action: 'created' | 'completed'; runId: number; senderId: number }
+  | { type: 'check_suite.completed'; suiteId: number; senderId: number }
+  | { type: 'status'; statusId: number; senderId: number }
 
 export type InviteResult = { status: 201; invitation: InvitationRecord } | { status: 204 }
 
@@ -126,6 +129,11 @@ export class World {
     this.store.persist()
     if (this.muted > 0) return
     for (const event of events) this.onEvent(event)
+  }
+
+  /** Persists a change made elsewhere (checks.ts) and reports its events. */
+  record(events: DomainEvent[]): void {
+    this.changed(events)
   }
 
   /** Runs `work` without webhooks (seeding state that existed before the app was listening). */
