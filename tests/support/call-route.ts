@@ -1,5 +1,6 @@
 import { isRouteErrorResponse, RouterContextProvider } from 'react-router'
 import { middleware as rootMiddleware } from '../../app/root.tsx'
+import { checkApiAnswer } from './api-conformance.ts'
 
 // Route modules type their args precisely (Route.LoaderArgs); any handler shape is accepted here.
 type Handler = (args: any) => unknown
@@ -90,6 +91,7 @@ function resultToResponse(result: unknown, mod: RouteModule, isScreen: boolean):
  * `middleware`, then the route module's own (its declared policy) — and
  * returns the Response a client would get, errors included, the way React
  * Router turns them into responses (tests/integration/call-route.test.ts).
+ * An /api/* answer must be one the API's description gives (api-conformance.ts).
  */
 export async function callRoute(mod: RouteModule, request: Request, params: Record<string, string> = {}): Promise<Response> {
   const context = new RouterContextProvider()
@@ -123,7 +125,9 @@ export async function callRoute(mod: RouteModule, request: Request, params: Reco
       return thrownToResponse(thrown, isScreen)
     }
   }
-  return run(0)
+  const response = await run(0)
+  if (new URL(request.url).pathname.startsWith('/api/')) await checkApiAnswer(mod, request, response)
+  return response
 }
 
 export const APP = 'http://localhost:3000'

@@ -15,7 +15,7 @@ const api = apiRoute({
     params: z.object({ batchId: z.string(), format: z.enum(Object.keys(FORMATS) as [keyof typeof FORMATS]) }),
     errors: [404, 409],
     answers: {
-      200: { mediaType: 'application/xml', description: 'pain.001.xml: the ISO 20022 credit transfer file; bank.csv is text/csv' },
+      200: { mediaType: ['application/xml', 'text/csv'], description: 'pain.001.xml: the ISO 20022 credit transfer file; bank.csv: CSV' },
     },
     access: 'admin',
     handler: async ({ params }) => {

@@ -44,9 +44,9 @@ export interface EndpointArgs<A extends Access, S extends Schema> {
   body: S extends z.ZodType ? z.output<S> : undefined
 }
 
-/** A download's answer: its media type (text/csv, application/xml), described as a file. */
+/** A download's answer: its media type (text/csv, application/xml) or the types it is one of, described as a file. */
 export interface FileAnswer {
-  mediaType: string
+  mediaType: string | readonly string[]
   description: string
 }
 

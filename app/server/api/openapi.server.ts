@@ -77,7 +77,10 @@ function operation(
     responses[status] =
       answer instanceof z.ZodType
         ? { description: STATUS_TEXT[Number(status)] ?? status, content: { 'application/json': { schema: answer } } }
-        : { description: answer.description, content: { [answer.mediaType]: { schema: { type: 'string' } } } }
+        : {
+            description: answer.description,
+            content: Object.fromEntries([answer.mediaType].flat().map((type) => [type, { schema: { type: 'string' } }])),
+          }
   }
   for (const status of errorStatuses(method, endpoint, policy)) {
     responses[String(status)] = {
