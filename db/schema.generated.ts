@@ -79,6 +79,21 @@ export interface BankDetails {
   version: Generated<number>;
 }
 
+export interface GithubCheckReadings {
+  commitSha: string;
+  details: Generated<Json>;
+  failed: Generated<number>;
+  id: Generated<string>;
+  listingId: string | null;
+  passed: Generated<number>;
+  pending: Generated<number>;
+  readAt: Timestamp;
+  repoFullName: string;
+  source: "listing" | "webhook" | "release" | "delivery";
+  summary: "passed" | "failed" | "pending" | "none" | "unavailable";
+  transactionId: string | null;
+}
+
 export interface GithubDeliveries {
   acceptedAt: Timestamp | null;
   attempts: Generated<number>;
@@ -508,6 +523,7 @@ export interface DB {
   appMeta: AppMeta;
   auditLog: AuditLog;
   bankDetails: BankDetails;
+  githubCheckReadings: GithubCheckReadings;
   githubDeliveries: GithubDeliveries;
   githubInstallations: GithubInstallations;
   ledgerEntries: LedgerEntries;

@@ -21,6 +21,7 @@ import * as apiKeys from './0019_api_keys.ts'
 import * as reportsAndTakedowns from './0020_reports_and_takedowns.ts'
 import * as userSuspensions from './0021_user_suspensions.ts'
 import * as webhooks from './0022_webhooks.ts'
+import * as githubCheckReadings from './0023_github_check_readings.ts'
 
 // Every migration, in order. Listed explicitly (not read from the folder) so
 // the same code runs under tsx, Vite and Vitest; a test checks none is missing.
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '0020_reports_and_takedowns': reportsAndTakedowns,
   '0021_user_suspensions': userSuspensions,
   '0022_webhooks': webhooks,
+  '0023_github_check_readings': githubCheckReadings,
 }

@@ -10,18 +10,29 @@ import { db } from '../infra/db.server.ts'
 import { githubId, splitFullName } from '../infra/github.server.ts'
 import { applyEvent } from './escrow.server.ts'
 import { refreshLogin } from './github-accounts.server.ts'
+import { insertChecksReading, readCommitChecks } from './github-checks.server.ts'
 import { applyDeliveryEvent, clientFor, lockDelivery, step, SYSTEM, type Octo } from './github-delivery-steps.server.ts'
 import type { Fresh, GithubWebhookResult } from './github-webhooks.server.ts'
 
 export type RepositoryHead = Awaited<ReturnType<typeof headOf>>
 
-/** The head of the default branch now (the delivered commit) and the repository's address: read before the transaction that records it. */
+/**
+ * The head of the default branch now (the delivered commit), the repository's address and that
+ * commit's checks (issue 30): read before the transaction that records them.
+ */
 export async function headOf(octokit: Octo, fullName: string) {
   const { owner, repo } = splitFullName(fullName)
   const { data: repository } = await step('repository', () => octokit.rest.repos.get({ owner, repo }))
   const { data: branch } = await step('repository', () => octokit.rest.repos.getBranch({ owner, repo, branch: repository.default_branch }))
   const date = branch.commit.commit.committer?.date ?? branch.commit.commit.author?.date ?? null
-  return { sha: branch.commit.sha, date: date ? new Date(date) : null, htmlUrl: repository.html_url, fullName: repository.full_name }
+  const checks = await readCommitChecks(octokit, repository.full_name, branch.commit.sha)
+  return {
+    sha: branch.commit.sha,
+    date: date ? new Date(date) : null,
+    htmlUrl: repository.html_url,
+    fullName: repository.full_name,
+    checks,
+  }
 }
 
 /**
@@ -64,6 +75,7 @@ export async function confirmInTransaction(
     metadata: { ...proof },
   })
   if (!outcome.applied) return false
+  await insertChecksReading(trx, { transactionId: delivery.transactionId, source: 'delivery' }, { ...head.checks, readAt: options.now })
   await applyDeliveryEvent(trx, delivery.transactionId, 'access_confirmed', {
     buyerGithubId: delivery.buyerGithubId,
     buyerLogin: delivery.buyerLogin,

@@ -22,6 +22,7 @@ import { db } from '../infra/db.server.ts'
 import { githubEnabled, githubFailure, githubId, installationOctokit, splitFullName } from '../infra/github.server.ts'
 import { logEvent } from '../infra/log.server.ts'
 import { AppError } from './errors.server.ts'
+import { recordListingChecks } from './github-checks.server.ts'
 import { installationLost } from './github-repository-access.server.ts'
 import { LISTING_SOURCE_COLUMNS } from './listings.server.ts'
 
@@ -249,6 +250,8 @@ export async function setListingRepository(input: {
       })
       .where('id', '=', listing.id)
       .execute()
+    // The listed commit's checks as evidence (issue 30): read now, with no transaction open.
+    await recordListingChecks(listing.id, { source: 'listing', now })
     return listingRepository(listing.id)
   }
   throw repoError(400, 'That repository is not one the Forkmarket GitHub App can reach: choose one from the list')

@@ -8,6 +8,7 @@ import type { Transaction as DbTransaction } from 'kysely'
 import type { DB } from '../../../db/schema.ts'
 import { db } from '../infra/db.server.ts'
 import { prepareEscrow } from './escrow.server.ts'
+import { handleChecksWebhook } from './github-checks.server.ts'
 import { handleFork, handleMemberAdded } from './github-delivery-confirmation.server.ts'
 import { handleInstallation, handleInstallationRepositories } from './github-repository-access.server.ts'
 
@@ -53,6 +54,12 @@ export async function processGithubWebhook(input: {
       return handleInstallation(input.payload as Payload<'installation'>, fresh, now)
     case 'installation_repositories':
       return handleInstallationRepositories(input.payload as Payload<'installation_repositories'>, fresh, now)
+    case 'check_run':
+    case 'check_suite':
+    case 'status':
+      // check_suite's `requested` and the like carry no result: only the ones that do are read.
+      if (payload.action !== undefined && payload.action !== 'created' && payload.action !== 'completed') break
+      return handleChecksWebhook(input.event, input.payload as Parameters<typeof handleChecksWebhook>[1], fresh, now)
   }
   return db.transaction().execute(async (trx) => ((await fresh(trx)) ? 'ignored' : 'duplicate'))
 }
