@@ -26,6 +26,9 @@ export default [
   route('admin/moderation', 'routes/admin-moderation.tsx'),
   route('report', 'routes/report.tsx'),
   route('seller/takedowns/:id', 'routes/seller-takedown.tsx'),
+  // Issue 29: the seller's outgoing webhooks (decision 033).
+  route('seller/webhooks', 'routes/seller-webhooks.tsx'),
+  route('seller/webhooks/:id', 'routes/seller-webhook.tsx'),
   route('sales/:id/messages', 'routes/sale-messages.tsx'),
   route('notifications', 'routes/notifications.tsx'),
   route('purchase-success', 'routes/purchase-success.tsx'),

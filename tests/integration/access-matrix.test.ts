@@ -8,6 +8,8 @@ import {
   preparePayoutBatch,
 } from '../../app/server/domain/payout-batches.server.ts'
 import { createReview } from '../../app/server/domain/reviews.server.ts'
+import { createWebhookEndpoint } from '../../app/server/domain/webhook-endpoints.server.ts'
+import { sendTestWebhook } from '../../app/server/domain/webhook-sender.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'
 import { callRoute } from '../support/call-route.ts'
 import { ROUTES } from '../support/route-table.ts'
@@ -74,6 +76,30 @@ async function takedownOf(w: World): Promise<string> {
   if (existing) return existing.id
   return (await takeDownListing({ listingId: w.listing.id, adminId: w.users.admin.id, category: 'spam', reason: 'Spam' })).id
 }
+
+/** The owner's webhook endpoint (issue 29) with one finished delivery (Resend needs one), once per world. */
+async function webhookEndpointOf(w: World): Promise<{ id: string; deliveryId: string }> {
+  const existing = await db.selectFrom('webhookDeliveries').select(['id as deliveryId', 'endpointId as id']).executeTakeFirst()
+  if (existing) return existing
+  const { endpoint } = await createWebhookEndpoint(w.users.owner.id, { url: 'http://127.0.0.1:9/hooks', events: ['sale.paid'] })
+  const deliveryId = await sendTestWebhook(w.users.owner.id, endpoint.id)
+  await db
+    .updateTable('webhookDeliveries')
+    .set({ status: 'failed', attempts: 1, completedAt: new Date() })
+    .where('id', '=', deliveryId)
+    .execute()
+  return { id: endpoint.id, deliveryId }
+}
+
+const webhookRow = (form: (hook: { id: string; deliveryId: string }) => Record<string, string>, expect: Expect, note?: string): Row => ({
+  method: 'POST',
+  request: async (w) => {
+    const hook = await webhookEndpointOf(w)
+    return { path: `/seller/webhooks/${hook.id}`, params: { id: hook.id }, body: { form: form(hook) } }
+  },
+  expect,
+  note,
+})
 
 async function usernameOf(id: string) {
   return (await db.selectFrom('users').select('username').where('id', '=', id).executeTakeFirstOrThrow()).username
@@ -436,6 +462,38 @@ const MATRIX: Record<string, Row[]> = {
       },
       expect: cells(LOGIN, 404, 404, '302 /seller/takedowns/:id', 404),
     },
+  ],
+  // Issue 29: a seller's webhook endpoints; anyone else's is not found.
+  'seller/webhooks': [
+    { method: 'GET', request: get('/seller/webhooks'), expect: signedIn(200, LOGIN) },
+    {
+      method: 'POST',
+      request: () => ({
+        path: '/seller/webhooks',
+        body: { form: { intent: 'save-endpoint', url: 'http://127.0.0.1:9/hooks', events: 'sale.paid' } },
+      }),
+      expect: signedIn('302 /seller/webhooks/:id', LOGIN),
+    },
+  ],
+  'seller/webhooks/:id': [
+    {
+      method: 'GET',
+      request: async (w) => {
+        const { id } = await webhookEndpointOf(w)
+        return { path: `/seller/webhooks/${id}?rotate`, params: { id } }
+      },
+      expect: cells(LOGIN, 404, 404, 200, 404),
+      note: 'only its owner, admins included (the page shows the signing secret)',
+    },
+    webhookRow(
+      () => ({ intent: 'save-endpoint', url: 'http://127.0.0.1:9/taken', events: 'sale.paid' }),
+      cells(LOGIN, 404, 404, '302 /seller/webhooks/:id', 404),
+    ),
+    webhookRow(() => ({ intent: 'rotate-secret' }), cells(LOGIN, 404, 404, '302 /seller/webhooks/:id', 404)),
+    webhookRow(() => ({ intent: 'send-test' }), cells(LOGIN, 404, 404, '302 /seller/webhooks/:id', 404)),
+    webhookRow((hook) => ({ intent: 'resend', deliveryId: hook.deliveryId }), cells(LOGIN, 404, 404, '302 /seller/webhooks/:id', 404)),
+    webhookRow(() => ({ intent: 'enable-endpoint' }), cells(LOGIN, 404, 404, '302 /seller/webhooks/:id', 404)),
+    webhookRow(() => ({ intent: 'delete-endpoint' }), cells(LOGIN, 404, 404, '302 /seller/webhooks', 404)),
   ],
   'purchase-success': [
     {
@@ -847,6 +905,7 @@ function normalise(cell: Cell): Cell {
   if (typeof cell === 'string' && /^30[23] \/sales\/[0-9a-f-]+\/messages$/.test(cell))
     return cell.replace(/\/sales\/[0-9a-f-]+\//, '/sales/:id/')
   if (typeof cell === 'string' && /^30[23] \/seller\/takedowns\/[0-9a-f-]+$/.test(cell)) return cell.replace(/[0-9a-f-]+$/, ':id')
+  if (typeof cell === 'string' && /^30[23] \/seller\/webhooks\/[0-9a-f-]+$/.test(cell)) return cell.replace(/[0-9a-f-]+$/, ':id')
   return cell
 }
 

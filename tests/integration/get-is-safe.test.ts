@@ -2,6 +2,8 @@ import '../support/stripe.ts'
 import { sql } from 'kysely'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { ADMIN_READ_ACTION } from '../../app/server/domain/sale-messages.server.ts'
+import { createWebhookEndpoint } from '../../app/server/domain/webhook-endpoints.server.ts'
+import { sendTestWebhook } from '../../app/server/domain/webhook-sender.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'
 import { callRoute } from '../support/call-route.ts'
 import { ROUTES } from '../support/route-table.ts'
@@ -28,7 +30,8 @@ function urlsFor(pattern: string, w: World): { path: string; params: Record<stri
   const ids: Record<string, string[]> = {
     slug: [w.listing.slug, w.hidden.slug],
     // saleDisputed: an admin reads a disputed sale's thread and timeline (issue 18).
-    id: [w.listing.id, w.hidden.id, w.salePaid.id, w.saleDelivered.id, w.saleDisputed.id],
+    // Issue 29: the owner's webhook endpoint (its page, its confirm steps, its delivery log).
+    id: [w.listing.id, w.hidden.id, w.salePaid.id, w.saleDelivered.id, w.saleDisputed.id, webhookEndpointId],
     slugOrId: [w.listing.slug, w.listing.id, w.hidden.id],
     transactionId: [w.salePaid.id, w.saleCompleted.id],
     userId: [w.users.other.id],
@@ -78,8 +81,12 @@ async function checksum(): Promise<Record<string, string>> {
 }
 
 let w: World
+let webhookEndpointId: string
 beforeEach(async () => {
   w = await buildWorld()
+  webhookEndpointId = (await createWebhookEndpoint(w.users.owner.id, { url: 'http://127.0.0.1:9/hooks', events: ['sale.paid'] })).endpoint
+    .id
+  await sendTestWebhook(w.users.owner.id, webhookEndpointId)
 })
 
 describe('GET changes nothing', () => {
@@ -95,7 +102,7 @@ describe('GET changes nothing', () => {
         if (!mod.loader) continue
         for (const { path, params } of urlsFor(route.path, w)) {
           // Query strings the screens read (filters, tabs, ?delete confirmation) are part of the crawl.
-          for (const query of ['', '?delete=1&tab=payouts&status=completed&page=2&q=kit']) {
+          for (const query of ['', '?delete=1&rotate=1&tab=payouts&status=completed&page=2&q=kit']) {
             const token = role === 'anon' ? undefined : w.users[role].token
             const response = await callRoute(mod, buildRequest('GET', `${path}${query}`, token), params)
             visited.push(`${role} GET ${path}${query} → ${response.status}`)

@@ -1,4 +1,4 @@
-import { House, LayoutDashboard, LogOut, ShieldCheck, ShoppingBag, Store, UserRound, type LucideIcon } from 'lucide-react'
+import { House, LayoutDashboard, LogOut, ShieldCheck, ShoppingBag, Store, UserRound, Webhook, type LucideIcon } from 'lucide-react'
 import * as React from 'react'
 import { Form, Link, NavLink, useMatch } from 'react-router'
 import {
@@ -28,6 +28,7 @@ const browseItems: NavItem[] = [
 
 const accountItems: NavItem[] = [
   { to: '/seller/dashboard', label: 'Seller Dashboard', icon: LayoutDashboard },
+  { to: '/seller/webhooks', label: 'Webhooks', icon: Webhook },
   { to: '/purchases', label: 'My Purchases', icon: ShoppingBag },
   { to: '/profile', label: 'Profile', icon: UserRound },
 ]

@@ -329,6 +329,26 @@ export async function endpointDeliveries(userId: string, endpointId: string, lim
 }
 export type DeliveryLogEntry = Awaited<ReturnType<typeof endpointDeliveries>>[number]
 
+/** The latest delivery of each of the user's endpoints (the endpoints list's "Last delivery"), by endpoint id. */
+export async function lastWebhookDeliveries(userId: string) {
+  const rows = await db
+    .selectFrom('webhookDeliveries')
+    .innerJoin('webhookEndpoints', 'webhookEndpoints.id', 'webhookDeliveries.endpointId')
+    .distinctOn('webhookDeliveries.endpointId')
+    .select([
+      'webhookDeliveries.endpointId',
+      'webhookDeliveries.eventType',
+      'webhookDeliveries.status',
+      'webhookDeliveries.lastStatus',
+      'webhookDeliveries.createdAt',
+    ])
+    .where('webhookEndpoints.userId', '=', userId)
+    .orderBy('webhookDeliveries.endpointId')
+    .orderBy('webhookDeliveries.createdAt', 'desc')
+    .execute()
+  return Object.fromEntries(rows.map(({ endpointId, ...last }) => [endpointId, last]))
+}
+
 // --- Jobs ----------------------------------------------------------------------------------
 
 /** Pending deliveries whose job was lost or gave up (the database was down while it ran): queued again. */
