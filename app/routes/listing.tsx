@@ -22,6 +22,7 @@ import { purchaseHref } from '~/lib/purchase-schema'
 import { REPORT_REASON_LABELS } from '~/lib/report-schema'
 import { z } from '~/lib/zod'
 import { ownedPurchaseId } from '~/server/domain/checkout.server'
+import { latestListingChecks } from '~/server/domain/github-checks.server'
 import { listingDeliveryMethod, toListingRepository } from '~/server/domain/github-listing-sources.server'
 import { canViewListing, checkListingOwner, deleteListing, getListingBySlug, getListingPageBySlug } from '~/server/domain/listings.server'
 import { takedownInForce } from '~/server/domain/moderation.server'
@@ -59,10 +60,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (viewer && countsAsView(request, viewer.id, listing.sellerId)) countListingViewLater(listing.id)
   // The listing's source repository and rating came with it (one read); the reviews are their own.
   const repository = toListingRepository(page.source)
-  const [reviews, ownedPurchase] = await Promise.all([
+  const [reviews, ownedPurchase, checks] = await Promise.all([
     listingReviewsData(listing.id, page.rating, viewer, new URL(request.url).searchParams.get('reviews')),
     // Issue 26.8: a buyer who already owns it gets their purchase, not a Buy Now that checkout refuses.
     viewer && !isOwner ? ownedPurchaseId(viewer.id, listing.id) : null,
+    // Issue 30: the code host's checks of the listed commit, as last read.
+    repository ? latestListingChecks(listing.id, repository.listedSha) : null,
   ])
   return {
     reviews,
@@ -77,6 +80,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         isOwner && repository
           ? { fullName: repository.fullName, headSha: repository.listedSha, accessLost: repository.accessLostAt !== null }
           : null,
+      checks: checks
+        ? {
+            summary: checks.summary,
+            passed: checks.passed,
+            failed: checks.failed,
+            pending: checks.pending,
+            readAt: checks.readAt.toISOString(),
+          }
+        : null,
     },
     // Buy Now only when the seller can take payments (a dead end at checkout otherwise).
     purchasable,
@@ -254,7 +266,7 @@ export default function ListingPage({ loaderData, actionData }: Route.ComponentP
                   <p className="text-muted-foreground">The seller is still setting up payments. Please check back soon.</p>
                 </div>
               )}
-              <DeliveryMethod verified={delivery.verified} ownerSource={delivery.ownerSource} />
+              <DeliveryMethod verified={delivery.verified} ownerSource={delivery.ownerSource} checks={delivery.checks} />
               {isOwner ? null : (
                 <Link
                   to={`/report?targetType=listing&targetId=${listing.id}`}

@@ -104,7 +104,12 @@ describe('listing form: Source repository', () => {
 
     const visitor = await callRoute(listingPage, get(`/listing/${slug}`), { slug })
     const visitorText = await visitor.text()
-    expect(JSON.parse(visitorText).delivery).toEqual({ verified: true, ownerSource: null })
+    // Issue 30: the listed commit's checks were read at connection (none in this repository).
+    expect(JSON.parse(visitorText).delivery).toEqual({
+      verified: true,
+      ownerSource: null,
+      checks: { summary: 'none', passed: 0, failed: 0, pending: 0, readAt: expect.any(String) },
+    })
     expect(visitorText).not.toContain(repo.fullName)
     const owner = await (await callRoute(listingPage, get(`/listing/${slug}`, seller.token), { slug })).json()
     expect(owner.delivery.ownerSource).toMatchObject({ fullName: repo.fullName, headSha: listing.githubListedSha, accessLost: false })
@@ -121,7 +126,7 @@ describe('listing form: Source repository', () => {
     expect(saved.status, await saved.clone().text()).toBe(302)
     expect(await listingRow(listing.id)).toMatchObject({ githubRepoId: null, githubListedSha: null })
     const manual = await (await callRoute(listingPage, get(`/listing/${slug}`), { slug })).json()
-    expect(manual.delivery).toEqual({ verified: false, ownerSource: null })
+    expect(manual.delivery).toEqual({ verified: false, ownerSource: null, checks: null })
   })
 
   it('a repository that cannot be sold (personal) is refused: the listing is kept hidden, never for sale as a manual one', async () => {

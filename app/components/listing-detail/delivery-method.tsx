@@ -1,6 +1,7 @@
 import { Handshake, ShieldCheck, TriangleAlert } from 'lucide-react'
 import { Link } from 'react-router'
 import { shortSha, UNVERIFIED_DELIVERY_TITLE, VERIFIED_SOURCE_TITLE } from '~/lib/github'
+import { CommitChecksLine, type ChecksReadingView } from './commit-checks-line'
 
 /** Only the listing's seller sees which repository and commit the listing is connected to. */
 export interface ListingSourceForOwner {
@@ -15,7 +16,16 @@ export interface ListingSourceForOwner {
  * GitHub from a connected repository (verified), or by the seller by hand
  * (not verified). The private repository's name is never shown to visitors.
  */
-export function DeliveryMethod({ verified, ownerSource }: { verified: boolean; ownerSource?: ListingSourceForOwner | null }) {
+export function DeliveryMethod({
+  verified,
+  ownerSource,
+  checks,
+}: {
+  verified: boolean
+  ownerSource?: ListingSourceForOwner | null
+  /** Issue 30: the latest reading of the listed commit's checks on GitHub. */
+  checks?: ChecksReadingView | null
+}) {
   if (verified) {
     return (
       <div className="grid gap-1 rounded-lg border border-success/50 bg-success/5 p-3 text-sm" data-delivery="github">
@@ -27,6 +37,7 @@ export function DeliveryMethod({ verified, ownerSource }: { verified: boolean; o
           After payment you are invited to the seller’s private repository with read access and can fork it. The escrow window starts only
           once you have accepted.
         </p>
+        {checks ? <CommitChecksLine reading={checks} /> : null}
         {ownerSource ? (
           <p className="text-muted-foreground [overflow-wrap:anywhere]">
             Your repository: <span className="font-medium text-foreground">{ownerSource.fullName}</span>
