@@ -29,6 +29,12 @@ const DATA: Record<string, Record<string, unknown>> = {
   bank_details_approved: {},
   bank_details_rejected: { reason: 'The name does not match' },
   new_review: { listingTitle: 'Invoice Kit', listingSlug: 'invoice-kit', stars: 4, excerpt: 'Clean code' },
+  webhook_endpoint_disabled: {
+    endpointId: 'e1',
+    url: 'https://hooks.example.com/forkmarket',
+    failingSince: '2026-11-20T10:00:00.000Z',
+    lastError: 'Timed out after 10 s',
+  },
   purchase_taken_down: {
     listingTitle: 'Invoice Kit',
     category: 'Malware or leaked secrets',

@@ -14,7 +14,7 @@ const api = apiRoute({
   POST: {
     summary: 'Start or resume paying for a listing',
     tags: ['Purchases'],
-    errors: [404, 409],
+    errors: [404, 409, 502],
     answers: {
       200: z.union([
         z.strictObject({ clientSecret: z.string() }),

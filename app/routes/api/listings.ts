@@ -41,7 +41,7 @@ const api = apiRoute({
   POST: {
     summary: 'Create a listing (price in cents; Idempotency-Key makes retries safe)',
     tags: ['Listings'],
-    errors: [409, 422],
+    errors: [409, 422, 502],
     answers: { 201: ListingSchema },
     access: 'user',
     accepts: 'json',

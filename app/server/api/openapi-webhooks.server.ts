@@ -2,7 +2,10 @@ import type { ZodOpenApiPathsObject } from 'zod-openapi'
 import { WEBHOOK_EVENTS, WEBHOOK_ROTATION_OVERLAP_HOURS, WEBHOOK_TEST_EVENT } from '~/lib/webhooks'
 import { z } from '~/lib/zod'
 import { WEBHOOK_PAYLOAD_SCHEMAS, type WebhookPayloadType } from '../domain/webhook-payloads.server.ts'
-import { MAX_ATTEMPTS } from '../domain/webhook-sender.server.ts'
+import { MAX_ATTEMPTS, RETRY_SCHEDULE_MS } from '../domain/webhook-sender.server.ts'
+import { SEND_TIMEOUT_MS } from '../infra/webhook-http.server.ts'
+
+const RETRY_DAYS = Math.round(RETRY_SCHEDULE_MS.reduce((sum, ms) => sum + ms, 0) / 86_400_000)
 
 /**
  * The OpenAPI document's `webhooks` section (issue 29, decision 033): one entry per event a seller's
@@ -43,8 +46,7 @@ function webhookOperation(type: WebhookPayloadType) {
       requestBody: { required: true, content: { 'application/json': { schema: body } } },
       responses: {
         '2XX': {
-          description:
-            'Received. Any other answer, a timeout (10 s) or a redirect is retried, up to ' + `${MAX_ATTEMPTS} attempts over about 3 days`,
+          description: `Received. Any other answer, a timeout (${SEND_TIMEOUT_MS / 1000} s) or a redirect is retried, up to ${MAX_ATTEMPTS} attempts over about ${RETRY_DAYS} days`,
         },
       },
     },

@@ -26,17 +26,17 @@ const STATUS_TEXT: Record<number, string> = {
   201: 'Created',
   202: 'Accepted: the change completes when the payment provider confirms it',
   400: 'Bad input: `{ error, field? }` (or `fields` naming every wrong field)',
-  401: 'Not signed in',
-  403: 'Not allowed (or a write from another origin)',
+  401: 'Not signed in, or an API key that is unknown, revoked or expired',
+  403: 'Not allowed (a write from another origin, or an API key this endpoint or method does not take or whose scopes lack it)',
   404: 'Not found',
   409: 'Wrong state for this action',
   410: 'Gone',
   413: "The body is over the endpoint's limit",
   415: 'Only application/json is accepted',
   422: 'An Idempotency-Key reused with a different body, or a rule the input breaks',
-  429: 'Rate limited (see Retry-After)',
+  429: 'Rate limited, per client or per API key (see Retry-After)',
   500: 'Could not process it (the sender should deliver it again)',
-  502: 'The payment provider failed',
+  502: 'An outside service (the payment provider or GitHub) failed; try again',
   503: 'The database is unreachable (see Retry-After)',
 }
 
@@ -56,12 +56,11 @@ function errorStatuses(
   endpoint: Endpoint<Access, z.ZodType | undefined>,
   policy: { bodyLimit?: number; rateLimit?: unknown },
 ) {
-  const statuses = new Set<number>([400, 503, ...(endpoint.errors ?? [])])
-  if (endpoint.access !== 'public') statuses.add(401)
-  if (endpoint.access === 'admin' || method !== 'GET') statuses.add(403)
+  // Any endpoint may be called with a personal API key (decision 029): an unknown key is a 401, a key the
+  // method takes no keys for (or without its scope) a 403, a key over its own rate a 429 — public ones too.
+  const statuses = new Set<number>([400, 401, 403, 429, 503, ...(endpoint.errors ?? [])])
   if (method !== 'GET' && policy.bodyLimit) statuses.add(413)
   if (endpoint.accepts === 'json') statuses.add(415)
-  if (policy.rateLimit) statuses.add(429)
   return [...statuses].sort()
 }
 
