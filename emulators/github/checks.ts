@@ -77,24 +77,7 @@ export class Checks {
 
   /** `<slug>[bot]`: the sender of what an App does. */
   botOf(app: AppRecord): AccountRecord {
-    if (app.id === this.world.store.app.id) return this.world.bot()
-    const login = `${app.slug}[bot]`
-    const existing = this.world.store.accountByLogin(login)
-    if (existing) return existing
-    const at = isoSeconds(this.now())
-    const bot: AccountRecord = {
-      id: this.world.store.nextId('account'),
-      login,
-      type: 'Bot',
-      name: null,
-      email: null,
-      createdAt: at,
-      updatedAt: at,
-      previousLogins: [],
-      members: [],
-    }
-    this.state.accounts.push(bot)
-    return bot
+    return this.world.bot(app.slug)
   }
 
   /** The full SHA of an existing commit (422 as GitHub when the repository has none such). */

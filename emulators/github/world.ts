@@ -189,9 +189,12 @@ export class World {
     return this.createAccount({ ...input, type: 'User' })
   }
 
-  /** The App's bot account (`<slug>[bot]`): the inviter and sender of what the App does with an installation token. */
-  bot(): AccountRecord {
-    const login = `${this.store.app.slug}[bot]`
+  /**
+   * An App's bot account (`<slug>[bot]`, ours by default): the inviter and sender of what the App does with an
+   * installation token.
+   */
+  bot(slug: string = this.store.app.slug): AccountRecord {
+    const login = `${slug}[bot]`
     const existing = this.store.accountByLogin(login)
     if (existing) return existing
     const at = this.stamp()
