@@ -138,27 +138,32 @@ export const PayoutStatementSchema = z
   })
   .meta({ id: 'PayoutStatement' })
 
+/** What both answers about a payout batch say of it: its kind, state, total and the time of each step. */
+const PAYOUT_BATCH_FIELDS = {
+  id: Id,
+  kind: z.enum(PAYOUT_BATCH_KINDS),
+  status: z.enum(PAYOUT_BATCH_STATUSES),
+  currency: z.string(),
+  totalCents: Cents,
+  preparedAt: Timestamp,
+  preparedBy: Id,
+  approvedAt: Timestamp.nullable(),
+  exportedAt: Timestamp.nullable(),
+  sentAt: Timestamp.nullable(),
+  bankReference: z.string().nullable(),
+  reconciledAt: Timestamp.nullable(),
+  cancelledAt: Timestamp.nullable(),
+  cancelReason: z.string().nullable(),
+  xmlSha256: z.string().nullable(),
+  csvSha256: z.string().nullable(),
+}
+
 /** A payout batch as the admins review it: its payees (accounts masked) and their sales. */
 export const PayoutBatchViewSchema = z
   .strictObject({
-    id: Id,
-    kind: z.enum(PAYOUT_BATCH_KINDS),
-    status: z.enum(PAYOUT_BATCH_STATUSES),
-    currency: z.string(),
-    totalCents: Cents,
-    preparedAt: Timestamp,
-    preparedBy: Id,
+    ...PAYOUT_BATCH_FIELDS,
     preparedByEmail: z.string(),
-    approvedAt: Timestamp.nullable(),
     approvedByEmail: z.string().nullable(),
-    exportedAt: Timestamp.nullable(),
-    sentAt: Timestamp.nullable(),
-    bankReference: z.string().nullable(),
-    reconciledAt: Timestamp.nullable(),
-    cancelledAt: Timestamp.nullable(),
-    cancelReason: z.string().nullable(),
-    xmlSha256: z.string().nullable(),
-    csvSha256: z.string().nullable(),
     payees: z.array(
       z.strictObject({
         position: z.int(),
@@ -180,30 +185,15 @@ export const PayoutBatchViewSchema = z
 /** A payout batch's record after one of its steps (prepare, approve, export, sent, reconcile, cancel). */
 export const PayoutBatchSchema = z
   .strictObject({
-    id: Id,
-    kind: z.enum(PAYOUT_BATCH_KINDS),
-    status: z.enum(PAYOUT_BATCH_STATUSES),
-    currency: z.string(),
-    totalCents: Cents,
-    preparedAt: Timestamp,
-    preparedBy: Id,
-    approvedAt: Timestamp.nullable(),
+    ...PAYOUT_BATCH_FIELDS,
     approvedBy: Id.nullable(),
-    exportedAt: Timestamp.nullable(),
     exportedBy: Id.nullable(),
-    sentAt: Timestamp.nullable(),
     sentBy: Id.nullable(),
-    bankReference: z.string().nullable(),
-    reconciledAt: Timestamp.nullable(),
     reconciledBy: Id.nullable(),
-    cancelledAt: Timestamp.nullable(),
     cancelledBy: Id.nullable(),
-    cancelReason: z.string().nullable(),
     debtorName: z.string().nullable().meta({ description: "The platform's paying account, fixed at export." }),
     debtorIban: z.string().nullable(),
     debtorBic: z.string().nullable(),
-    xmlSha256: z.string().nullable(),
-    csvSha256: z.string().nullable(),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
