@@ -1,23 +1,25 @@
 import AxeBuilder from '@axe-core/playwright'
-import { expect, type Browser, type BrowserContext, type Page } from '@playwright/test'
+import { expect, type Browser, type BrowserContext, type Cookie, type Page } from '@playwright/test'
 
 /**
- * The login fixture: every browser context signs in through the real flow
- * (/login → the emulator's consent page → /auth/callback) and so holds a
- * session of its own; a later signIn of the same e-mail in the same context
- * only opens `from`.
+ * The login fixture (issue 27.8): an e-mail signs in through the real flow (/login → the emulator's
+ * consent page → /auth/callback) once per test worker; later sign-ins of that e-mail in other browser
+ * contexts reuse the auth cookies it got (Playwright's stored-state idea, kept per worker in memory).
  *
- * Sessions are never copied between contexts. Supabase rotates the refresh
- * token on every refresh (every request, with the 20-second access tokens the e2e run had then), and a
- * superseded token presented more than 10 s after its rotation revokes the
- * whole session as stolen. A copy kept from an earlier context lags behind
- * whenever that context's last refresh did not reach the copy (a request cut
- * off by a navigation, or the context closed first); the next test then saw a
- * page rendered signed in and, once the access token expired, was signed out
- * in the middle of its steps (CI, github-delivery.spec.ts, 2026-11-25).
+ * Reuse is safe only while no holder of those cookies refreshes the session: Supabase rotates the
+ * refresh token on every refresh, and a superseded token presented more than 10 s after its rotation
+ * revokes the whole session as stolen (seen when sessions were copied with 20-second access tokens:
+ * CI, github-delivery.spec.ts, 2026-11-25). supabase-js refreshes only when the access token is within
+ * 90 s of its expiry (the e2e run has production's 10 minutes), so a kept sign-in is handed out only
+ * while its token outlives that margin plus a whole test (2 min) — no context using it will refresh —
+ * and otherwise signed in anew. A kept sign-in that no longer works (the test before signed that
+ * e-mail out) is seen on its first page and replaced the same way.
  */
 const signedInAs = new WeakMap<BrowserContext, string>()
 const AUTH_COOKIE = /^sb-.+-auth-token(\.\d+)?$/
+const kept = new Map<string, { cookies: Cookie[]; expiresAt: number }>()
+/** supabase-js's refresh margin (90 s) + the suite's test timeout (2 min) + slack. */
+const KEEP_MARGIN_S = 90 + 120 + 30
 
 async function signedIn(page: Page, timeout: number): Promise<boolean> {
   return expect(page.getByRole('button', { name: 'Sign Out' }))
@@ -28,7 +30,7 @@ async function signedIn(page: Page, timeout: number): Promise<boolean> {
     )
 }
 
-/** Signs in as `email` (the real flow once per browser context) and lands on `from` (default /). */
+/** Signs in as `email` (the real flow once per worker while its session lasts) and lands on `from` (default /). */
 export async function signIn(
   page: Page,
   { email, fullName = '', provider = 'GitHub', from }: { email: string; fullName?: string; provider?: 'GitHub' | 'Google'; from?: string },
@@ -40,6 +42,17 @@ export async function signIn(
   }
   signedInAs.delete(context)
   await context.clearCookies({ name: AUTH_COOKIE })
+  const reuse = kept.get(email)
+  if (reuse && reuse.expiresAt - Date.now() / 1000 > KEEP_MARGIN_S) {
+    await context.addCookies(reuse.cookies)
+    await page.goto(from ?? '/')
+    if (await signedIn(page, 5_000)) {
+      signedInAs.set(context, email)
+      return
+    }
+    await context.clearCookies({ name: AUTH_COOKIE })
+  }
+  kept.delete(email)
   await page.goto(from ? `/login?redirectTo=${encodeURIComponent(from)}` : '/login')
   await page.getByRole('button', { name: `Sign in with ${provider}` }).click()
   await page.getByLabel('Email').fill(email)
@@ -47,6 +60,7 @@ export async function signIn(
   await page.getByRole('button', { name: 'Continue' }).click()
   await expect(page.getByRole('button', { name: 'Sign Out' })).toBeVisible()
   signedInAs.set(context, email)
+  kept.set(email, { cookies: await authCookies(page), expiresAt: (await authSession(page)).expires_at })
 }
 
 interface AuthSession {
