@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { defineConfig, devices } from '@playwright/test'
 
 // The e2e suite runs the production build (npm run test:e2e builds first) on
@@ -36,11 +37,22 @@ export const E2E_ENV = {
   RATE_LIMIT_MULTIPLIER: '50',
 }
 
+/**
+ * The journeys the container stage runs against the production image (tests/container/journeys).
+ * E2E_JOURNEYS_IN_CONTAINER=1 (set by .ci/run for `npm test`) leaves them out of this run, so CI runs
+ * each spec once: these against the image, the rest against nginx + 2 instances (issue 27.8).
+ */
+export const CONTAINER_JOURNEYS = readFileSync(new URL('tests/container/journeys', import.meta.url), 'utf8')
+  .split('\n')
+  .filter((line) => line.trim() && !line.startsWith('#'))
+const leaveJourneysToContainer = Boolean(process.env.E2E_JOURNEYS_IN_CONTAINER) && !process.env.E2E_EXTERNAL
+
 /** The mail catcher's JSON API for e2e tests: `${MAIL_INBOX_URL}/api/messages?to=…` (emulators/mail/server.ts). */
 export const MAIL_INBOX_URL = `http://127.0.0.1:${PORT + 25000}`
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  testIgnore: leaveJourneysToContainer ? CONTAINER_JOURNEYS.map((spec) => `**/${spec.trim()}`) : [],
   // Per-port output so parallel runs don't delete each other's traces.
   outputDir: `test-results-${PORT}`,
   // 2 min: a journey takes 20–45 s on a quiet machine with two workers, and CI's machine is shared
