@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { sql } from 'kysely'
 import ts from 'typescript'
@@ -21,6 +21,7 @@ import type { TransactionStatus } from '../../db/schema.ts'
 import { apiRequest, APP, callRoute } from '../support/call-route.ts'
 import { insertSale, payIntent, saleStatus, sellerWithListing, signUp } from '../support/payment-fixtures.ts'
 import { webhooksDelivered, withWebhooksWithheld } from '../support/stripe.ts'
+import { ROOT, runtimeSources } from '../tools/runtime-sources.ts'
 
 const HOUR = 3600_000
 const at = (base: Date, ms: number) => new Date(base.getTime() + ms)
@@ -422,7 +423,6 @@ describe('the API and My Purchases screen', () => {
  * set `status`. An argument the scan cannot read (a variable, a spread) counts
  * as a write. Only the machine's module, and the reviewed files below, may.
  */
-const ROOT = path.resolve(import.meta.dirname, '../..')
 const MACHINE = 'app/server/domain/escrow.server.ts'
 const REVIEWED_STATUS_WRITERS: Record<string, string> = {
   'db/seed/demo.ts': 'demo data: inserts sales in their final states before the app runs (no transition happens)',
@@ -497,17 +497,6 @@ function statusWriters(file: string, source: string, { anyColumn = false } = {})
   }
   visit(sf)
   return found
-}
-
-function runtimeSources(): string[] {
-  const files = ['server.ts']
-  for (const dir of ['app', 'db']) {
-    for (const entry of readdirSync(path.join(ROOT, dir), { recursive: true, withFileTypes: true })) {
-      if (!entry.isFile() || !/\.tsx?$/.test(entry.name) || /\.test\.tsx?$/.test(entry.name)) continue
-      files.push(path.relative(ROOT, path.join(entry.parentPath, entry.name)))
-    }
-  }
-  return files
 }
 
 describe('the only writer of transactions.status', () => {

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { ROOT, runtimeSources } from '../../../tests/tools/runtime-sources.ts'
 
 /*
  * Issue 27.4: a write to a payout batch, to bank details or to a GitHub delivery that bypasses its
@@ -8,8 +9,6 @@ import { describe, expect, it } from 'vitest'
  * the writes of those tables — Kysely's updateTable/insertInto and SQL text — outside the runner's
  * module. The sales have their own, stricter scan (tests/integration/escrow.test.ts).
  */
-const ROOT = path.resolve(import.meta.dirname, '../../..')
-
 interface Machine {
   table: string
   sql: string
@@ -65,17 +64,6 @@ function writesOf(source: string, table: string, sqlName: string): number {
   const kysely = new RegExp(`\\.(updateTable|insertInto)\\(\\s*['"\`]${table}\\b`, 'g')
   const text = new RegExp(`\\b(update|insert\\s+into)\\s+${sqlName}\\b`, 'gi')
   return (source.match(kysely)?.length ?? 0) + (source.match(text)?.length ?? 0)
-}
-
-function runtimeSources(): string[] {
-  const files = ['server.ts']
-  for (const dir of ['app', 'db']) {
-    for (const entry of readdirSync(path.join(ROOT, dir), { recursive: true, withFileTypes: true })) {
-      if (!entry.isFile() || !/\.tsx?$/.test(entry.name) || /\.test\.tsx?$/.test(entry.name)) continue
-      files.push(path.relative(ROOT, path.join(entry.parentPath, entry.name)))
-    }
-  }
-  return files
 }
 
 describe('each machine is the only writer of its rows', () => {
