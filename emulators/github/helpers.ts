@@ -4,7 +4,7 @@
  */
 import { ACTIONS_APP, type CheckRunInput } from './checks.ts'
 import { fullName, installationOwner, issueCode, type Ctx, type FailureSpec } from './http.ts'
-import type { AccountRecord, CheckConclusion, InstallationRecord, RepoRecord, RepoRole } from './store.ts'
+import type { AccountRecord, CheckConclusion, InstallationRecord, ReleaseRecord, RepoRecord, RepoRole } from './store.ts'
 import { assertLogin, GithubError, isoSeconds, roleName } from './world.ts'
 
 export interface AccountInfo {
@@ -83,6 +83,19 @@ export interface CommitChecksInfo {
   combinedState: string
 }
 
+/** A release as the helpers and pages show it (issue 30). */
+export interface ReleaseInfo {
+  id: number
+  tag: string
+  name: string | null
+  body: string | null
+  sha: string
+  draft: boolean
+  prerelease: boolean
+  author: string
+  publishedAt: string | null
+}
+
 export type Helpers = ReturnType<typeof createHelpers>
 
 export function createHelpers(ctx: Ctx) {
@@ -105,6 +118,22 @@ export function createHelpers(ctx: Ctx) {
     if (!repo) throw new GithubError(404, `No repository "${fullNameOrName ?? ''}"`)
     return repo
   }
+  const requirePush = (user: AccountRecord, repo: RepoRecord) => {
+    const role = world.roleOf(user, repo)
+    if (role === null || role === 'pull' || role === 'triage')
+      throw new GithubError(403, `${user.login} has no push access to ${fullName(ctx, repo)}`)
+  }
+  const releaseInfo = (release: ReleaseRecord): ReleaseInfo => ({
+    id: release.id,
+    tag: release.tagName,
+    name: release.name,
+    body: release.body,
+    sha: release.sha,
+    draft: release.draft,
+    prerelease: release.prerelease,
+    author: store.account(release.authorId)?.login ?? '?',
+    publishedAt: release.publishedAt,
+  })
   const repoInfo = (repo: RepoRecord): RepositoryInfo => {
     const owner = store.account(repo.ownerId)!
     return {
@@ -203,9 +232,7 @@ export function createHelpers(ctx: Ctx) {
     setCommitStatus(input: { repository: string; sha: string; state: string; context?: string; description?: string; login: string }) {
       const repo = requireRepo(input.repository)
       const creator = requireAccount(input.login, 'user')
-      const role = world.roleOf(creator, repo)
-      if (role === null || role === 'pull' || role === 'triage')
-        throw new GithubError(403, `${creator.login} has no push access to ${fullName(ctx, repo)}`)
+      requirePush(creator, repo)
       const status = ctx.checks.createStatus(repo, creator, input)
       return { id: status.id, state: status.state, context: status.context }
     },
@@ -232,6 +259,43 @@ export function createHelpers(ctx: Ctx) {
         })),
         combinedState: ctx.checks.combinedState(statuses),
       }
+    },
+    /** A release published (or saved as a draft) by `login`, who needs push access, as on GitHub's "Draft a new release" page. */
+    publishRelease(input: {
+      repository: string
+      tag: string
+      name?: string
+      body?: string
+      login: string
+      target?: string
+      draft?: boolean
+      prerelease?: boolean
+    }): ReleaseInfo {
+      const repo = requireRepo(input.repository)
+      const author = requireAccount(input.login, 'user')
+      requirePush(author, repo)
+      const release = ctx.releases.create(repo, author, {
+        tagName: input.tag ?? '',
+        targetCommitish: input.target,
+        name: input.name,
+        body: input.body,
+        draft: input.draft,
+        prerelease: input.prerelease,
+      })
+      return releaseInfo(release)
+    },
+    deleteRelease(input: { repository: string; id: number; login: string }) {
+      const repo = requireRepo(input.repository)
+      const sender = requireAccount(input.login, 'user')
+      requirePush(sender, repo)
+      const release = ctx.releases.byId(repo, Number(input.id))
+      if (!release) throw new GithubError(404, `No release ${input.id} in ${fullName(ctx, repo)}`)
+      ctx.releases.delete(release, sender)
+      return { id: release.id }
+    },
+    /** The repository's releases, newest first (drafts too). */
+    releases(input: { repository: string }): ReleaseInfo[] {
+      return ctx.releases.list(requireRepo(input.repository), true).map(releaseInfo)
     },
     renameAccount(input: { login: string; newLogin: string }) {
       const account = requireAccount(input.login)

@@ -7,6 +7,7 @@
 import { randomBytes, verify as verifySignature, type KeyObject } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Checks } from './checks.ts'
+import type { Releases } from './releases.ts'
 import type { Helpers } from './helpers.ts'
 import type { OperationId } from './operations.ts'
 import type { GithubEmulatorOptions } from './server.ts'
@@ -52,6 +53,7 @@ export interface Ctx {
   store: GithubStore
   world: World
   checks: Checks
+  releases: Releases
   shapes: Shapes
   webhooks: WebhookDispatcher
   publicKey: KeyObject

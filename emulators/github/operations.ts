@@ -36,6 +36,11 @@ export const OPERATIONS = [
   { operationId: 'checks/create', method: 'POST', path: '/repos/{owner}/{repo}/check-runs' },
   { operationId: 'repos/get-combined-status-for-ref', method: 'GET', path: '/repos/{owner}/{repo}/commits/{ref}/status' },
   { operationId: 'repos/create-commit-status', method: 'POST', path: '/repos/{owner}/{repo}/statuses/{sha}' },
+  // Releases (issue 30)
+  { operationId: 'repos/list-releases', method: 'GET', path: '/repos/{owner}/{repo}/releases' },
+  { operationId: 'repos/get-latest-release', method: 'GET', path: '/repos/{owner}/{repo}/releases/latest' },
+  { operationId: 'repos/create-release', method: 'POST', path: '/repos/{owner}/{repo}/releases' },
+  { operationId: 'repos/delete-release', method: 'DELETE', path: '/repos/{owner}/{repo}/releases/{release_id}' },
   // Collaborators and invitations
   { operationId: 'repos/list-collaborators', method: 'GET', path: '/repos/{owner}/{repo}/collaborators' },
   { operationId: 'repos/add-collaborator', method: 'PUT', path: '/repos/{owner}/{repo}/collaborators/{username}' },
@@ -99,6 +104,11 @@ export const WEBHOOKS = [
   { name: 'check-run-completed', event: 'check_run', action: 'completed' },
   { name: 'check-suite-completed', event: 'check_suite', action: 'completed' },
   { name: 'status', event: 'status' },
+  { name: 'release-created', event: 'release', action: 'created' },
+  { name: 'release-published', event: 'release', action: 'published' },
+  { name: 'release-released', event: 'release', action: 'released' },
+  { name: 'release-prereleased', event: 'release', action: 'prereleased' },
+  { name: 'release-deleted', event: 'release', action: 'deleted' },
 ] as const satisfies readonly WebhookPayload[]
 
 export type WebhookName = (typeof WEBHOOKS)[number]['name']

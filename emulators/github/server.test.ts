@@ -504,7 +504,7 @@ describe('GitHub emulator with the real Octokit clients', () => {
     expect((await app.octokit.rest.apps.getInstallation({ installation_id: acme.id })).data).toMatchObject({
       account: { login: 'acme-tools' },
       permissions: { administration: 'write', contents: 'read', metadata: 'read', members: 'read', checks: 'read', statuses: 'read' },
-      events: ['check_run', 'check_suite', 'fork', 'member', 'status'],
+      events: ['check_run', 'check_suite', 'fork', 'member', 'release', 'status'],
     })
 
     const octokit = await app.getInstallationOctokit(acme.id)
@@ -919,6 +919,146 @@ describe('GitHub emulator: checks and commit statuses (issue 30)', () => {
       octokit.rest.checks.create({ owner: 'writers', repo: 'tool', name: 'x', head_sha: head, status: 'completed' }),
     )
     expect(missing.status).toBe(422)
+    await writer.idle()
+  })
+})
+
+describe('GitHub emulator: releases (issue 30)', () => {
+  let gh: GithubEmulator
+  let receiver: Awaited<ReturnType<typeof startReceiver>>
+  let app: ReturnType<typeof appFor>
+  let installationId: number
+
+  beforeAll(async () => {
+    receiver = await startReceiver()
+    gh = await start({ webhookUrl: receiver.url })
+    app = appFor(gh)
+    gh.createUser({ login: 'rhea' })
+    gh.createUser({ login: 'reader' })
+    gh.createOrganization({ login: 'shippers', owners: ['rhea'] })
+    gh.createRepository({ owner: 'shippers', name: 'kit', private: true })
+    installationId = gh.install({ account: 'shippers', repositories: ['kit'], sender: 'rhea' }).id
+    gh.pushCommit({ repository: 'shippers/kit', message: 'First' })
+  })
+  afterAll(() => receiver.close())
+
+  it('asks for contents: read and subscribes to release', async () => {
+    const { data } = await app.octokit.request('GET /app')
+    expect(data!.permissions).toMatchObject({ contents: 'read' })
+    expect(data!.events).toContain('release')
+  })
+
+  it("answers GitHub's 404 for the latest release of a repository that has none, then lists and reads what a user publishes", async () => {
+    const octokit = await app.getInstallationOctokit(installationId)
+    const none = await rejection(octokit.rest.repos.getLatestRelease({ owner: 'shippers', repo: 'kit' }))
+    expect([none.status, none.response?.data.message]).toEqual([404, 'Not Found'])
+    expect((await octokit.rest.repos.listReleases({ owner: 'shippers', repo: 'kit' })).data).toEqual([])
+
+    const rhea = userClient(gh, gh.createUserToken({ login: 'rhea' }).token)
+    const { data: first } = await rhea.rest.repos.createRelease({ owner: 'shippers', repo: 'kit', tag_name: 'v1.0.0', name: 'One', body: 'The first.' })
+    expect(first).toMatchObject({ tag_name: 'v1.0.0', name: 'One', body: 'The first.', draft: false, prerelease: false, author: { login: 'rhea' } })
+    expect(first.published_at).toEqual(expect.any(String))
+    gh.advanceClock({ ms: 60_000 })
+    await rhea.rest.repos.createRelease({ owner: 'shippers', repo: 'kit', tag_name: 'v1.1.0-rc.1', prerelease: true })
+    gh.advanceClock({ ms: 60_000 })
+    const { data: draft } = await rhea.rest.repos.createRelease({ owner: 'shippers', repo: 'kit', tag_name: 'v2.0.0', draft: true })
+    expect([draft.draft, draft.published_at]).toEqual([true, null])
+
+    // The latest is the newest published full release: not the prerelease, not the draft.
+    expect((await octokit.rest.repos.getLatestRelease({ owner: 'shippers', repo: 'kit' })).data.tag_name).toBe('v1.0.0')
+    // Newest first; a draft only for those who may push (the App reads contents only).
+    expect((await octokit.rest.repos.listReleases({ owner: 'shippers', repo: 'kit' })).data.map((r) => r.tag_name)).toEqual([
+      'v1.1.0-rc.1',
+      'v1.0.0',
+    ])
+    expect((await rhea.rest.repos.listReleases({ owner: 'shippers', repo: 'kit', per_page: 2 })).data.map((r) => r.tag_name)).toEqual([
+      'v2.0.0',
+      'v1.1.0-rc.1',
+    ])
+  })
+
+  it('refuses what GitHub refuses: a second release of a tag, no tag, an unknown target, no push access, an App without contents: write', async () => {
+    const rhea = userClient(gh, gh.createUserToken({ login: 'rhea' }).token)
+    const twice = await rejection(rhea.rest.repos.createRelease({ owner: 'shippers', repo: 'kit', tag_name: 'v1.0.0' }))
+    expect([twice.status, twice.response?.data.errors]).toEqual([422, [{ resource: 'Release', code: 'already_exists', field: 'tag_name' }]])
+    const noTag = await rejection(rhea.rest.repos.createRelease({ owner: 'shippers', repo: 'kit' } as never))
+    expect(noTag.status).toBe(422)
+    const target = await rejection(rhea.rest.repos.createRelease({ owner: 'shippers', repo: 'kit', tag_name: 'v9', target_commitish: 'nope' }))
+    expect([target.status, target.response?.data.errors?.[0]?.field]).toEqual([422, 'target_commitish'])
+    const reader = userClient(gh, gh.createUserToken({ login: 'reader' }).token)
+    expect((await rejection(reader.rest.repos.listReleases({ owner: 'shippers', repo: 'kit' }))).status).toBe(404)
+    const octokit = await app.getInstallationOctokit(installationId)
+    const byApp = await rejection(octokit.rest.repos.createRelease({ owner: 'shippers', repo: 'kit', tag_name: 'v3' }))
+    expect([byApp.status, byApp.response?.data.message]).toEqual([403, 'Resource not accessible by integration'])
+  })
+
+  it('sends release created, published and released (prereleased for a prerelease; a draft only created), signed, to the App', async () => {
+    await gh.idle()
+    const webhooks = new Webhooks({ secret: gh.webhookSecret })
+    const releases = receiver.of('release')
+    // In the order sent (deliveries run side by side, so they may arrive in another: GitHub promises no order either).
+    const sent = gh.deliveries.filter((delivery) => delivery.event === 'release')
+    expect(releases).toHaveLength(sent.length)
+    expect(sent.map((entry) => `${entry.action}:${(entry.payload.release as { tag_name: string }).tag_name}`)).toEqual([
+      'created:v1.0.0',
+      'published:v1.0.0',
+      'released:v1.0.0',
+      'created:v1.1.0-rc.1',
+      'published:v1.1.0-rc.1',
+      'prereleased:v1.1.0-rc.1',
+      'created:v2.0.0',
+    ])
+    for (const delivery of releases) {
+      expect(delivery.payload.installation.id).toBe(installationId)
+      expect(delivery.payload.repository.full_name).toBe('shippers/kit')
+      expect(await webhooks.verify(delivery.raw, String(delivery.headers['x-hub-signature-256']))).toBe(true)
+    }
+  })
+
+  it('publishes and deletes a release from the repository page, without JavaScript; deleting sends release deleted', async () => {
+    const releasesUrl = `${gh.url}/shippers/kit/releases`
+    expect(await (await fetch(`${gh.url}/shippers/kit`)).text()).toContain('/shippers/kit/releases')
+    const post = (action: string, fields: Record<string, string>) =>
+      fetch(`${gh.url}/_emulator/act/${action}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: cookieLessForm({ repository: 'shippers/kit', return_to: '/shippers/kit/releases', ...fields }),
+      })
+    const published = await post('release', { tag: 'v1.2.0', name: 'Faster', body: 'Builds in half the time.', kind: 'release', login: 'rhea' })
+    expect(published.status).toBe(303)
+    expect(published.headers.get('location')).toContain('Release+v1.2.0+published')
+    const listed = await (await fetch(releasesUrl)).text()
+    expect(listed).toContain('Faster')
+    expect(listed).toContain('Builds in half the time.')
+    const again = await post('release', { tag: 'v1.2.0', kind: 'release', login: 'rhea' })
+    expect(again.status).toBe(422)
+    expect(await again.text()).toContain('a release with this tag name exists already')
+    expect((await post('release', { tag: 'v1.3.0', kind: 'release', login: 'reader' })).status).toBe(403)
+    const id = gh.releases({ repository: 'shippers/kit' }).find((release) => release.tag === 'v1.2.0')!.id
+    expect((await post('delete-release', { id: String(id), login: 'rhea' })).status).toBe(303)
+    expect(gh.releases({ repository: 'shippers/kit' }).map((release) => release.tag)).not.toContain('v1.2.0')
+    // The tag stays: a new release of it is made at the same commit.
+    const head = gh.repository({ repository: 'shippers/kit' }).headSha
+    gh.pushCommit({ repository: 'shippers/kit' })
+    expect(gh.publishRelease({ repository: 'shippers/kit', tag: 'v1.2.0', login: 'rhea' }).sha).toBe(head)
+    await gh.idle()
+    expect(receiver.of('release', 'deleted').map((entry) => entry.payload.release.tag_name)).toEqual(['v1.2.0'])
+  })
+
+  it('lets an App with contents: write create and delete releases through the API, and sees its drafts', async () => {
+    const writer = await start({ permissions: { metadata: 'read', contents: 'write' }, events: ['release'], webhookUrl: receiver.url })
+    writer.createUser({ login: 'wren' })
+    writer.createOrganization({ login: 'wrens', owners: ['wren'] })
+    writer.createRepository({ owner: 'wrens', name: 'tool', private: true })
+    const installation = writer.install({ account: 'wrens', sender: 'wren' })
+    writer.pushCommit({ repository: 'wrens/tool' })
+    const octokit = await appFor(writer).getInstallationOctokit(installation.id)
+    const { data } = await octokit.rest.repos.createRelease({ owner: 'wrens', repo: 'tool', tag_name: 'v0.1.0', draft: true })
+    expect(data.author.login).toBe(`${writer.appSlug}[bot]`)
+    expect((await octokit.rest.repos.listReleases({ owner: 'wrens', repo: 'tool' })).data.map((r) => r.draft)).toEqual([true])
+    expect((await octokit.rest.repos.deleteRelease({ owner: 'wrens', repo: 'tool', release_id: data.id })).status).toBe(204)
+    expect((await rejection(octokit.rest.repos.deleteRelease({ owner: 'wrens', repo: 'tool', release_id: data.id }))).status).toBe(404)
     await writer.idle()
   })
 })

@@ -119,6 +119,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { listen, urlHost } from '../support/http.ts'
 import { findApiRoute, runApi } from './api.ts'
 import './checks-api.ts'
+import './releases-api.ts'
 import { Checks } from './checks.ts'
 import {
   createHelpers,
@@ -131,6 +132,7 @@ import {
 } from './helpers.ts'
 import { errorReply, injectFailure, send, takeFailure, toRequest, type Ctx, type Exchange, type FailureSpec, type Reply } from './http.ts'
 import type { OperationId } from './operations.ts'
+import { Releases } from './releases.ts'
 import { Shapes } from './shapes.ts'
 import { GithubStore, type AppRecord, type PermissionLevel } from './store.ts'
 import { web } from './web.ts'
@@ -152,10 +154,10 @@ const DEFAULT_PERMISSIONS: Record<string, PermissionLevel> = {
   checks: 'read',
   statuses: 'read',
 }
-const DEFAULT_EVENTS = ['check_run', 'check_suite', 'fork', 'member', 'status']
+const DEFAULT_EVENTS = ['check_run', 'check_suite', 'fork', 'member', 'release', 'status']
 /** What issue 30 added to the App: a saved App and its installations from an older data file gain them (the owner accepted). */
 const CHECKS_PERMISSIONS: Record<string, PermissionLevel> = { checks: 'read', statuses: 'read' }
-const CHECKS_EVENTS = ['check_run', 'check_suite', 'status']
+const CHECKS_EVENTS = ['check_run', 'check_suite', 'release', 'status']
 
 export interface GithubEmulatorOptions {
   port?: number
@@ -254,6 +256,7 @@ export async function startGithubEmulator(opts: GithubEmulatorOptions = {}): Pro
   const world = new World(store, now, (event) => deliver(event))
   const shapes = new Shapes(url, world)
   const checks = new Checks(world, now)
+  const releases = new Releases(world, now)
   const dispatcher = new WebhookDispatcher(
     opts.webhookUrl,
     () => store.app.webhookSecret,
@@ -268,6 +271,7 @@ export async function startGithubEmulator(opts: GithubEmulatorOptions = {}): Pro
     store,
     world,
     checks,
+    releases,
     shapes,
     webhooks: dispatcher,
     publicKey,

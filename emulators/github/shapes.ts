@@ -16,6 +16,7 @@ import type {
   CommitStatusRecord,
   InstallationRecord,
   InvitationRecord,
+  ReleaseRecord,
   RepoRecord,
   RepoRole,
 } from './store.ts'
@@ -517,6 +518,44 @@ export class Shapes {
       commit_url: `${api}/commits/${sha}`,
       url: `${api}/commits/${sha}/status`,
     }
+  }
+
+  // Releases (issue 30)
+
+  release(release: ReleaseRecord): Schemas['release'] {
+    const name = this.fullNameOf(release.repoId)
+    const api = `${this.url}/repos/${name}`
+    const author = this.store.account(release.authorId)
+    const tag = encodeURIComponent(release.tagName)
+    return {
+      url: `${api}/releases/${release.id}`,
+      assets_url: `${api}/releases/${release.id}/assets`,
+      upload_url: `${this.url}/repos/${name}/releases/${release.id}/assets{?name,label}`,
+      // A draft's page and archives are under a temporary name until it is published, as on GitHub.
+      html_url: release.draft ? `${this.url}/${name}/releases/tag/untagged-${release.id}` : `${this.url}/${name}/releases/tag/${tag}`,
+      tarball_url: release.draft ? null : `${api}/tarball/${tag}`,
+      zipball_url: release.draft ? null : `${api}/zipball/${tag}`,
+      id: release.id,
+      node_id: nodeId('Release', release.id),
+      tag_name: release.tagName,
+      target_commitish: release.targetCommitish,
+      name: release.name,
+      body: release.body,
+      draft: release.draft,
+      prerelease: release.prerelease,
+      immutable: false,
+      created_at: release.createdAt,
+      published_at: release.publishedAt,
+      updated_at: release.updatedAt,
+      author: author ? this.simpleUser(author) : this.simpleUser(this.world.bot()),
+      assets: [],
+    }
+  }
+
+  /** The release as `release` webhooks carry it (the REST shape; no asset, author a user). */
+  webhookRelease(release: ReleaseRecord): Webhooks['webhooks_release'] {
+    const { author, ...rest } = this.release(release)
+    return { ...rest, author: author as Webhooks['webhooks_release']['author'] } as Webhooks['webhooks_release']
   }
 
   private fullNameOf(repoId: number): string {

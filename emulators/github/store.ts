@@ -50,6 +50,8 @@ export interface RepoRecord {
   pushedAt: string
   /** Branch name → head commit SHA. */
   branches: Record<string, string>
+  /** Tag name → commit SHA (made by releases; absent in data files from before issue 30). */
+  tags?: Record<string, string>
   commits: CommitRecord[]
   parentId: number | null
   sourceId: number | null
@@ -128,6 +130,24 @@ export interface CheckRunRecord {
 
 export type CommitState = 'error' | 'failure' | 'pending' | 'success'
 
+/** A release (issue 30): a tag at a commit with a name and notes; drafts are seen by push access only. */
+export interface ReleaseRecord {
+  id: number
+  repoId: number
+  tagName: string
+  /** What the request named (a branch or SHA); `sha` is the commit the tag points at. */
+  targetCommitish: string
+  sha: string
+  name: string | null
+  body: string | null
+  draft: boolean
+  prerelease: boolean
+  authorId: number
+  createdAt: string
+  publishedAt: string | null
+  updatedAt: string
+}
+
 export interface CommitStatusRecord {
   id: number
   repoId: number
@@ -165,6 +185,7 @@ export interface PersistedState {
     checkSuite: number
     checkRun: number
     commitStatus: number
+    release: number
   }
   accounts: AccountRecord[]
   repos: RepoRecord[]
@@ -177,6 +198,7 @@ export interface PersistedState {
   checkSuites: CheckSuiteRecord[]
   checkRuns: CheckRunRecord[]
   commitStatuses: CommitStatusRecord[]
+  releases: ReleaseRecord[]
 }
 
 const FIRST_IDS: PersistedState['nextIds'] = {
@@ -187,6 +209,7 @@ const FIRST_IDS: PersistedState['nextIds'] = {
   checkSuite: 30_100_000_001,
   checkRun: 40_200_000_001,
   commitStatus: 50_300_000_001,
+  release: 180_400_001,
 }
 
 export class GithubStore {
@@ -212,6 +235,7 @@ export class GithubStore {
       checkSuites: [],
       checkRuns: [],
       commitStatuses: [],
+      releases: [],
     }
     if (existing) {
       state.app = createApp(existing.app)
@@ -220,6 +244,7 @@ export class GithubStore {
       state.checkSuites ??= []
       state.checkRuns ??= []
       state.commitStatuses ??= []
+      state.releases ??= []
     }
     const store = new GithubStore(state, dataFile)
     store.persist()
@@ -247,6 +272,7 @@ export class GithubStore {
       checkSuite: this.state.checkSuites,
       checkRun: this.state.checkRuns,
       commitStatus: this.state.commitStatuses,
+      release: this.state.releases,
     }[kind]
     return records.some((record) => record.id === id)
   }

@@ -22,7 +22,7 @@ const STYLE = `
   a { color: var(--accent); }
   label { display: block; font-weight: 600; margin: 0.75rem 0 0.25rem; }
   .choice { display: flex; gap: 0.5rem; align-items: center; font-weight: 400; margin: 0.25rem 0; }
-  input[type="text"], select { width: 100%; padding: 0.5rem; font: inherit; color: inherit; background: var(--card); border: 1px solid var(--border); border-radius: 0.375rem; }
+  input[type="text"], input:not([type]), textarea, select { width: 100%; padding: 0.5rem; font: inherit; color: inherit; background: var(--card); border: 1px solid var(--border); border-radius: 0.375rem; }
   button { padding: 0.5rem 1rem; font: inherit; font-weight: 600; color: #fff; background: var(--button); border: 1px solid transparent; border-radius: 0.375rem; cursor: pointer; }
   button.secondary { color: var(--fg); background: transparent; border-color: var(--border); }
   button.danger { background: var(--danger-button); }
@@ -314,11 +314,16 @@ export function repositoryPage(input: {
       <p>Default branch <code>${escapeHtml(input.defaultBranch)}</code> at ${input.headSha ? `<a href="${self}/commit/${escapeHtml(input.headSha)}"><code>${escapeHtml(input.headSha)}</code></a> (its checks)` : '<code>(no commit)</code>'}</p>
       ${flashBlock(input.flash)}
       <form method="post" action="/_emulator/act/push">${hidden({ repository: input.fullName, return_to: self })}
-        <button type="submit" class="secondary">Push a new commit</button></form></div>
+        <button type="submit" class="secondary">Push a new commit</button></form>
+      <p><a href="${self}/releases">Releases</a></p></div>
     <section class="card" aria-labelledby="invitations-heading"><h2 id="invitations-heading">Pending invitations</h2>${invitations}</section>
     <section class="card" aria-labelledby="collaborators-heading"><h2 id="collaborators-heading">Collaborators</h2>${collaborators}</section>
     <section class="card" aria-labelledby="forks-heading"><h2 id="forks-heading">Forks</h2>${forks}${forkForm}</section>`,
   )
+}
+
+function options(choices: ReadonlyArray<readonly [string, string]>): string {
+  return choices.map(([value, label]) => `<option value="${value}">${escapeHtml(label)}</option>`).join('')
 }
 
 const CONCLUSION_CHOICES = [
@@ -343,8 +348,6 @@ export function commitPage(input: {
   flash?: string
 }): string {
   const self = `/${input.fullName}/commit/${input.sha}`
-  const options = (choices: ReadonlyArray<readonly [string, string]>) =>
-    choices.map(([value, label]) => `<option value="${value}">${escapeHtml(label)}</option>`).join('')
   const runs = input.checkRuns.length
     ? `<ul class="list">${input.checkRuns
         .map((run) => {
@@ -398,6 +401,50 @@ export function commitPage(input: {
         <div class="actions"><button type="submit">Add check run</button></div></form></section>
     <section class="card" aria-labelledby="statuses-heading"><h2 id="statuses-heading">Commit statuses</h2>${statuses}
       <h3>Set a commit status</h3>${statusForm}</section>`,
+  )
+}
+
+/** A repository's releases (issue 30): the list, newest first, and a form to publish one as a user with push access. */
+export function releasesPage(input: {
+  fullName: string
+  releases: Array<{ id: number; tag: string; name: string | null; body: string | null; draft: boolean; prerelease: boolean; author: string; publishedAt: string | null; sha: string }>
+  pushers: string[]
+  flash?: string
+}): string {
+  const self = `/${input.fullName}/releases`
+  const list = input.releases.length
+    ? `<ul class="list">${input.releases
+        .map((release) => {
+          const state = release.draft ? 'Draft' : release.prerelease ? 'Pre-release' : 'Published'
+          const remove = input.pushers.length
+            ? `<form class="inline" method="post" action="/_emulator/act/delete-release">${hidden({ repository: input.fullName, id: String(release.id), login: input.pushers[0], return_to: self })}
+                <button type="submit" class="secondary">Delete ${escapeHtml(release.tag)}</button></form>`
+            : ''
+          return `<li><span><strong>${escapeHtml(release.name ?? release.tag)}</strong> <code>${escapeHtml(release.tag)}</code> <span class="badge">${state}</span>
+            <span class="muted">by ${escapeHtml(release.author)}${release.publishedAt ? ` on ${escapeHtml(release.publishedAt)}` : ''}, at <code>${escapeHtml(release.sha.slice(0, 7))}</code></span>
+            ${release.body ? `<br><span>${escapeHtml(release.body)}</span>` : ''}</span>${remove}</li>`
+        })
+        .join('')}</ul>`
+    : '<p class="muted">No releases.</p>'
+  const form = input.pushers.length
+    ? `<form method="post" action="/_emulator/act/release">${hidden({ repository: input.fullName, return_to: self })}
+        <label for="release-tag">Tag</label><input id="release-tag" name="tag" required placeholder="v1.0.0">
+        <label for="release-name">Release title (optional)</label><input id="release-name" name="name">
+        <label for="release-body">Release notes (optional)</label><textarea id="release-body" name="body" rows="5"></textarea>
+        <label for="release-kind">Kind</label>
+        <select id="release-kind" name="kind">${options([
+          ['release', 'Release (published)'],
+          ['prerelease', 'Pre-release (published)'],
+          ['draft', 'Draft (not published)'],
+        ])}</select>
+        <label for="release-login">Publish as</label>
+        <select id="release-login" name="login">${input.pushers.map((login) => `<option>${escapeHtml(login)}</option>`).join('')}</select>
+        <div class="actions"><button type="submit">Publish release</button></div></form>`
+    : '<p class="muted">Nobody with push access can publish a release.</p>'
+  return page(
+    `Releases · ${input.fullName}`,
+    `<div class="card"><h1>Releases of <a href="/${escapeHtml(input.fullName)}">${escapeHtml(input.fullName)}</a></h1>${flashBlock(input.flash)}${list}</div>
+    <section class="card" aria-labelledby="new-release-heading"><h2 id="new-release-heading">Draft a new release</h2>${form}</section>`,
   )
 }
 

@@ -16,6 +16,7 @@ import {
   installRepositoriesPage,
   installTargetPage,
   messagePage,
+  releasesPage,
   repositoryPage,
   type InvitationView,
 } from './views.ts'
@@ -43,6 +44,12 @@ export async function web(ctx: Ctx, req: Request): Promise<Reply> {
       const owner = ctx.store.accountByLogin(segments[0])
       const repo = owner && ctx.store.repoByName(owner.id, segments[1])
       if (repo) return { status: 200, html: renderRepository(ctx, repo, req.url.searchParams.get('flash') ?? undefined) }
+    }
+    // A repository's releases, and a release's html_url (…/releases/tag/{tag}): the same page.
+    if (segments[2] === 'releases' && (segments.length === 3 || (segments.length === 5 && segments[3] === 'tag'))) {
+      const owner = ctx.store.accountByLogin(segments[0])
+      const repo = owner && ctx.store.repoByName(owner.id, segments[1])
+      if (repo) return { status: 200, html: renderReleases(ctx, repo, req.url.searchParams.get('flash') ?? undefined) }
     }
     if (segments.length === 4 && segments[2] === 'commit') {
       const owner = ctx.store.accountByLogin(segments[0])
@@ -427,12 +434,26 @@ export function renderRepository(ctx: Ctx, repo: RepoRecord, flash?: string): st
   })
 }
 
-export function renderCommit(ctx: Ctx, repo: RepoRecord, sha: string, flash?: string): string {
-  const checks = ctx.helpers.commitChecks({ repository: fullName(ctx, repo), sha })
-  const pushers = ctx.store.state.accounts.filter((account) => {
+/** The users who may push to the repository (and so set statuses and publish releases from the pages). */
+function pushersOf(ctx: Ctx, repo: RepoRecord): AccountRecord[] {
+  return ctx.store.state.accounts.filter((account) => {
     const role = account.type === 'User' ? ctx.world.roleOf(account, repo) : null
     return role === 'push' || role === 'maintain' || role === 'admin'
   })
+}
+
+export function renderReleases(ctx: Ctx, repo: RepoRecord, flash?: string): string {
+  return releasesPage({
+    fullName: fullName(ctx, repo),
+    releases: ctx.helpers.releases({ repository: fullName(ctx, repo) }),
+    pushers: pushersOf(ctx, repo).map((account) => account.login),
+    flash,
+  })
+}
+
+export function renderCommit(ctx: Ctx, repo: RepoRecord, sha: string, flash?: string): string {
+  const checks = ctx.helpers.commitChecks({ repository: fullName(ctx, repo), sha })
+  const pushers = pushersOf(ctx, repo)
   return commitPage({
     fullName: fullName(ctx, repo),
     sha,
@@ -472,6 +493,20 @@ export function renderAccount(ctx: Ctx, account: AccountRecord, flash?: string):
 
 export function localPath(value: string | null, fallback: string): string {
   return value && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') ? value : fallback
+}
+
+/** A failed action in words: GitHub's "Validation Failed" with what failed (a tag that has a release already). */
+function problemText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  const details = error instanceof GithubError ? (error.errors ?? []) : []
+  const said = details.map((entry) =>
+    typeof entry.message === 'string'
+      ? entry.message
+      : entry.code === 'already_exists'
+        ? `a ${String(entry.resource).toLowerCase()} with this ${String(entry.field).replace('_', ' ')} exists already`
+        : `${String(entry.field).replace('_', ' ')} is ${String(entry.code).replace('_', ' ')}`,
+  )
+  return said.length ? `${error.message}: ${said.join('; ')}.` : error.message
 }
 
 export function backTo(path: string, flash: string): Reply {
@@ -592,13 +627,30 @@ export async function emulatorRoutes(ctx: Ctx, req: Request): Promise<Reply> {
           })
           return backTo(returnTo, `Status ${status.context} set to ${status.state}.`)
         }
+        case 'release': {
+          const kind = form.get('kind') ?? 'release'
+          const release = helpers.publishRelease({
+            repository: form.get('repository') ?? '',
+            tag: form.get('tag') ?? '',
+            name: form.get('name') || undefined,
+            body: form.get('body') || undefined,
+            login: form.get('login') ?? '',
+            draft: kind === 'draft',
+            prerelease: kind === 'prerelease',
+          })
+          return backTo(returnTo, `Release ${release.tag} ${release.draft ? 'saved as a draft' : 'published'}.`)
+        }
+        case 'delete-release': {
+          helpers.deleteRelease({ repository: form.get('repository') ?? '', id: Number(form.get('id')), login: form.get('login') ?? '' })
+          return backTo(returnTo, 'Release deleted.')
+        }
         case 'push': {
           const { sha } = helpers.pushCommit({ repository: form.get('repository') ?? '' })
           return backTo(returnTo, `Pushed ${sha}.`)
         }
       }
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error)
+      const message = problemText(error)
       return {
         status: error instanceof GithubError ? error.status : 400,
         html: messagePage('That did not work', message, [{ href: returnTo, text: 'Back' }]),
@@ -620,6 +672,9 @@ export const CONTROL_POST = new Set([
   'completeCheckRun',
   'setCommitStatus',
   'commitChecks',
+  'publishRelease',
+  'deleteRelease',
+  'releases',
   'renameAccount',
   'install',
   'uninstall',

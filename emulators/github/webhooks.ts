@@ -7,7 +7,8 @@
  * (`redeliver`, GitHub's "Redeliver" button), which sends the same GUID again.
  *
  * `installation` and `installation_repositories` always reach the App; `member`, `fork`, `check_run`,
- * `check_suite` and `status` only when the App subscribes to them and an installation can see the repository.
+ * `check_suite`, `status` and `release` (with contents: read) only when the App subscribes to them and an
+ * installation can see the repository.
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto'
 import { BackgroundWork } from '../support/background.ts'
@@ -244,6 +245,23 @@ export class WebhookDispatcher {
           payload: {
             action: 'completed',
             check_suite: shapes.checkSuite(suite, app, this.checks.suiteConclusion(suite), this.checks.runsOf(suite).length),
+            repository: shapes.webhookRepository(repo),
+            ...context.extra,
+            sender: shapes.simpleUser(sender),
+          },
+        }
+      }
+      case 'release': {
+        const repo = store.repo(event.release.repoId)
+        const context = repo && this.repoContext(repo, 'release')
+        // The event needs contents: read, as on GitHub.
+        if (!repo || !context || !context.installation.permissions.contents) return undefined
+        return {
+          event: 'release',
+          installationId: context.installation.id,
+          payload: {
+            action: event.action,
+            release: shapes.webhookRelease(event.release),
             repository: shapes.webhookRepository(repo),
             ...context.extra,
             sender: shapes.simpleUser(sender),

@@ -14,6 +14,7 @@ import type {
   InstallationRecord,
   InvitationRecord,
   PermissionLevel,
+  ReleaseRecord,
   RepoRecord,
   RepoRole,
   RoleName,
@@ -87,6 +88,8 @@ export type DomainEvent =
   | { type: 'check_run'; action: 'created' | 'completed'; runId: number; senderId: number }
   | { type: 'check_suite.completed'; suiteId: number; senderId: number }
   | { type: 'status'; statusId: number; senderId: number }
+  /** The release as it was at the event (a deleted one is gone from the store when the payload is built). */
+  | { type: 'release'; action: 'created' | 'published' | 'released' | 'prereleased' | 'deleted'; release: ReleaseRecord; senderId: number }
 
 export type InviteResult = { status: 201; invitation: InvitationRecord } | { status: 204 }
 
