@@ -13,6 +13,8 @@ export default [
   route('seller/create', 'routes/listing-create.tsx'),
   route('create-listing', 'routes/listing-create.tsx', { id: 'create-listing-alias' }),
   route('seller/edit/:id', 'routes/listing-edit.tsx'),
+  // Issue 30: a listing's versions; a version note by hand for a listing without GitHub delivery.
+  route('seller/edit/:id/versions', 'routes/listing-versions.tsx'),
   route('checkout/:id', 'routes/checkout.tsx'),
   route('purchases', 'routes/purchases.tsx'),
   route('my-purchases', 'routes/my-purchases.tsx'),

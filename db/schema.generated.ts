@@ -157,6 +157,20 @@ export interface LedgerLines {
   transactionId: string | null;
 }
 
+export interface ListingReleases {
+  authorId: string | null;
+  githubReleaseId: number | null;
+  htmlUrl: string | null;
+  id: Generated<string>;
+  listingId: string;
+  name: string | null;
+  notes: Generated<string>;
+  publishedAt: Timestamp;
+  recordedAt: Generated<Timestamp>;
+  source: "github" | "manual";
+  version: string;
+}
+
 export interface Listings {
   additionalNotes: string | null;
   archivedAt: Timestamp | null;
@@ -183,6 +197,7 @@ export interface Listings {
   idempotencyHash: string | null;
   idempotencyKey: string | null;
   languages: Generated<string[]>;
+  lastUpdatedAt: Generated<Timestamp>;
   licence: "personal" | "commercial" | "unlimited";
   longDescription: Generated<string>;
   priceCents: number;
@@ -263,6 +278,7 @@ export interface NotificationPreferences {
   reminders: Generated<boolean>;
   timeZone: string | null;
   updatedAt: Generated<Timestamp>;
+  updates: Generated<boolean>;
   userId: string;
 }
 
@@ -528,6 +544,7 @@ export interface DB {
   githubInstallations: GithubInstallations;
   ledgerEntries: LedgerEntries;
   ledgerLines: LedgerLines;
+  listingReleases: ListingReleases;
   listings: Listings;
   listingTakedowns: ListingTakedowns;
   listingViewsDaily: ListingViewsDaily;

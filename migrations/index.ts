@@ -22,6 +22,7 @@ import * as reportsAndTakedowns from './0020_reports_and_takedowns.ts'
 import * as userSuspensions from './0021_user_suspensions.ts'
 import * as webhooks from './0022_webhooks.ts'
 import * as githubCheckReadings from './0023_github_check_readings.ts'
+import * as listingReleases from './0024_listing_releases.ts'
 
 // Every migration, in order. Listed explicitly (not read from the folder) so
 // the same code runs under tsx, Vite and Vitest; a test checks none is missing.
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '0021_user_suspensions': userSuspensions,
   '0022_webhooks': webhooks,
   '0023_github_check_readings': githubCheckReadings,
+  '0024_listing_releases': listingReleases,
 }

@@ -5,6 +5,7 @@ import { IMAGE_SIZES, imageVariant } from '~/lib/images'
 import { formatCents } from '~/lib/money'
 import { LISTING_TYPE_LABELS, type ListingType } from '~/lib/options'
 import { describeRating } from '~/lib/ratings'
+import { updatedAgo } from '~/lib/releases'
 
 /** What a card shows: a listing reduced to a few fields, so a page of 24 stays light. */
 export interface ListingCardData {
@@ -23,21 +24,27 @@ export interface ListingCardData {
   rating: { average: number | null; count: number }
   /** The seller's page (/sellers/{username}); absent on the seller's own page. */
   seller: { username: string; displayName: string } | null
+  /** Issue 30: "Updated 3 days ago" (the latest version, else when it was listed), worded when the data was read. */
+  updated: string | null
 }
 
-export function toListingCardData(listing: {
-  id: string
-  slug: string
-  title: string
-  shortDescription: string
-  priceCents: number
-  type: ListingType
-  languages: string[]
-  frameworks: string[]
-  thumbnailUrl: string | null
-  rating?: { average: number | null; count: number }
-  seller?: { username: string; displayName: string } | null
-}): ListingCardData {
+export function toListingCardData(
+  listing: {
+    id: string
+    slug: string
+    title: string
+    shortDescription: string
+    priceCents: number
+    type: ListingType
+    languages: string[]
+    frameworks: string[]
+    thumbnailUrl: string | null
+    rating?: { average: number | null; count: number }
+    seller?: { username: string; displayName: string } | null
+    lastUpdatedAt?: Date | string
+  },
+  now: Date = new Date(),
+): ListingCardData {
   return {
     id: listing.id,
     slug: listing.slug,
@@ -50,6 +57,7 @@ export function toListingCardData(listing: {
     thumbnailUrl: listing.thumbnailUrl,
     rating: listing.rating ?? { average: null, count: 0 },
     seller: listing.seller ? { username: listing.seller.username, displayName: listing.seller.displayName } : null,
+    updated: listing.lastUpdatedAt ? updatedAgo(listing.lastUpdatedAt, now) : null,
   }
 }
 
@@ -109,6 +117,7 @@ export function ListingCard({ listing, eager = false }: { listing: ListingCardDa
           </p>
         ) : null}
         <p className="listing-card-summary">{listing.shortDescription}</p>
+        {listing.updated ? <p className="listing-card-updated">{listing.updated}</p> : null}
         {listing.seller ? (
           <p className="listing-card-seller">
             by <Link to={`/sellers/${listing.seller.username}`}>{listing.seller.displayName}</Link>

@@ -100,6 +100,18 @@ export interface TakedownNotice {
   reason: string
 }
 
+/** A new version of a listing a buyer owns (issue 30): a GitHub release or the seller's version note. */
+export interface UpdateNotice {
+  listingTitle: string
+  listingSlug: string
+  version: string
+  /** The release's title, when it has one besides its tag. */
+  name?: string | null
+  notes: string
+  publishedAt: string
+  source: 'github' | 'manual'
+}
+
 export interface StuckNotice extends SaleNotice {
   limitLabel: string
 }
@@ -323,6 +335,21 @@ const BUILDERS: Record<NotificationKind, Builder> = {
       'Check the code you received before you use it further. If you have questions about your purchase, reply on its messages page or contact us.',
     ],
     action: { label: 'View your purchases', path: PURCHASES },
+  }),
+  listing_updated: (notice: UpdateNotice, ctx) => ({
+    subject: `New version of ${notice.listingTitle}: ${notice.version}`,
+    heading: `${notice.listingTitle} has a new version`,
+    summary: `${notice.listingTitle} ${notice.version}${notice.name && notice.name !== notice.version ? ` (${notice.name})` : ''} was published ${when(notice.publishedAt, ctx)}.`,
+    paragraphs: [
+      notice.notes
+        ? `What changed: ${notice.notes.length > 600 ? `${notice.notes.slice(0, 600)}…` : notice.notes}`
+        : 'The seller gave no notes.',
+      notice.source === 'github'
+        ? 'It is a release of the GitHub repository you were given access to: pull it, or sync your fork, to get it.'
+        : 'The seller delivers this listing by hand: ask them for the new version on your purchase’s messages page if it has not reached you.',
+    ],
+    action: { label: 'See the changelog', path: `/listing/${notice.listingSlug}#changelog` },
+    footnote: 'You receive this because update mails are on in your notification settings on your profile.',
   }),
   webhook_endpoint_disabled: (notice: WebhookDisabledNotice, ctx) => ({
     subject: `Webhook endpoint disabled: ${notice.url}`,

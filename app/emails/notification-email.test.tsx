@@ -40,6 +40,15 @@ const DATA: Record<string, Record<string, unknown>> = {
     category: 'Malware or leaked secrets',
     reason: 'A postinstall script sends secrets away',
   },
+  listing_updated: {
+    listingTitle: 'Invoice Kit',
+    listingSlug: 'invoice-kit',
+    version: 'v1.2.0',
+    name: 'Faster exports',
+    notes: 'PDF exports take half the time.',
+    publishedAt: '2026-11-23T10:00:00.000Z',
+    source: 'github',
+  },
   admin_delivery_stuck: { ...SALE, limitLabel: 'due in 24 hours' },
   admin_bank_details_digest: { date: '2026-11-23', count: 2, oldestRequestedAt: '2026-11-20T10:00:00.000Z' },
   admin_reconciliation_exceptions: {

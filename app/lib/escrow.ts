@@ -10,6 +10,13 @@ export const DISPUTE_WINDOW_DAYS = DISPUTE_WINDOW_HOURS / 24
 /** Statuses in which the buyer owns the purchase (and may not buy the listing again). */
 export const OWNED_STATUSES = ['paid', 'delivering', 'delivered', 'completed', 'disputed'] as const satisfies readonly TransactionStatus[]
 
+/**
+ * Statuses in which a buyer is told of a listing's new versions (issue 30, decision 036): they have the
+ * code and the sale is not contested. Paid or delivering buyers get the current code at delivery;
+ * a disputed sale may end in a refund, which takes access away; refunded and failed ones own nothing.
+ */
+export const UPDATE_RECIPIENT_STATUSES = ['delivered', 'completed'] as const satisfies readonly TransactionStatus[]
+
 /** Statuses in which the buyer's payment is held in escrow: paid, and neither completed nor refunded. */
 export const ESCROW_STATUSES = ['paid', 'delivering', 'delivered', 'disputed'] as const satisfies readonly TransactionStatus[]
 

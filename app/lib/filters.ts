@@ -99,7 +99,7 @@ export interface PageCursor {
   order: ResultOrder
   /**
    * The sort key of the boundary row, id last: [createdAt, id], [priceCents, id],
-   * [ratingScore, createdAt, id] (top-rated),
+   * [ratingScore, createdAt, id] (top-rated), [lastUpdatedAt, id] (recently-updated),
    * or for relevance [segment, rank, createdAt, id].
    */
   key: (string | number)[]
@@ -376,6 +376,7 @@ function isValidKey(order: ResultOrder, key: unknown[]): boolean {
   switch (order) {
     case 'newest':
     case 'oldest':
+    case 'recently-updated':
       return key.length === 2 && isTimestamp(key[0])
     case 'price-low':
     case 'price-high':

@@ -40,3 +40,8 @@ export function invitationUrl(webUrl: string, fullName: string): string {
 export function forkUrl(webUrl: string, fullName: string): string {
   return `${repositoryUrl(webUrl, fullName)}/fork`
 }
+
+/** How a listing is delivered: through GitHub while its repository is connected and reachable, else by the seller. */
+export function listingDeliveryMethod(listing: { githubRepoId: number | null; githubAccessLostAt: Date | null }): 'github' | 'manual' {
+  return listing.githubRepoId !== null && listing.githubAccessLostAt === null ? 'github' : 'manual'
+}

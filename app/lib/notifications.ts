@@ -2,7 +2,8 @@
  * What Forkmarket tells people (issue 17), shared by the server and the screens.
  *
  * Every kind is sent by e-mail and listed in the app. Only the optional ones —
- * reminders and digests — can be turned off on /profile; receipts, delivery,
+ * reminders, updates to things bought and digests — can be turned off on /profile (the mail; the
+ * in-app row stays); receipts, delivery,
  * dispute and money mails cannot (a buyer must hear that their 72-hour window
  * started, a seller that they were paid).
  */
@@ -16,6 +17,7 @@ export const NOTIFICATION_KINDS = [
   'purchase_confirmed',
   'refund_issued',
   'purchase_taken_down',
+  'listing_updated',
   // Seller
   'new_sale',
   'sale_delivered',
@@ -43,6 +45,12 @@ export const OPTIONAL_NOTIFICATIONS = {
     label: 'Reminders',
     description: 'A reminder 24 hours before a purchase is confirmed automatically.',
     kinds: ['confirm_reminder'],
+  },
+  updates: {
+    label: 'Updates to things I bought',
+    description:
+      'Mail me when a listing I bought has a new version (a GitHub release or the seller’s version note). You still see it in your notifications.',
+    kinds: ['listing_updated'],
   },
   digests: {
     label: 'Digests',

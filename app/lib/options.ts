@@ -215,7 +215,7 @@ export const EMAIL_SUPPORT_DURATION_LABELS: Record<EmailSupportDuration, string>
 }
 
 // 'top-rated' (issue 18) is beyond the spec's four: the Bayesian average of app/lib/ratings.ts.
-export const SORT_OPTIONS = ['newest', 'oldest', 'price-low', 'price-high', 'top-rated'] as const
+export const SORT_OPTIONS = ['newest', 'oldest', 'price-low', 'price-high', 'top-rated', 'recently-updated'] as const
 export type SortOption = (typeof SORT_OPTIONS)[number]
 export const DEFAULT_SORT: SortOption = 'newest'
 export const SORT_LABELS: Record<SortOption, string> = {
@@ -224,6 +224,7 @@ export const SORT_LABELS: Record<SortOption, string> = {
   'price-low': 'Price: Low to High',
   'price-high': 'Price: High to Low',
   'top-rated': 'Top Rated',
+  'recently-updated': 'Recently Updated',
 }
 
 export const COUNTRIES = ['GB', 'US', 'FR', 'DE', 'ES', 'IT', 'NL', 'BE', 'OTHER'] as const

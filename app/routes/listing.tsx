@@ -1,6 +1,7 @@
-import { Clock, EyeOff, Flag, PackageCheck, Pencil, ShoppingCart } from 'lucide-react'
+import { Clock, EyeOff, Flag, History, PackageCheck, Pencil, ShoppingCart } from 'lucide-react'
 import * as React from 'react'
 import { data, isRouteErrorResponse, Link } from 'react-router'
+import { AccessRule, Changelog, LatestVersion } from '~/components/listing-detail/changelog'
 import { DeliveryMethod } from '~/components/listing-detail/delivery-method'
 import { DemoLink, ListingTabs, TechSummary } from '~/components/listing-detail/listing-details'
 import { ListingMedia } from '~/components/listing-detail/listing-media'
@@ -24,6 +25,7 @@ import { z } from '~/lib/zod'
 import { ownedPurchaseId } from '~/server/domain/checkout.server'
 import { latestListingChecks } from '~/server/domain/github-checks.server'
 import { listingDeliveryMethod, toListingRepository } from '~/server/domain/github-listing-sources.server'
+import { listingChangelog } from '~/server/domain/listing-releases.server'
 import { canViewListing, checkListingOwner, deleteListing, getListingBySlug, getListingPageBySlug } from '~/server/domain/listings.server'
 import { takedownInForce } from '~/server/domain/moderation.server'
 import { countListingViewLater, countsAsView } from '~/server/domain/seller-analytics.server'
@@ -60,17 +62,20 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (viewer && countsAsView(request, viewer.id, listing.sellerId)) countListingViewLater(listing.id)
   // The listing's source repository and rating came with it (one read); the reviews are their own.
   const repository = toListingRepository(page.source)
-  const [reviews, ownedPurchase, checks] = await Promise.all([
+  const [reviews, ownedPurchase, checks, versions] = await Promise.all([
     listingReviewsData(listing.id, page.rating, viewer, new URL(request.url).searchParams.get('reviews')),
     // Issue 26.8: a buyer who already owns it gets their purchase, not a Buy Now that checkout refuses.
     viewer && !isOwner ? ownedPurchaseId(viewer.id, listing.id) : null,
     // Issue 30: the code host's checks of the listed commit, as last read.
     repository ? latestListingChecks(listing.id, repository.listedSha) : null,
+    // Issue 30: its versions (GitHub releases or the seller's notes), newest first.
+    listingChangelog(listing.id),
   ])
   return {
     reviews,
     listing,
     isOwner,
+    versions,
     // Issue 16: buyers see how the code reaches them; only the seller sees which repository it is.
     delivery: {
       verified: repository
@@ -133,8 +138,19 @@ function label<T extends readonly string[]>(list: T, labels: Record<T[number], s
 }
 
 export default function ListingPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { listing, isOwner, purchasable, ownedPurchase, ownerBankStatus, confirmDelete, delivery, reviews, reportView, takedown } =
-    loaderData
+  const {
+    listing,
+    isOwner,
+    purchasable,
+    ownedPurchase,
+    ownerBankStatus,
+    confirmDelete,
+    delivery,
+    reviews,
+    reportView,
+    takedown,
+    versions,
+  } = loaderData
   const seller = listing.seller
   const reviewResult = actionData && 'result' in actionData ? (actionData as ReviewActionResult) : null
 
@@ -183,8 +199,10 @@ export default function ListingPage({ loaderData, actionData }: Route.ComponentP
               </a>
             ) : null}
             <TechSummary listing={listing} />
+            {versions[0] ? <LatestVersion version={versions[0]} /> : null}
           </div>
           <ListingTabs listing={listing} />
+          <Changelog versions={versions} />
           <section id="reviews" aria-labelledby="reviews-title" className="grid scroll-mt-20 gap-4">
             <div className="grid gap-1">
               <h2 id="reviews-title" className="text-2xl font-semibold tracking-tight">
@@ -238,6 +256,12 @@ export default function ListingPage({ loaderData, actionData }: Route.ComponentP
                       Edit Listing
                     </Link>
                   </Button>
+                  <Button asChild variant="outline" className="w-full">
+                    <Link to={`/seller/edit/${listing.id}/versions`}>
+                      <History aria-hidden="true" />
+                      Versions
+                    </Link>
+                  </Button>
                   <DeleteListingButton title={listing.title} />
                 </div>
               ) : ownedPurchase ? (
@@ -267,6 +291,7 @@ export default function ListingPage({ loaderData, actionData }: Route.ComponentP
                 </div>
               )}
               <DeliveryMethod verified={delivery.verified} ownerSource={delivery.ownerSource} checks={delivery.checks} />
+              <AccessRule verified={delivery.verified} />
               {isOwner ? null : (
                 <Link
                   to={`/report?targetType=listing&targetId=${listing.id}`}

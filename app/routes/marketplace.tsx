@@ -42,7 +42,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const result = await searchListings(filters, { cursor, limit: PAGE_SIZE })
   const href = (pageCursor: string | null) => (pageCursor ? `${PATH}?${serializeFilters(filters, { cursor: pageCursor })}` : null)
   return {
-    listings: result.listings.map(toListingCardData),
+    listings: result.listings.map((listing) => toListingCardData(listing)),
     previousHref: href(result.pagination.previousCursor),
     nextHref: href(result.pagination.nextCursor),
     search: filters.search,

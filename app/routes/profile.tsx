@@ -84,6 +84,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return data({ notificationError: 'Choose a time zone from the list' }, { status: 400 })
     await saveNotificationSettings(user.id, {
       reminders: form.get('reminders') === 'on',
+      updates: form.get('updates') === 'on',
       digests: form.get('digests') === 'on',
       timeZone: timeZone === 'UTC' ? null : timeZone,
     })

@@ -29,7 +29,8 @@ function canWrite(ctx: Ctx, req: Request, repo: RepoRecord): boolean {
 /** A user without push access is told the repository is not there (GitHub hides what they may not change). */
 function requireWrite(ctx: Ctx, req: Request, repo: RepoRecord) {
   if (req.credential.kind === 'none') throw new GithubError(401, 'Requires authentication')
-  if (req.credential.kind === 'installation') requirePermission(ctx, req, repo, { ...WRITE_CONTENTS, message: 'Resource not accessible by integration' })
+  if (req.credential.kind === 'installation')
+    requirePermission(ctx, req, repo, { ...WRITE_CONTENTS, message: 'Resource not accessible by integration' })
   else if (!canWrite(ctx, req, repo)) throw notFound()
   return req.credential.kind === 'user' ? req.credential.user : ctx.world.bot()
 }

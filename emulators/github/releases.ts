@@ -58,7 +58,9 @@ export class Releases {
     if (this.state.releases.some((release) => release.repoId === repo.id && release.tagName === tagName))
       throw validationFailed([{ resource: 'Release', code: 'already_exists', field: 'tag_name' }])
     if ((input.body ?? '').length > RELEASE_BODY_MAX)
-      throw validationFailed([{ resource: 'Release', code: 'custom', field: 'body', message: 'body is too long (maximum is 125000 characters)' }])
+      throw validationFailed([
+        { resource: 'Release', code: 'custom', field: 'body', message: 'body is too long (maximum is 125000 characters)' },
+      ])
     const targetCommitish = input.targetCommitish?.trim() || repo.defaultBranch
     // An existing tag (a deleted release keeps its tag, as on GitHub) keeps its commit; a new one is made at the target.
     repo.tags ??= {}

@@ -955,8 +955,21 @@ describe('GitHub emulator: releases (issue 30)', () => {
     expect((await octokit.rest.repos.listReleases({ owner: 'shippers', repo: 'kit' })).data).toEqual([])
 
     const rhea = userClient(gh, gh.createUserToken({ login: 'rhea' }).token)
-    const { data: first } = await rhea.rest.repos.createRelease({ owner: 'shippers', repo: 'kit', tag_name: 'v1.0.0', name: 'One', body: 'The first.' })
-    expect(first).toMatchObject({ tag_name: 'v1.0.0', name: 'One', body: 'The first.', draft: false, prerelease: false, author: { login: 'rhea' } })
+    const { data: first } = await rhea.rest.repos.createRelease({
+      owner: 'shippers',
+      repo: 'kit',
+      tag_name: 'v1.0.0',
+      name: 'One',
+      body: 'The first.',
+    })
+    expect(first).toMatchObject({
+      tag_name: 'v1.0.0',
+      name: 'One',
+      body: 'The first.',
+      draft: false,
+      prerelease: false,
+      author: { login: 'rhea' },
+    })
     expect(first.published_at).toEqual(expect.any(String))
     gh.advanceClock({ ms: 60_000 })
     await rhea.rest.repos.createRelease({ owner: 'shippers', repo: 'kit', tag_name: 'v1.1.0-rc.1', prerelease: true })
@@ -983,7 +996,9 @@ describe('GitHub emulator: releases (issue 30)', () => {
     expect([twice.status, twice.response?.data.errors]).toEqual([422, [{ resource: 'Release', code: 'already_exists', field: 'tag_name' }]])
     const noTag = await rejection(rhea.rest.repos.createRelease({ owner: 'shippers', repo: 'kit' } as never))
     expect(noTag.status).toBe(422)
-    const target = await rejection(rhea.rest.repos.createRelease({ owner: 'shippers', repo: 'kit', tag_name: 'v9', target_commitish: 'nope' }))
+    const target = await rejection(
+      rhea.rest.repos.createRelease({ owner: 'shippers', repo: 'kit', tag_name: 'v9', target_commitish: 'nope' }),
+    )
     expect([target.status, target.response?.data.errors?.[0]?.field]).toEqual([422, 'target_commitish'])
     const reader = userClient(gh, gh.createUserToken({ login: 'reader' }).token)
     expect((await rejection(reader.rest.repos.listReleases({ owner: 'shippers', repo: 'kit' }))).status).toBe(404)
@@ -1025,7 +1040,13 @@ describe('GitHub emulator: releases (issue 30)', () => {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: cookieLessForm({ repository: 'shippers/kit', return_to: '/shippers/kit/releases', ...fields }),
       })
-    const published = await post('release', { tag: 'v1.2.0', name: 'Faster', body: 'Builds in half the time.', kind: 'release', login: 'rhea' })
+    const published = await post('release', {
+      tag: 'v1.2.0',
+      name: 'Faster',
+      body: 'Builds in half the time.',
+      kind: 'release',
+      login: 'rhea',
+    })
     expect(published.status).toBe(303)
     expect(published.headers.get('location')).toContain('Release+v1.2.0+published')
     const listed = await (await fetch(releasesUrl)).text()

@@ -16,8 +16,8 @@
  * requestOAuthOnInstall (GitHub's "Request user authorization (OAuth) during installation": the
  * install flow returns to callbackUrls[0] with `code` as well), permissions (default administration
  * write, contents read, metadata read, members read, checks read, statuses read), events (default
- * member, fork, check_run, check_suite, status), now (ms clock). A data file's App and installations
- * from before issue 30 gain checks/statuses read and the check events (as if the owner accepted them).
+ * member, fork, check_run, check_suite, release, status), now (ms clock). A data file's App and installations
+ * from before issue 30 gain checks/statuses read and the check and release events (as if the owner accepted them).
  * Options override what dataFile holds; ids and keys not given are kept from it.
  *
  * ## The app side (env → client)
@@ -56,6 +56,12 @@
  *     GET /repos/{o}/{r}/forks (every fork of a repository the token sees), POST /repos/{o}/{r}/forks
  *     (user token; 202, the fork exists at once and the `fork` webhook follows the answer; an
  *     existing fork is returned again), GET /user/{account_id}, GET /users/{username}
+ *   Releases (releases.ts, releases-api.ts): GET /repos/{o}/{r}/releases (contents read; newest first;
+ *     drafts only for push access / contents write), GET /repos/{o}/{r}/releases/latest (the newest published
+ *     release that is not a prerelease; 404 Not Found when there is none), POST /repos/{o}/{r}/releases
+ *     (a user with push access or an App with contents write: 201; tag_name required, a new tag at
+ *     target_commitish — default branch — 422 already_exists for a tag that has a release, invalid for an
+ *     unknown target), DELETE /repos/{o}/{r}/releases/{id} (204; the tag stays)
  *   Checks and statuses (checks.ts, checks-api.ts): GET /repos/{o}/{r}/commits/{ref}/check-runs (checks
  *     read; latest run per name unless filter=all; check_name, status, app_id), POST /repos/{o}/{r}/check-runs
  *     (installation token with checks write only: a user token gets 403 "You must authenticate via a GitHub
@@ -95,17 +101,20 @@
  *     GET /{owner}/{repo} (the repository's html_url) and /{owner}/{repo}/invitations (an
  *     invitation's html_url: "Accept as <login>"); /{owner}/{repo}/commit/{sha} — a commit's check runs
  *     and statuses: add a check run as GitHub Actions (a result, or in progress then "Finish"), set a
- *     commit status as a user with push access (linked from the repository page's head commit).
+ *     commit status as a user with push access (linked from the repository page's head commit);
+ *     /{owner}/{repo}/releases (and a release's html_url …/releases/tag/{tag}) — its releases, and "Draft a
+ *     new release": tag, title, notes, release / pre-release / draft, as a user with push access; Delete.
  *
  * ## Webhooks (webhooks.ts)
  *   installation (created, deleted), installation_repositories (added, removed), member (added,
  *   removed), fork, check_run (created, completed), check_suite (completed: when every run of the
- *   suite has), status — POSTed to webhookUrl after the API answer, signed like GitHub
+ *   suite has), status, release (created; unless a draft published, then released or prereleased;
+ *   deleted — with contents read) — POSTed to webhookUrl after the API answer, signed like GitHub
  *   (X-Hub-Signature-256), never retried automatically (`redeliver(guid)` resends with the same GUID).
  *
  * ## Test helpers (returned functions; the same over HTTP: POST /_emulator/api/<name> with the
  * argument as JSON, GET /_emulator/api/snapshot and /_emulator/api/deliveries)
- *   setCheckRun, completeCheckRun, setCommitStatus, commitChecks (issue 30),
+ *   setCheckRun, completeCheckRun, setCommitStatus, commitChecks, publishRelease, deleteRelease, releases (issue 30),
  *   seed (demo data: idempotent, stable ids, collaborators / pending or expired invitations / forks,
  *   no webhooks), createUser, ensureUser, createOrganization, createRepository, pushCommit, renameAccount,
  *   install, uninstall, addRepoToInstallation, removeRepoFromInstallation, acceptInvitation,
@@ -208,6 +217,11 @@ export interface GithubEmulator {
   /** A commit status set by `login` (push access needed). */
   setCommitStatus: Helpers['setCommitStatus']
   commitChecks: Helpers['commitChecks']
+  /** A release published (or saved as a draft) by `login`, who needs push access (sends the `release` webhooks). */
+  publishRelease: Helpers['publishRelease']
+  deleteRelease: Helpers['deleteRelease']
+  /** The repository's releases, newest first, drafts included. */
+  releases: Helpers['releases']
   renameAccount(input: { login: string; newLogin: string }): AccountInfo
   /** Installs the App on an account (sends `installation` created); `repositories`: 'all' (default) or names. */
   install(input: { account: string; repositories?: 'all' | string[]; sender?: string }): InstallationInfo

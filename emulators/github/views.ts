@@ -407,7 +407,17 @@ export function commitPage(input: {
 /** A repository's releases (issue 30): the list, newest first, and a form to publish one as a user with push access. */
 export function releasesPage(input: {
   fullName: string
-  releases: Array<{ id: number; tag: string; name: string | null; body: string | null; draft: boolean; prerelease: boolean; author: string; publishedAt: string | null; sha: string }>
+  releases: Array<{
+    id: number
+    tag: string
+    name: string | null
+    body: string | null
+    draft: boolean
+    prerelease: boolean
+    author: string
+    publishedAt: string | null
+    sha: string
+  }>
   pushers: string[]
   flash?: string
 }): string {

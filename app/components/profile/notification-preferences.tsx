@@ -1,20 +1,20 @@
 import { Form } from 'react-router'
 import { Button } from '~/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '~/components/ui/card'
-import { NOTIFICATION_PREFERENCES, OPTIONAL_NOTIFICATIONS, timeZones } from '~/lib/notifications'
+import { NOTIFICATION_PREFERENCES, OPTIONAL_NOTIFICATIONS, timeZones, type NotificationPreference } from '~/lib/notifications'
 
 export const NOTIFICATION_SETTINGS_INTENT = 'notification-settings'
 
 /**
  * /profile's "Notifications" section (issue 17): the optional mails (reminders,
- * digests) can be turned off; receipts, delivery, dispute and money mails
+ * updates to things bought — issue 30 —, digests) can be turned off; receipts, delivery, dispute and money mails
  * cannot. The time zone is the one mails show times in.
  */
 export function NotificationPreferences({
   settings,
   error,
 }: {
-  settings: { reminders: boolean; digests: boolean; timeZone: string | null }
+  settings: Record<NotificationPreference, boolean> & { timeZone: string | null }
   error?: string
 }) {
   return (

@@ -2,6 +2,7 @@ import { Link } from 'react-router'
 import { Callout, LegalPage, SUPPORT_EMAIL } from '~/components/prose'
 import { DISPUTE_WINDOW_DAYS, DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
 import { formatCents, PLATFORM_FEE_PERCENT, SELLER_SHARE_PERCENT, splitFee } from '~/lib/money'
+import { ACCESS_RULE } from '~/lib/releases'
 import { routePolicy } from '~/server/http/route-policy.server'
 import type { Route } from './+types/terms'
 
@@ -177,6 +178,24 @@ export default function TermsPage() {
         Unless the seller says otherwise in the listing, no licence lets you resell, sublicense or redistribute the source code itself as a
         template, starter kit or competing listing. Sellers may add further terms in their listing as long as they do not conflict with
         these Terms.
+      </p>
+      <h3 id="updates">Updates and access after the sale</h3>
+      <p>
+        A listing delivered through GitHub follows its repository: each release the seller publishes there appears in the listing’s
+        changelog. A listing the seller delivers by hand gets version notes the seller publishes on Forkmarket. Buyers whose purchase is
+        delivered or completed are told of each new version in the app, and by e-mail unless they turn update e-mails off on their profile.
+      </p>
+      <ul>
+        <li>
+          <strong>Delivered through GitHub.</strong> {ACCESS_RULE.github.keep} {ACCESS_RULE.github.refund}
+        </li>
+        <li>
+          <strong>Delivered by the seller.</strong> {ACCESS_RULE.manual.keep} {ACCESS_RULE.manual.refund}
+        </li>
+      </ul>
+      <p>
+        Forkmarket does not promise that a seller will publish updates; what a listing offers is what its description says. A seller can
+        still remove a collaborator on GitHub themselves: if that happens after completion, contact us (section 17).
       </p>
 
       <h2 id="selling">8. Selling on Forkmarket</h2>

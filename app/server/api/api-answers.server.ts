@@ -90,6 +90,10 @@ export const ListingSchema = z
     archivedAt: Timestamp.nullable(),
     createdAt: Timestamp,
     updatedAt: Timestamp,
+    lastUpdatedAt: Timestamp.meta({
+      description:
+        "When the listing's latest version (a GitHub release or the seller's version note) was published; createdAt when it has none.",
+    }),
     sellerId: Id,
     seller: z.strictObject({
       id: Id,
@@ -136,6 +140,7 @@ export const ListingSummarySchema = z
       additionalNotes: true,
       createdAt: true,
       updatedAt: true,
+      lastUpdatedAt: true,
       sellerId: true,
       techStack: true,
       support: true,

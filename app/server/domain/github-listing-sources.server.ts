@@ -15,7 +15,7 @@
  *   listingDeliveryMethod(ById) → 'github' ("Source verified on GitHub"; never show the repository's
  *       name to non-buyers) | 'manual' ("Delivered by the seller (not verified)").
  */
-import { ORGANIZATION_ONLY_REASON, PERSONAL_REPOSITORY_NOTE } from '~/lib/github'
+import { listingDeliveryMethod, ORGANIZATION_ONLY_REASON, PERSONAL_REPOSITORY_NOTE } from '~/lib/github'
 import { isUuid } from '~/lib/ids'
 import type { GithubWaitingOn, Listing, ListingGithubColumns } from '../../../db/schema.ts'
 import { db } from '../infra/db.server.ts'
@@ -24,6 +24,7 @@ import { logEvent } from '../infra/log.server.ts'
 import { AppError } from './errors.server.ts'
 import { recordListingChecks } from './github-checks.server.ts'
 import { installationLost } from './github-repository-access.server.ts'
+import { recordLatestReleaseAtConnection } from './listing-releases.server.ts'
 import { LISTING_SOURCE_COLUMNS } from './listings.server.ts'
 
 type Octo = Awaited<ReturnType<typeof installationOctokit>>
@@ -85,9 +86,7 @@ export interface SellerGithubStatus {
   }>
 }
 
-export function listingDeliveryMethod(listing: { githubRepoId: number | null; githubAccessLostAt: Date | null }): 'github' | 'manual' {
-  return listing.githubRepoId !== null && listing.githubAccessLostAt === null ? 'github' : 'manual'
-}
+export { listingDeliveryMethod }
 
 /** The same, by listing id (the listing page's loader: the public listing view carries no GitHub columns). */
 export async function listingDeliveryMethodById(listingId: string): Promise<'github' | 'manual'> {
@@ -250,8 +249,10 @@ export async function setListingRepository(input: {
       })
       .where('id', '=', listing.id)
       .execute()
-    // The listed commit's checks as evidence (issue 30): read now, with no transaction open.
+    // The listed commit's checks as evidence, and the repository's latest release as the listing's
+    // version (issue 30): read now, with no transaction open.
     await recordListingChecks(listing.id, { source: 'listing', now })
+    await recordLatestReleaseAtConnection(listing.id, now)
     return listingRepository(listing.id)
   }
   throw repoError(400, 'That repository is not one the Forkmarket GitHub App can reach: choose one from the list')

@@ -11,6 +11,7 @@ import { prepareEscrow } from './escrow.server.ts'
 import { handleChecksWebhook } from './github-checks.server.ts'
 import { handleFork, handleMemberAdded } from './github-delivery-confirmation.server.ts'
 import { handleInstallation, handleInstallationRepositories } from './github-repository-access.server.ts'
+import { handleReleaseWebhook } from './listing-releases.server.ts'
 
 export type GithubWebhookResult = 'processed' | 'duplicate' | 'ignored'
 
@@ -60,6 +61,10 @@ export async function processGithubWebhook(input: {
       // check_suite's `requested` and the like carry no result: only the ones that do are read.
       if (payload.action !== undefined && payload.action !== 'created' && payload.action !== 'completed') break
       return handleChecksWebhook(input.event, input.payload as Parameters<typeof handleChecksWebhook>[1], fresh, now)
+    case 'release':
+      // A release published (or deleted) on a connected repository: the listings' versions (issue 30).
+      if (payload.action !== 'published' && payload.action !== 'deleted') break
+      return handleReleaseWebhook(input.payload as Parameters<typeof handleReleaseWebhook>[0], fresh, now)
   }
   return db.transaction().execute(async (trx) => ((await fresh(trx)) ? 'ignored' : 'duplicate'))
 }

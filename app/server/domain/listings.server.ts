@@ -67,6 +67,7 @@ const LISTING_COLUMNS = [
   'listings.archivedAt',
   'listings.createdAt',
   'listings.updatedAt',
+  'listings.lastUpdatedAt',
 ] as const
 
 function listingViewQuery() {

@@ -66,6 +66,7 @@ export async function markAllRead(userId: string, now = new Date()): Promise<num
 
 export interface NotificationSettings {
   reminders: boolean
+  updates: boolean
   digests: boolean
   /** IANA zone the mails show times in; null: UTC. */
   timeZone: string | null
@@ -75,10 +76,10 @@ export interface NotificationSettings {
 export async function getNotificationSettings(userId: string): Promise<NotificationSettings> {
   const row = await db
     .selectFrom('notificationPreferences')
-    .select(['reminders', 'digests', 'timeZone'])
+    .select(['reminders', 'updates', 'digests', 'timeZone'])
     .where('userId', '=', userId)
     .executeTakeFirst()
-  return row ?? { reminders: true, digests: true, timeZone: null }
+  return row ?? { reminders: true, updates: true, digests: true, timeZone: null }
 }
 
 export async function saveNotificationSettings(userId: string, settings: NotificationSettings, now = new Date()): Promise<void> {

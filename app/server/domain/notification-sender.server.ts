@@ -58,6 +58,7 @@ export async function sendOne(outboxId: string, now: Date = new Date()): Promise
         'notificationOutbox.sendingSince',
         'users.email',
         'notificationPreferences.reminders',
+        'notificationPreferences.updates',
         'notificationPreferences.digests',
         'notificationPreferences.timeZone',
       ])
@@ -128,7 +129,7 @@ async function skipReason(
   trx: Executor,
   kind: string,
   data: Record<string, unknown>,
-  prefs: { reminders: boolean | null; digests: boolean | null },
+  prefs: { reminders: boolean | null; updates: boolean | null; digests: boolean | null },
 ): Promise<string | null> {
   const preference = preferenceFor(kind)
   if (preference && prefs[preference] === false) return `The recipient turned ${preference} off`

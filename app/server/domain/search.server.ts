@@ -73,6 +73,8 @@ export interface ListingSummary {
   additionalNotes: string | null
   createdAt: Date
   updatedAt: Date
+  /** The latest version's publication, else createdAt ("Updated 3 days ago"; issue 30). */
+  lastUpdatedAt: Date
   sellerId: string
   seller: { username: string; displayName: string; avatarUrl: string | null }
   /** Issue 18: the shown average (a tenth of a star; null without reviews) and how many reviews. */
@@ -124,13 +126,17 @@ const LISTING_COLUMNS = [
   'l.additionalNotes',
   'l.createdAt',
   'l.updatedAt',
+  'l.lastUpdatedAt',
   'l.ratingCount',
   'l.ratingAverageTenths',
   'l.ratingScore',
 ] as const
 
 // Microseconds, which a JS Date would lose: a cursor must compare exactly.
-const createdAtKey = sql<string>`to_char(${sql.ref('l.createdAt')} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
+const timestampKey = (column: 'l.createdAt' | 'l.lastUpdatedAt') =>
+  sql<string>`to_char(${sql.ref(column)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
+const createdAtKey = timestampKey('l.createdAt')
+const lastUpdatedAtKey = timestampKey('l.lastUpdatedAt')
 
 function tsquery(search: string) {
   return sql`websearch_to_tsquery('english', ${search})`
@@ -171,7 +177,7 @@ function rowsAfter(columns: Expression<unknown>[], direction: Direction, values:
   return sql<SqlBool>`(${sql.join(columns)}) ${operator} (${sql.join(values)})`
 }
 
-type SortColumn = 'createdAt' | 'priceCents' | 'ratingScore'
+type SortColumn = 'createdAt' | 'priceCents' | 'ratingScore' | 'lastUpdatedAt'
 /** Each sort's key columns before the id (the final tie-break), all in one direction: one index scan. */
 const SORT_KEYS: Record<Exclude<ResultOrder, 'relevance'>, { columns: SortColumn[]; direction: Direction }> = {
   newest: { columns: ['createdAt'], direction: 'desc' },
@@ -180,10 +186,12 @@ const SORT_KEYS: Record<Exclude<ResultOrder, 'relevance'>, { columns: SortColumn
   'price-high': { columns: ['priceCents'], direction: 'desc' },
   // Bayesian score (0 without reviews), newest first among equals (listings_top_rated_idx).
   'top-rated': { columns: ['ratingScore', 'createdAt'], direction: 'desc' },
+  // The latest version's date, else the listing's creation (issue 30; listings_recently_updated_idx).
+  'recently-updated': { columns: ['lastUpdatedAt'], direction: 'desc' },
 }
 
 function castKey(column: SortColumn, value: string | number | undefined) {
-  return column === 'createdAt' ? sql`${value}::timestamptz` : sql`${value}::integer`
+  return column === 'createdAt' || column === 'lastUpdatedAt' ? sql`${value}::timestamptz` : sql`${value}::integer`
 }
 
 /**
@@ -213,7 +221,13 @@ function sortedQuery(
   const scanDirection = cursor?.direction === 'prev' ? flip(direction) : direction
   let page = executor
     .selectFrom('listings as l')
-    .select([...LISTING_COLUMNS, createdAtKey.as('createdAtKey'), sql<number>`0::real`.as('rank'), sql<number>`1`.as('segment')])
+    .select([
+      ...LISTING_COLUMNS,
+      createdAtKey.as('createdAtKey'),
+      lastUpdatedAtKey.as('lastUpdatedAtKey'),
+      sql<number>`0::real`.as('rank'),
+      sql<number>`1`.as('segment'),
+    ])
     .where((eb) => eb.and(filterConditions(filters, search)))
   if (cursor) {
     page = page.where(
@@ -359,6 +373,7 @@ function toSummary(row: ResultRow): ListingSummary {
     additionalNotes: row.additionalNotes,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    lastUpdatedAt: row.lastUpdatedAt,
     sellerId: row.sellerId,
     seller: { username: row.sellerUsername, displayName: row.sellerDisplayName, avatarUrl: row.sellerAvatarUrl },
     rating: { average: row.ratingCount > 0 ? row.ratingAverageTenths / 10 : null, count: row.ratingCount },
@@ -373,7 +388,9 @@ function cursorFor(order: ResultOrder, correctedSearch: string | null, row: Resu
         ? [row.priceCents, row.id]
         : order === 'top-rated'
           ? [row.ratingScore, row.createdAtKey, row.id]
-          : [row.createdAtKey, row.id]
+          : order === 'recently-updated'
+            ? [row.lastUpdatedAtKey, row.id]
+            : [row.createdAtKey, row.id]
   return encodeCursor({ direction, order, key, correctedSearch })
 }
 

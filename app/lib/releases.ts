@@ -1,0 +1,97 @@
+import { DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
+import { z } from '~/lib/zod'
+
+/**
+ * A listing's versions (issue 30, docs/decisions/036): what the listing page, its Changelog and the
+ * cards show, the version-note form's rules (Conform on the page, the same schema in the action), and
+ * the relative "Updated 3 days ago".
+ */
+
+/** Notes kept per version (GitHub allows 125,000 characters; longer ones are cut with "…"). */
+export const RELEASE_NOTES_MAX = 10_000
+export const VERSION_NOTE_MAX = 5_000
+export const VERSION_MAX = 50
+
+export interface ListingVersion {
+  id: string
+  source: 'github' | 'manual'
+  /** The tag of a GitHub release, or the version the seller typed. */
+  version: string
+  /** A GitHub release's title, when it has one besides its tag. */
+  name: string | null
+  notes: string
+  htmlUrl: string | null
+  publishedAt: Date
+}
+
+export const VERSION_REQUIRED_MESSAGE = 'Enter the version, e.g. 1.2.0'
+export const VERSION_FORMAT_MESSAGE = 'Use letters, digits, dots, dashes, underscores or plus signs, e.g. 1.2.0 or v2-beta'
+export const VERSION_TOO_LONG_MESSAGE = `Versions must be at most ${VERSION_MAX} characters`
+export const NOTES_REQUIRED_MESSAGE = 'Say what changed in this version'
+export const NOTES_TOO_LONG_MESSAGE = `Notes must be at most ${VERSION_NOTE_MAX.toLocaleString('en-US')} characters`
+
+export const VersionNoteSchema = z.object({
+  version: z
+    .string({ error: VERSION_REQUIRED_MESSAGE })
+    .trim()
+    .min(1, VERSION_REQUIRED_MESSAGE)
+    // One message at a time: the format is checked once the version is there.
+    .pipe(
+      z
+        .string()
+        .max(VERSION_MAX, VERSION_TOO_LONG_MESSAGE)
+        .regex(/^[A-Za-z0-9][A-Za-z0-9._+-]*$/, VERSION_FORMAT_MESSAGE),
+    ),
+  notes: z
+    .string({ error: NOTES_REQUIRED_MESSAGE })
+    .transform((v) => v.replace(/\r\n/g, '\n').trim())
+    .pipe(z.string().min(1, NOTES_REQUIRED_MESSAGE).max(VERSION_NOTE_MAX, NOTES_TOO_LONG_MESSAGE)),
+})
+export type VersionNoteInput = z.output<typeof VersionNoteSchema>
+
+const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+]
+
+/**
+ * "3 days ago", "yesterday", "2 months ago", "just now" (under a minute, or a clock slightly ahead):
+ * the largest whole unit, rounded down, as marketplaces show it.
+ */
+export function timeAgo(value: Date | string, now: Date = new Date()): string {
+  const seconds = Math.max(0, Math.floor((now.getTime() - new Date(value).getTime()) / 1000))
+  const format = new Intl.RelativeTimeFormat('en', { numeric: 'auto' })
+  for (const [unit, size] of UNITS) {
+    if (seconds >= size) return format.format(-Math.floor(seconds / size), unit)
+  }
+  return 'just now'
+}
+
+/** The cards' line: "Updated 3 days ago" — from the latest version, else from when the listing was listed. */
+export function updatedAgo(lastUpdatedAt: Date | string, now: Date = new Date()): string {
+  return `Updated ${timeAgo(lastUpdatedAt, now)}`
+}
+
+/**
+ * What a buyer keeps after the sale and what a refund removes (issue 30), as the code does it: after
+ * completion nothing revokes a GitHub buyer's collaborator access (github-revocation.server.ts revokes
+ * before completion only), new versions are told while the listing is connected (listing-releases),
+ * and a refund — only possible before completion, through a dispute — cancels the invitation or
+ * removes the collaborator, which on GitHub also deletes their fork of the private repository.
+ * Shown on the listing page and in the Terms.
+ */
+export const ACCESS_RULE = {
+  github: {
+    keep: `Once the sale completes (you confirm receipt, or ${DISPUTE_WINDOW_HOURS} hours pass without a dispute), Forkmarket never takes your access away: you stay a read collaborator on the seller’s repository, keep your fork, and are told of each new release while the listing is connected to the repository.`,
+    refund:
+      'A refund (only possible before completion, through a dispute) removes your access: the invitation is cancelled or you are removed as a collaborator, and GitHub then deletes your fork of the private repository.',
+  },
+  manual: {
+    keep: 'You keep the fork link the seller delivered. New versions come as the seller’s version notes: you are told of each one, and the seller gives you the new code.',
+    refund: 'A refund (only possible before completion, through a dispute) ends your licence: you must delete the copies you received.',
+  },
+} as const
