@@ -306,6 +306,23 @@ const MATRIX: Record<string, Row[]> = {
       expect: cells(LOGIN, 403, 403, '302 /listing/:slug', 403),
     },
   ],
+  'seller/edit/:id/versions': [
+    {
+      method: 'GET',
+      request: (w) => ({ path: `/seller/edit/${w.listing.id}/versions`, params: { id: w.listing.id } }),
+      expect: cells(LOGIN, 403, 403, 200, 403),
+      note: "issue 30: the listing's versions and the version-note form, its seller only (checkListingOwner)",
+    },
+    {
+      method: 'POST',
+      request: (w) => ({
+        path: `/seller/edit/${w.listing.id}/versions`,
+        params: { id: w.listing.id },
+        body: { form: { version: `9.${Math.random().toString().slice(2, 8)}`, notes: 'Taken over' } },
+      }),
+      expect: cells(LOGIN, 403, 403, '302 /seller/edit/:id/versions', 403),
+    },
+  ],
   'checkout/:id': [
     {
       method: 'GET',
@@ -906,6 +923,8 @@ function normalise(cell: Cell): Cell {
     return cell.replace(/\/sales\/[0-9a-f-]+\//, '/sales/:id/')
   if (typeof cell === 'string' && /^30[23] \/seller\/takedowns\/[0-9a-f-]+$/.test(cell)) return cell.replace(/[0-9a-f-]+$/, ':id')
   if (typeof cell === 'string' && /^30[23] \/seller\/webhooks\/[0-9a-f-]+$/.test(cell)) return cell.replace(/[0-9a-f-]+$/, ':id')
+  if (typeof cell === 'string' && /^30[23] \/seller\/edit\/[0-9a-f-]+\/versions$/.test(cell))
+    return cell.replace(/\/edit\/[0-9a-f-]+\//, '/edit/:id/')
   return cell
 }
 

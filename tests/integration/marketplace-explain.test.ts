@@ -86,6 +86,10 @@ const QUERIES = [
   'minRating=3&sortBy=price-low',
   'search=dashboard&sortBy=top-rated',
   'languages=Go&minRating=4&sortBy=top-rated',
+  // Issue 30: recently updated (the latest version, else creation; listings_recently_updated_idx).
+  'sortBy=recently-updated',
+  'search=dashboard&sortBy=recently-updated',
+  'languages=Go&minPrice=20&sortBy=recently-updated',
 ]
 
 describe(`query plans at ${LISTINGS.toLocaleString('en')} listings`, () => {

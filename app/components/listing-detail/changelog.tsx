@@ -52,7 +52,7 @@ export function LatestVersion({ version }: { version: Version }) {
       </h2>
       <p className="text-muted-foreground">
         Published <time dateTime={new Date(version.publishedAt).toISOString()}>{formatDate(version.publishedAt)}</time> ·{' '}
-        <a href="#changelog" className="text-primary underline-offset-4 hover:underline">
+        <a href="#changelog" className="text-primary underline underline-offset-4">
           Changelog
         </a>
       </p>
