@@ -62,8 +62,8 @@ describe('business enums', () => {
     expect(LICENCES).toEqual(['personal', 'commercial', 'unlimited'])
     expect(DELIVERY_TIMEFRAMES).toEqual(['instant', '1-hour', '24-hours', '1-3-days', '3-5-days'])
     expect(EMAIL_SUPPORT_DURATIONS).toEqual(['7-days', '30-days', '90-days', '6-months', '1-year', 'lifetime'])
-    // The spec's four, and issue 18's top-rated (docs/decisions/018).
-    expect(SORT_OPTIONS).toEqual(['newest', 'oldest', 'price-low', 'price-high', 'top-rated'])
+    // The spec's four, issue 18's top-rated (docs/decisions/018) and issue 30's recently-updated (036).
+    expect(SORT_OPTIONS).toEqual(['newest', 'oldest', 'price-low', 'price-high', 'top-rated', 'recently-updated'])
     expect(COUNTRIES).toEqual(['GB', 'US', 'FR', 'DE', 'ES', 'IT', 'NL', 'BE', 'OTHER'])
   })
 

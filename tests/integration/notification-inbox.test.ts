@@ -45,7 +45,7 @@ describe('notification settings on /profile', () => {
   it('turns reminders off and sets the time zone; an unknown zone is refused and nothing changes', async () => {
     const ada = await signUp('ada@example.com')
     const before = await (await callRoute(profileRoute, screenRequest('/profile', ada.token))).json()
-    expect(before.notificationSettings).toEqual({ reminders: true, digests: true, timeZone: null })
+    expect(before.notificationSettings).toEqual({ reminders: true, updates: true, digests: true, timeZone: null })
 
     const saved = await callRoute(
       profileRoute,
@@ -53,7 +53,7 @@ describe('notification settings on /profile', () => {
     )
     expect(saved.status).toBe(302)
     const after = await (await callRoute(profileRoute, screenRequest('/profile', ada.token))).json()
-    expect(after.notificationSettings).toEqual({ reminders: false, digests: true, timeZone: 'Europe/Paris' })
+    expect(after.notificationSettings).toEqual({ reminders: false, updates: false, digests: true, timeZone: 'Europe/Paris' })
 
     const refused = await callRoute(
       profileRoute,
