@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { checkRunResult, checksCounts, checksHeadline, commitStatusResult, summarizeChecks, type CheckDetail } from './commit-checks'
+import {
+  checkRunResult,
+  checksHeadline,
+  checksSentence,
+  checksTally,
+  commitStatusResult,
+  summarizeChecks,
+  type CheckDetail,
+} from './commit-checks'
 
 const detail = (name: string, result: CheckDetail['result']): CheckDetail => ({
   kind: 'check_run',
@@ -34,6 +42,17 @@ describe('commit checks summary', () => {
   it('says it in one line', () => {
     expect(checksHeadline('passed')).toBe('Checks passed at the listed commit')
     expect(checksHeadline('none', 'the delivered commit')).toBe('No checks at the delivered commit')
-    expect(checksCounts({ passed: 2, failed: 1, pending: 0 })).toBe('2 passed, 1 failed')
+    expect(checksTally({ summary: 'failed', passed: 3, failed: 2, pending: 0 })).toBe('2 of 5 failed')
+    expect(checksTally({ summary: 'pending', passed: 3, failed: 0, pending: 1 })).toBe('1 of 4 still running')
+    expect(checksTally({ summary: 'none', passed: 0, failed: 0, pending: 0 })).toBe('')
+    expect(checksSentence({ summary: 'failed', passed: 3, failed: 2, pending: 0 }, 'the delivered commit')).toBe(
+      'Checks failed at the delivered commit: 2 of 5 failed',
+    )
+    expect(checksSentence({ summary: 'passed', passed: 2, failed: 0, pending: 0 })).toBe(
+      'Checks passed at the listed commit: 2 of 2 passed',
+    )
+    expect(checksSentence({ summary: 'unavailable', passed: 0, failed: 0, pending: 0 })).toBe(
+      'Checks could not be read at the listed commit',
+    )
   })
 })

@@ -68,11 +68,42 @@ export function checksHeadline(summary: ChecksSummary, subject = 'the listed com
   }
 }
 
-export function checksCounts(reading: Pick<ChecksReadingSummary, 'passed' | 'failed' | 'pending'>): string {
-  const parts = [
-    reading.passed ? `${reading.passed} passed` : '',
-    reading.failed ? `${reading.failed} failed` : '',
-    reading.pending ? `${reading.pending} running` : '',
-  ].filter(Boolean)
-  return parts.join(', ')
+/** How many of the commit's checks said so: "2 of 5 failed", "3 of 3 passed", "1 of 4 still running"; empty without checks. */
+export function checksTally(reading: Pick<ChecksReadingSummary, 'summary' | 'passed' | 'failed' | 'pending'>): string {
+  const total = reading.passed + reading.failed + reading.pending
+  switch (reading.summary) {
+    case 'passed':
+      return `${reading.passed} of ${total} passed`
+    case 'failed':
+      return `${reading.failed} of ${total} failed`
+    case 'pending':
+      return `${reading.pending} of ${total} still running`
+    default:
+      return ''
+  }
+}
+
+/** "Checks failed at the delivered commit: 2 of 5 failed" — the headline and its tally, the words every screen shows. */
+export function checksSentence(
+  reading: Pick<ChecksReadingSummary, 'summary' | 'passed' | 'failed' | 'pending'>,
+  subject = 'the listed commit',
+): string {
+  const tally = checksTally(reading)
+  return tally ? `${checksHeadline(reading.summary, subject)}: ${tally}` : checksHeadline(reading.summary, subject)
+}
+
+/** A reading of a commit's checks as a screen receives it (serialisable: the time is an ISO string). */
+export interface ChecksReadingView {
+  summary: ChecksSummary
+  passed: number
+  failed: number
+  pending: number
+  /** ISO time of the reading. */
+  readAt: string
+}
+
+/** The listed commit's reading and the delivered commit's, side by side (a sale's evidence). */
+export interface SaleChecksView {
+  listed: ChecksReadingView | null
+  delivered: ChecksReadingView | null
 }

@@ -23,7 +23,7 @@ import { purchaseHref } from '~/lib/purchase-schema'
 import { REPORT_REASON_LABELS } from '~/lib/report-schema'
 import { z } from '~/lib/zod'
 import { ownedPurchaseId } from '~/server/domain/checkout.server'
-import { latestListingChecks } from '~/server/domain/github-checks.server'
+import { checksView, latestListingChecks } from '~/server/domain/github-checks.server'
 import { listingDeliveryMethod, toListingRepository } from '~/server/domain/github-listing-sources.server'
 import { listingChangelog } from '~/server/domain/listing-releases.server'
 import { canViewListing, checkListingOwner, deleteListing, getListingBySlug, getListingPageBySlug } from '~/server/domain/listings.server'
@@ -85,15 +85,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         isOwner && repository
           ? { fullName: repository.fullName, headSha: repository.listedSha, accessLost: repository.accessLostAt !== null }
           : null,
-      checks: checks
-        ? {
-            summary: checks.summary,
-            passed: checks.passed,
-            failed: checks.failed,
-            pending: checks.pending,
-            readAt: checks.readAt.toISOString(),
-          }
-        : null,
+      checks: checksView(checks),
     },
     // Buy Now only when the seller can take payments (a dead end at checkout otherwise).
     purchasable,

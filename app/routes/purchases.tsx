@@ -9,6 +9,7 @@ import { PurchaseActionSchema } from '~/lib/purchase-schema'
 import { isAppError } from '~/server/domain/errors.server'
 import { confirmReceipt, disputeSale } from '~/server/domain/escrow-actions.server'
 import { GITHUB_AUTHORIZE_PATH, githubPath } from '~/server/domain/github-accounts.server'
+import { salesChecksViews } from '~/server/domain/github-checks.server'
 import { listPurchases } from '~/server/domain/purchases.server'
 import { reviewPrompts } from '~/server/domain/reviews.server'
 import { requireUser } from '~/server/http/auth.server'
@@ -30,8 +31,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const purchase = purchases.find((p) => p.id === params.get(STEP_PARAM[intent]))
     if (purchase && canActOn(purchase, now)) step = { intent, transactionId: purchase.id }
   }
+  // Issue 30: a disputed purchase shows what GitHub's checks said at the listed and the delivered commit.
+  const checks = await salesChecksViews(purchases.filter((p) => p.status === 'disputed').map((p) => p.id))
   // Issue 16: an invitation waiting for the buyer's GitHub account links to the App's authorization.
-  return { purchases, toReview, now, step, connectGithubUrl: githubPath(GITHUB_AUTHORIZE_PATH, '/purchases') }
+  return {
+    purchases,
+    toReview,
+    now,
+    step,
+    checks: Object.fromEntries(checks),
+    connectGithubUrl: githubPath(GITHUB_AUTHORIZE_PATH, '/purchases'),
+  }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -140,6 +150,7 @@ export default function Purchases({ loaderData, actionData }: Route.ComponentPro
               now={new Date(now)}
               actionResult={actionData ?? null}
               connectGithubUrl={loaderData.connectGithubUrl}
+              checks={loaderData.checks}
             />
           </div>
         )}

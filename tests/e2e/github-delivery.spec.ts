@@ -7,7 +7,7 @@ import { as, axeViolations, DEMO, signIn, uniqueEmail, waitForHydration } from '
 // a repository; a buyer who signed in with GitHub pays, accepts the invitation,
 // forks, sees View Fork and confirms receipt; a buyer who signed in with Google
 // is asked to connect GitHub before any payment; a dispute shows the admin the
-// listed and delivered commits; an uninstalled App asks the seller to reconnect.
+// listed and delivered commits and what GitHub's checks said of each (issue 30); an uninstalled App asks the seller to reconnect.
 // Each new screen state is scanned by axe in both themes at 1280 and 390 px.
 // The tests share one listing, so they run in order.
 // 3 min: the seller's journey runs axe at two widths in two themes on three pages (2 min ran out under load).
@@ -68,6 +68,18 @@ async function eventually(page: Page, check: () => Promise<void>) {
     await page.reload()
     await check()
   }).toPass({ timeout: 45_000, intervals: [500, 1_000, 2_000] })
+}
+
+/** On the emulator's page of the repository's head commit, adds check runs as GitHub Actions would report them. */
+async function addCheckRun(page: Page, repositoryUrl: string, runs: [name: string, result: string][]) {
+  await page.goto(repositoryUrl)
+  await page.getByRole('link', { name: /^[0-9a-f]{40}$/ }).click()
+  for (const [name, result] of runs) {
+    await page.getByLabel('Check name').fill(name)
+    await page.getByLabel('Result', { exact: true }).last().selectOption({ label: result })
+    await page.getByRole('button', { name: 'Add check run' }).click()
+    await expect(page.getByRole('listitem').filter({ hasText: name })).toBeVisible()
+  }
 }
 
 /** The emulator's consent page of the App's user authorization: pick the login, authorize. */
@@ -231,11 +243,21 @@ test('a dispute shows the admin the listed and the delivered commit side by side
   await eventually(page, () => expect(accept).toBeVisible({ timeout: 1_000 }))
   const invitation = new URL((await accept.getAttribute('href'))!)
 
-  // The seller pushes to the repository after the sale, before the buyer has access.
+  // Issue 30: the seller's CI fails on the listed commit (set by hand on the emulator's commit page) ...
+  await addCheckRun(page, `${invitation.origin}/${REPOSITORY}`, [['build', 'Failure']])
+  // ... and the seller pushes to the repository after the sale, before the buyer has access: one of its two checks fails.
   await page.goto(`${invitation.origin}/${REPOSITORY}`)
   await page.getByRole('button', { name: 'Push a new commit' }).click()
+  await addCheckRun(page, `${invitation.origin}/${REPOSITORY}`, [
+    ['build', 'Success'],
+    ['test', 'Failure'],
+  ])
   await page.goto(invitation.href)
   await page.getByRole('button', { name: new RegExp(`^Accept( as ${login})?`) }).click()
+
+  // The listing says what GitHub's checks said of its listed commit.
+  await page.goto(listingPath)
+  await eventually(page, () => expect(page.getByText('Checks failed at the listed commit: 1 of 1 failed')).toBeVisible({ timeout: 1_000 }))
 
   await page.goto('/purchases')
   await eventually(page, () => expect(row.getByRole('link', { name: /Fork on GitHub/ })).toBeVisible({ timeout: 1_000 }))
@@ -245,6 +267,10 @@ test('a dispute shows the admin the listed and the delivered commit side by side
   await report.getByLabel('What went wrong?').fill('The code is not what was listed.')
   await report.getByRole('button', { name: 'Submit report' }).click()
   await expect(row.getByText('Disputed', { exact: true })).toBeVisible()
+  // The buyer's disputed purchase shows both readings, each with the time it was read.
+  await expect(row.getByText('Checks failed at the listed commit: 1 of 1 failed')).toBeVisible()
+  await expect(row.getByText('Checks failed at the delivered commit: 1 of 2 failed')).toBeVisible()
+  await expect(row.locator('[data-sale-checks] time')).toHaveCount(2)
 
   const admin = await as(browser, DEMO.admin, 'Forkmarket Admin')
   await admin.page.goto('/admin')
@@ -258,8 +284,28 @@ test('a dispute shows the admin the listed and the delivered commit side by side
   await expect(evidence.getByText(/^Commit date: /)).toBeVisible()
   await expect(evidence.getByText(`@${login}`)).toBeVisible()
   await expect(evidence.getByText(REPOSITORY)).toBeVisible()
+  await expect(evidence.getByText('Checks failed at the listed commit: 1 of 1 failed')).toBeVisible()
+  await expect(evidence.getByText('Checks failed at the delivered commit: 1 of 2 failed')).toBeVisible()
+  await expectAccessible(admin.page)
+
+  // The dispute's timeline has both readings, from their own source.
+  await dispute.getByRole('link', { name: /^Open the timeline/ }).click()
+  const timeline = admin.page.getByRole('list', { name: 'Timeline, oldest first' })
+  const readings = timeline.locator('[data-timeline-source="github-checks"]')
+  await expect(readings.getByRole('heading')).toHaveText([
+    'Checks failed at the listed commit: 1 of 1 failed',
+    'Checks failed at the delivered commit: 1 of 2 failed',
+  ])
+  await expect(readings.first().getByText('GitHub checks (reading)')).toBeVisible()
   await expectAccessible(admin.page)
   await admin.close()
+
+  // The seller's dashboard shows them under the disputed sale.
+  const seller = await as(browser, DEMO.sellerWithBank, 'Ada Okafor')
+  await seller.page.goto('/seller/dashboard')
+  const sale = seller.page.locator('[data-sale-checks]').filter({ hasText: 'Checks failed at the delivered commit: 1 of 2 failed' })
+  await expect(sale).toHaveCount(1)
+  await seller.close()
 })
 
 test('a seller whose App was uninstalled is asked to reconnect GitHub, and the listing is hidden', async ({ page, browser }) => {

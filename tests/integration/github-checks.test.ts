@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { startCheckout } from '../../app/server/domain/checkout.server.ts'
+import { getDisputeTimeline } from '../../app/server/domain/dispute-timeline.server.ts'
+import { disputeSale } from '../../app/server/domain/escrow-actions.server.ts'
 import { connectGithubAccount } from '../../app/server/domain/github-accounts.server.ts'
-import { latestListingChecks, recordListingChecks, saleChecksReadings } from '../../app/server/domain/github-checks.server.ts'
+import {
+  latestListingChecks,
+  recordListingChecks,
+  saleChecksReadings,
+  salesChecksViews,
+} from '../../app/server/domain/github-checks.server.ts'
 import { runInvitation } from '../../app/server/domain/github-delivery.server.ts'
 import { setListingRepository } from '../../app/server/domain/github-listing-sources.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'
@@ -130,5 +137,21 @@ describe('checks of the delivered commit', () => {
     const both = await saleChecksReadings(saleId)
     expect(both.listing).toMatchObject({ summary: 'passed', sha: w.sha })
     expect(both.delivery).toMatchObject({ summary: 'failed', sha: delivered, source: 'delivery', failed: 1 })
+
+    // The buyer disputes: both readings are in the dispute's evidence and its timeline, each at the time it was read.
+    await disputeSale({ transactionId: saleId, buyerId: buyer.id, reason: 'It does not build.' })
+    const admin = await signUp('admin', { admin: true })
+    const timeline = await getDisputeTimeline(saleId, admin.id)
+    expect(timeline.github!.checks).toEqual({
+      listed: { summary: 'passed', passed: 1, failed: 0, pending: 0, readAt: both.listing!.readAt.toISOString() },
+      delivered: { summary: 'failed', passed: 0, failed: 1, pending: 0, readAt: both.delivery!.readAt.toISOString() },
+    })
+    const checks = timeline.entries.filter((entry) => entry.source === 'github-checks')
+    expect(checks.map((entry) => [entry.at.toISOString(), entry.title, entry.facts[0]])).toEqual([
+      [both.listing!.readAt.toISOString(), 'Checks passed at the listed commit: 1 of 1 passed', { label: 'Commit', value: w.sha }],
+      [both.delivery!.readAt.toISOString(), 'Checks failed at the delivered commit: 1 of 1 failed', { label: 'Commit', value: delivered }],
+    ])
+    // The buyer's and the seller's screens read the same views.
+    expect((await salesChecksViews([saleId, crypto.randomUUID()])).get(saleId)).toEqual(timeline.github!.checks)
   })
 })

@@ -30,6 +30,7 @@ const evidence: GithubEvidence = {
   lastError: null,
   revokedAt: null,
   revocation: null,
+  checks: { listed: null, delivered: null },
 }
 
 describe('delivery evidence labels (issue 26.10)', () => {
@@ -47,5 +48,24 @@ describe('delivery evidence labels (issue 26.10)', () => {
     // The old labels put a commit date under "when access was confirmed", and the listing's time under "when the buyer paid".
     expect(page).not.toContain('when the buyer paid')
     expect(page).not.toMatch(/Delivered \(when access was confirmed\)/)
+  })
+
+  it("shows what GitHub's checks said at each commit, with when they were read (issue 30)", () => {
+    const page = text(
+      renderToString(
+        <DeliveryEvidence
+          evidence={{
+            ...evidence,
+            checks: {
+              listed: { summary: 'passed', passed: 3, failed: 0, pending: 0, readAt: '2026-11-01T10:00:05.000Z' },
+              delivered: { summary: 'failed', passed: 3, failed: 2, pending: 0, readAt: '2026-11-03T10:00:01.000Z' },
+            },
+          }}
+        />,
+      ),
+    )
+    expect(page).toContain('Checks passed at the listed commit: 3 of 3 passed (checked on GitHub Nov 1, 2026, 10:00 AM UTC')
+    expect(page).toContain('Checks failed at the delivered commit: 2 of 5 failed (checked on GitHub Nov 3, 2026, 10:00 AM UTC')
+    expect(text(renderToString(<DeliveryEvidence evidence={evidence} />))).not.toContain('Checks')
   })
 })

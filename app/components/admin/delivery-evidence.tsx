@@ -1,5 +1,6 @@
 import { CircleCheck, GitCommitHorizontal, TriangleAlert } from 'lucide-react'
-import { useId } from 'react'
+import { useId, type ReactNode } from 'react'
+import { CommitChecksLine } from '~/components/listing-detail/commit-checks-line'
 import { formatDateTime } from '~/lib/format'
 import { shortSha } from '~/lib/github'
 import type { GithubEvidence } from '~/server/domain/github-views.server'
@@ -31,7 +32,18 @@ export function ForkRow({ url }: { url: string | null }) {
  * One commit and the times that go with it, each named for what it is: a commit's own date
  * (when it was written) is never shown as the time of an event on the platform (issue 26.10).
  */
-function Commit({ label, sha, times }: { label: string; sha: string | null; times: { label: string; at: Date | string | null }[] }) {
+function Commit({
+  label,
+  sha,
+  times,
+  checks,
+}: {
+  label: string
+  sha: string | null
+  times: { label: string; at: Date | string | null }[]
+  /** What GitHub's checks said of this commit then (issue 30): "Checks failed at the delivered commit: 2 of 5 failed". */
+  checks?: ReactNode
+}) {
   return (
     <div className="grid min-w-0 gap-1 rounded-md border p-3">
       <dt className="text-xs font-medium text-muted-foreground">{label}</dt>
@@ -50,6 +62,7 @@ function Commit({ label, sha, times }: { label: string; sha: string | null; time
             {time.label}: <When at={time.at} />
           </span>
         ))}
+        {checks ? <div className="mt-1 text-xs">{checks}</div> : null}
       </dd>
     </div>
   )
@@ -57,8 +70,8 @@ function Commit({ label, sha, times }: { label: string; sha: string | null; time
 
 /**
  * A dispute's evidence from GitHub (issue 16): the commit at listing time and
- * at delivery side by side, whether they are the same code, the invitation and
- * its acceptance, and the buyer's GitHub account.
+ * at delivery side by side, whether they are the same code, what GitHub's checks
+ * said of each (issue 30), the invitation and its acceptance, and the buyer's GitHub account.
  */
 export function DeliveryEvidence({ evidence }: { evidence: GithubEvidence }) {
   const same = evidence.listedSha !== null && evidence.listedSha === evidence.deliveredSha
@@ -82,11 +95,15 @@ export function DeliveryEvidence({ evidence }: { evidence: GithubEvidence }) {
           label="Listed commit (what the buyer paid for)"
           sha={evidence.listedSha}
           times={[{ label: 'Recorded with the listing', at: evidence.listedAt }]}
+          checks={evidence.checks.listed ? <CommitChecksLine reading={evidence.checks.listed} /> : null}
         />
         <Commit
           label="Delivered commit (read when access was confirmed)"
           sha={evidence.deliveredSha}
           times={[{ label: 'Commit date', at: evidence.deliveredShaDate }]}
+          checks={
+            evidence.checks.delivered ? <CommitChecksLine reading={evidence.checks.delivered} subject="the delivered commit" /> : null
+          }
         />
       </dl>
       <dl className="grid gap-x-4 gap-y-1 sm:grid-cols-[auto_1fr]">

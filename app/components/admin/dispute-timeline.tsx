@@ -1,4 +1,4 @@
-import { CreditCard, GitBranch, GitCommitHorizontal, MessageSquare, Receipt, ScrollText } from 'lucide-react'
+import { CreditCard, GitBranch, GitCommitHorizontal, ListChecks, MessageSquare, Receipt, ScrollText } from 'lucide-react'
 import { Badge } from '~/components/ui/badge'
 import { formatDateTime } from '~/lib/format'
 import type { TimelineEntry, TimelineSource } from '~/server/domain/dispute-timeline.server'
@@ -7,6 +7,7 @@ const ICONS: Record<TimelineSource, typeof Receipt> = {
   sale: Receipt,
   stripe: CreditCard,
   github: GitCommitHorizontal,
+  'github-checks': ListChecks,
   'github-webhook': GitBranch,
   audit: ScrollText,
   message: MessageSquare,

@@ -1,6 +1,8 @@
 import { Fragment } from 'react'
+import { SaleChecksLines } from '~/components/listing-detail/commit-checks-line'
 import { PayoutStatus, StatusBadge } from '~/components/status-badge'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table'
+import type { SaleChecksView } from '~/lib/commit-checks'
 import { DISPUTE_WINDOW_HOURS, OWNED_STATUSES, timeLeft } from '~/lib/escrow'
 import { formatDate } from '~/lib/format'
 import { formatCents } from '~/lib/money'
@@ -29,10 +31,13 @@ function payoutPending(t: { status: TransactionStatus; paidAt: string | Date | n
 export function SellerTransactionsTable({
   transactions,
   waitingInvitations = {},
+  checks = {},
 }: {
   transactions: SellerTransactionRow[]
   /** GitHub sales whose invitation is not sent yet (a limit, an error), by id: why (issue 16). */
   waitingInvitations?: Record<string, string>
+  /** Disputed sales delivered through GitHub: what its checks said at the listed and the delivered commit (issue 30). */
+  checks?: Record<string, SaleChecksView>
 }) {
   return (
     <Table label="Your sales">
@@ -108,6 +113,11 @@ export function SellerTransactionsTable({
                 <TableCell colSpan={7} className="text-xs text-muted-foreground">
                   {t.deliveredAt ? 'The buyer reported a problem' : 'The delivery did not go through'}
                   {t.disputeReason ? `: “${t.disputeReason}”` : '.'} An admin will review it and release or refund the payment.
+                  {checks[t.id] ? (
+                    <div className="mt-2 text-foreground">
+                      <SaleChecksLines checks={checks[t.id]!} />
+                    </div>
+                  ) : null}
                 </TableCell>
               </TableRow>
             ) : null}

@@ -7,9 +7,9 @@ describe('CommitChecksLine', () => {
     const html = renderToString(
       <CommitChecksLine reading={{ summary: 'passed', passed: 2, failed: 0, pending: 0, readAt: '2026-05-03T14:02:00.000Z' }} />,
     )
-    expect(html).toContain('Checks passed at the listed commit')
-    expect(html).toContain('2 passed; checked on GitHub')
-    expect(html).toContain('<time dateTime="2026-05-03T14:02:00.000Z">3 May 2026, 14:02 UTC</time>')
+    expect(html).toContain('Checks passed at the listed commit: 2 of 2 passed')
+    expect(html).toContain('(checked on GitHub ')
+    expect(html).toContain('<time dateTime="2026-05-03T14:02:00.000Z">May 3, 2026, 2:02 PM UTC</time>')
   })
 
   it('says failed, pending or none as plainly', () => {

@@ -1,8 +1,10 @@
 import type { SubmissionResult } from '@conform-to/react'
 import { Clock } from 'lucide-react'
 import { Link } from 'react-router'
+import { SaleChecksLines } from '~/components/listing-detail/commit-checks-line'
 import { StatusBadge } from '~/components/status-badge'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '~/components/ui/table'
+import type { SaleChecksView } from '~/lib/commit-checks'
 import { isWindowOpen, timeLeft } from '~/lib/escrow'
 import { formatDate } from '~/lib/format'
 import { formatCents } from '~/lib/money'
@@ -42,6 +44,7 @@ export function PurchasesTable({
   now,
   actionResult,
   connectGithubUrl,
+  checks = {},
 }: {
   purchases: PurchaseRow[]
   /** The server's clock when the page was rendered (so SSR and hydration agree). */
@@ -49,6 +52,8 @@ export function PurchasesTable({
   actionResult?: PurchaseActionResult | null
   /** Where the buyer connects GitHub when an invitation waits for their account (issue 16). */
   connectGithubUrl?: string
+  /** Disputed purchases delivered through GitHub: what its checks said at the listed and the delivered commit (issue 30). */
+  checks?: Record<string, SaleChecksView>
 }) {
   const hasActions = purchases.some((p) => p.status === 'delivered')
   return (
@@ -113,6 +118,11 @@ export function PurchasesTable({
                   forkUrl={purchase.deliveryProof?.forkUrl ?? null}
                   connectGithubUrl={connectGithubUrl}
                 />
+                {checks[purchase.id] ? (
+                  <div className="mt-2 text-xs">
+                    <SaleChecksLines checks={checks[purchase.id]!} />
+                  </div>
+                ) : null}
               </TableCell>
               {hasActions ? (
                 <TableCell>

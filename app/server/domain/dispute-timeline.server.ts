@@ -1,3 +1,5 @@
+import { checksSentence } from '~/lib/commit-checks'
+import { formatDateTime } from '~/lib/format'
 import { shortSha } from '~/lib/github'
 import type { AuditActorRole } from '../../../db/schema.ts'
 import { db } from '../infra/db.server.ts'
@@ -15,6 +17,8 @@ import { ADMIN_READ_ACTION, auditAdminRead, threadMessages } from './sale-messag
  * - 'github-webhook'  audit rows of GitHub's webhooks (invitation accepted by `member`, a `fork`)
  * - 'github'          what the GitHub App did or read (invitations sent, access checked by polling,
  *                     the commit at listing and at delivery, from the delivery record)
+ * - 'github-checks'   what GitHub's checks said of the listed and of the delivered commit, each
+ *                     reading at the time it was read (issue 30, decision 034)
  * - 'audit'           the parties', the admins' and the platform's actions (deliver, confirm,
  *                     dispute with its reason, release, refund requests), from the audit log
  * - 'message'         the thread between buyer and seller
@@ -24,12 +28,13 @@ import { ADMIN_READ_ACTION, auditAdminRead, threadMessages } from './sale-messag
  * sale lived them (SOURCE_ORDER, then their own sequence).
  */
 
-export type TimelineSource = 'sale' | 'stripe' | 'github' | 'github-webhook' | 'audit' | 'message'
+export type TimelineSource = 'sale' | 'stripe' | 'github' | 'github-checks' | 'github-webhook' | 'audit' | 'message'
 
 export const SOURCE_LABELS: Record<TimelineSource, string> = {
   sale: 'Sale record',
   stripe: 'Stripe webhook (audit log)',
   github: 'GitHub (delivery record)',
+  'github-checks': 'GitHub checks (reading)',
   'github-webhook': 'GitHub webhook (audit log)',
   audit: 'Audit log',
   message: 'Message',
@@ -106,7 +111,15 @@ const ACTION_TITLES: Record<string, string> = {
 }
 
 /** Order of sources at the same instant: how a sale lives them. */
-const SOURCE_ORDER: Record<TimelineSource, number> = { sale: 0, stripe: 1, github: 2, 'github-webhook': 3, audit: 4, message: 5 }
+const SOURCE_ORDER: Record<TimelineSource, number> = {
+  sale: 0,
+  stripe: 1,
+  github: 2,
+  'github-checks': 3,
+  'github-webhook': 4,
+  audit: 5,
+  message: 6,
+}
 
 function sourceOfAudit(row: { actorRole: AuditActorRole; action: string; metadata: Record<string, unknown> | null }): TimelineSource {
   if (row.actorRole === 'provider') return 'stripe'
@@ -259,6 +272,26 @@ export async function assembleTimeline(sale: Pick<AdminTransaction, 'id' | 'crea
           { label: 'Commit', value: github.deliveredSha },
           ...(github.deliveredShaDate ? [{ label: 'Commit date', value: github.deliveredShaDate.toISOString() }] : []),
         ],
+      })
+    }
+  }
+
+  // Issue 30: what GitHub's checks said at the listed commit and at the delivered commit, each at the
+  // time it was read (a reading is never rewritten: it is what was true then).
+  if (github) {
+    for (const [key, reading, subject, sha] of [
+      ['listed', github.checks.listed, 'the listed commit', github.listedSha],
+      ['delivered', github.checks.delivered, 'the delivered commit', github.deliveredSha],
+    ] as const) {
+      if (!reading) continue
+      add({
+        key: `github:checks-${key}`,
+        at: new Date(reading.readAt),
+        source: 'github-checks',
+        title: checksSentence(reading, subject),
+        actor: 'GitHub',
+        detail: null,
+        facts: [...(sha ? [{ label: 'Commit', value: sha }] : []), { label: 'Checks read', value: formatDateTime(reading.readAt) }],
       })
     }
   }

@@ -14,7 +14,9 @@ import {
   summarizeChecks,
   type CheckDetail,
   type ChecksReadingSummary,
+  type ChecksReadingView,
   type ChecksSummary,
+  type SaleChecksView,
 } from '~/lib/commit-checks'
 import type { DB } from '../../../db/schema.ts'
 import { db } from '../infra/db.server.ts'
@@ -224,26 +226,72 @@ export async function latestListingChecks(listingId: string, listedSha: string |
   return row ? stored(row) : null
 }
 
-/** A sale's two readings side by side: the listed commit's (the latest before delivery, else the latest) and the delivered commit's. */
-export async function saleChecksReadings(
-  transactionId: string,
-): Promise<{ listing: StoredChecksReading | null; delivery: StoredChecksReading | null }> {
-  const sale = await db
+export interface SaleChecksReadings {
+  listing: StoredChecksReading | null
+  delivery: StoredChecksReading | null
+}
+
+/**
+ * Each sale's two readings side by side: the listed commit's (the latest before delivery, else the
+ * latest) and the delivered commit's (the latest). Sales without a GitHub delivery are left out.
+ */
+export async function salesChecksReadings(transactionIds: readonly string[]): Promise<Map<string, SaleChecksReadings>> {
+  if (transactionIds.length === 0) return new Map()
+  const sales = await db
     .selectFrom('transactions')
-    .leftJoin('githubDeliveries', 'githubDeliveries.transactionId', 'transactions.id')
-    .select(['transactions.listingId', 'transactions.deliveredAt', 'githubDeliveries.listedSha'])
-    .where('transactions.id', '=', transactionId)
-    .executeTakeFirst()
-  if (!sale) return { listing: null, delivery: null }
-  const deliveryRow = await db
-    .selectFrom('githubCheckReadings')
-    .select(READING_COLUMNS)
-    .where('transactionId', '=', transactionId)
-    .orderBy('readAt', 'desc')
-    .limit(1)
-    .executeTakeFirst()
-  const listing =
-    (sale.deliveredAt ? await latestListingChecks(sale.listingId, sale.listedSha, sale.deliveredAt) : null) ??
-    (await latestListingChecks(sale.listingId, sale.listedSha))
-  return { listing, delivery: deliveryRow ? stored(deliveryRow) : null }
+    .innerJoin('githubDeliveries', 'githubDeliveries.transactionId', 'transactions.id')
+    .select(['transactions.id', 'transactions.listingId', 'transactions.deliveredAt', 'githubDeliveries.listedSha'])
+    .where('transactions.id', 'in', [...transactionIds])
+    .execute()
+  if (sales.length === 0) return new Map()
+  const listedShas = sales.flatMap((sale) => (sale.listedSha ? [sale.listedSha] : []))
+  const [deliveryRows, listingRows] = await Promise.all([
+    db
+      .selectFrom('githubCheckReadings')
+      .select(['transactionId', ...READING_COLUMNS])
+      .where(
+        'transactionId',
+        'in',
+        sales.map((sale) => sale.id),
+      )
+      .orderBy('readAt', 'desc')
+      .orderBy('id', 'desc')
+      .execute(),
+    listedShas.length === 0
+      ? []
+      : db
+          .selectFrom('githubCheckReadings')
+          .select(['listingId', ...READING_COLUMNS])
+          .where('listingId', 'in', [...new Set(sales.map((sale) => sale.listingId))])
+          .where('commitSha', 'in', [...new Set(listedShas)])
+          .orderBy('readAt', 'desc')
+          .orderBy('id', 'desc')
+          .execute(),
+  ])
+  const result = new Map<string, SaleChecksReadings>()
+  for (const sale of sales) {
+    const delivery = deliveryRows.find((row) => row.transactionId === sale.id)
+    const ofListing = listingRows.filter((row) => row.listingId === sale.listingId && row.commitSha === sale.listedSha)
+    const listing = (sale.deliveredAt ? ofListing.find((row) => row.readAt <= sale.deliveredAt!) : undefined) ?? ofListing[0]
+    result.set(sale.id, { listing: listing ? stored(listing) : null, delivery: delivery ? stored(delivery) : null })
+  }
+  return result
+}
+
+/** One sale's two readings (`salesChecksReadings` for one). */
+export async function saleChecksReadings(transactionId: string): Promise<SaleChecksReadings> {
+  return (await salesChecksReadings([transactionId])).get(transactionId) ?? { listing: null, delivery: null }
+}
+
+/** A reading as a screen receives it. */
+export function checksView(reading: StoredChecksReading | null): ChecksReadingView | null {
+  if (!reading) return null
+  const { summary, passed, failed, pending } = reading
+  return { summary, passed, failed, pending, readAt: reading.readAt.toISOString() }
+}
+
+/** Each sale's two readings as screens receive them, by transaction id (the dispute's evidence for the buyer, the seller, the admins). */
+export async function salesChecksViews(transactionIds: readonly string[]): Promise<Map<string, SaleChecksView>> {
+  const readings = await salesChecksReadings(transactionIds)
+  return new Map([...readings].map(([id, both]) => [id, { listed: checksView(both.listing), delivered: checksView(both.delivery) }]))
 }

@@ -1,6 +1,8 @@
+import type { SaleChecksView } from '~/lib/commit-checks'
 import type { GithubDelivery, GithubDeliveryState, GithubWaitingOn } from '../../../db/schema.ts'
 import { db } from '../infra/db.server.ts'
 import { githubEnabled, githubWebUrl } from '../infra/github.server.ts'
+import { salesChecksViews } from './github-checks.server.ts'
 
 /**
  * What the screens read about GitHub deliveries (issue 16): the buyer's view of
@@ -42,6 +44,8 @@ export interface GithubEvidence {
   lastError: string | null
   revokedAt: Date | null
   revocation: GithubDelivery['revocation']
+  /** What GitHub's checks said at the listed commit and at the delivered commit (issue 30), as read then. */
+  checks: SaleChecksView
 }
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })
@@ -131,7 +135,7 @@ export function evidenceSummary(delivery: Pick<GithubDelivery, 'listedSha' | 'de
     : 'The code changed after the listing was saved'
 }
 
-export function toGithubEvidence(delivery: GithubDelivery): GithubEvidence {
+export function toGithubEvidence(delivery: GithubDelivery, checks: SaleChecksView = { listed: null, delivered: null }): GithubEvidence {
   return {
     repository: delivery.repoFullName,
     repositoryUrl: repositoryWebUrl(delivery.repoFullName),
@@ -151,10 +155,12 @@ export function toGithubEvidence(delivery: GithubDelivery): GithubEvidence {
     lastError: delivery.lastError,
     revokedAt: delivery.revokedAt,
     revocation: delivery.revocation,
+    checks,
   }
 }
 
 /** The admin's evidence for each GitHub-delivered sale among `transactionIds` (disputes show it). */
 export async function githubEvidence(transactionIds: readonly string[]): Promise<Map<string, GithubEvidence>> {
-  return new Map((await deliveriesOf(transactionIds)).map((delivery) => [delivery.transactionId, toGithubEvidence(delivery)]))
+  const [deliveries, checks] = await Promise.all([deliveriesOf(transactionIds), salesChecksViews(transactionIds)])
+  return new Map(deliveries.map((delivery) => [delivery.transactionId, toGithubEvidence(delivery, checks.get(delivery.transactionId))]))
 }
