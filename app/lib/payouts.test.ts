@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { TransactionStatus } from '../../db/schema.ts'
-import { isPayoutDue, payoutBlocker, sellerMayBePaid } from './payouts.ts'
+import { isPayoutDue, payoutBlocker, PAYOUTS_HELD_MESSAGE, sellerMayBePaid } from './payouts.ts'
 
 const STATUSES: TransactionStatus[] = ['pending_payment', 'failed', 'paid', 'delivered', 'disputed', 'completed', 'refunded']
 
@@ -16,21 +16,26 @@ describe('payout rules', () => {
     for (const status of STATUSES) {
       for (const paidAt of [null, new Date()]) {
         for (const bank of [null, 'pending', 'approved', 'rejected'] as const) {
-          const blocker = payoutBlocker({ status, paidAt }, bank)
-          expect(blocker === null, `${status} ${paidAt} ${bank}`).toBe(isPayoutDue({ status, paidAt }) && bank === 'approved')
+          for (const suspended of [false, true]) {
+            const blocker = payoutBlocker({ status, paidAt }, { bankStatus: bank, suspended })
+            expect(blocker === null, `${status} ${paidAt} ${bank} ${suspended}`).toBe(
+              isPayoutDue({ status, paidAt }) && bank === 'approved' && !suspended,
+            )
+          }
         }
       }
     }
-    expect(payoutBlocker({ status: 'completed', paidAt: null }, 'pending')).toBe("The seller's bank details are pending, not approved")
+    expect(payoutBlocker({ status: 'completed', paidAt: null }, { bankStatus: 'pending', suspended: false })).toBe(
+      "The seller's bank details are pending, not approved",
+    )
+    expect(payoutBlocker({ status: 'completed', paidAt: null }, { bankStatus: 'approved', suspended: true })).toBe(PAYOUTS_HELD_MESSAGE)
   })
 
   it('a seller may be paid only with approved bank details (pending ones may sell, not be paid)', () => {
-    expect([null, undefined, 'pending', 'approved', 'rejected'].map((s) => sellerMayBePaid(s as never))).toEqual([
-      false,
-      false,
-      false,
-      true,
-      false,
-    ])
+    expect(
+      [null, undefined, 'pending', 'approved', 'rejected'].map((s) => sellerMayBePaid({ bankStatus: s as never, suspended: false })),
+    ).toEqual([false, false, false, true, false])
+    // Issue 30: a suspended seller is not paid, approved details or not.
+    expect(sellerMayBePaid({ bankStatus: 'approved', suspended: true })).toBe(false)
   })
 })

@@ -15,6 +15,7 @@ import * as batchApi from '../../app/routes/api/admin-payout-batch.ts'
 import * as batchesApi from '../../app/routes/api/admin-payout-batches.ts'
 import * as statementApi from '../../app/routes/api/seller-payout-statement.ts'
 import * as sellerPayoutsApi from '../../app/routes/api/seller-payouts.ts'
+import { getAdminTransaction } from '../../app/server/domain/admin.server.ts'
 import { approveBankDetails, saveBankDetails } from '../../app/server/domain/bank-details.server.ts'
 import { sha256 } from '../../app/server/domain/bank-files.server.ts'
 import { fire } from '../../app/server/domain/escrow.server.ts'
@@ -509,14 +510,42 @@ describe('one bank account approved for two sellers (issue 26.5)', () => {
 })
 
 describe('may this seller be paid: one rule, in SQL and in code (issue 27.4)', () => {
-  it('`payable` selects exactly the sales isPayoutDue and sellerMayBePaid accept', async () => {
+  it('`payable` selects exactly the sales isPayoutDue and sellerMayBePaid accept, a suspended seller included (issue 30)', async () => {
     const buyer = await signUp('rule-buyer@example.com')
-    const sales: { id: string; status: TransactionStatus; paidAt: Date | null; bank: BankDetailsStatus | null }[] = []
-    for (const bank of [null, 'pending', 'approved', 'rejected'] as const) {
-      const seller = await signUp(`rule-seller-${bank ?? 'none'}@example.com`)
+    const [first, second] = [
+      await signUp('rule-admin-1@example.com', { admin: true }),
+      await signUp('rule-admin-2@example.com', { admin: true }),
+    ]
+    const sales: { id: string; status: TransactionStatus; paidAt: Date | null; sellerId: string }[] = []
+    // Each bank state, and approved details under each suspension state: only an active one holds payouts.
+    const sellers = [
+      ...([null, 'pending', 'approved', 'rejected'] as const).map((bank) => ({ bank, suspension: null })),
+      ...(['requested', 'active', 'lifted'] as const).map((suspension) => ({ bank: 'approved' as const, suspension })),
+    ]
+    for (const { bank, suspension } of sellers) {
+      const seller = await signUp(`rule-seller-${bank ?? 'none'}-${suspension ?? 'free'}@example.com`)
       if (bank) await giveBankDetails(seller.id, bank)
+      if (suspension) {
+        const approved = suspension === 'requested' ? {} : { approvedBy: second.id, approvedAt: new Date() }
+        const ended = suspension === 'lifted' ? { endedBy: second.id, endedAt: new Date(), endReason: 'Lifted' } : {}
+        await db
+          .insertInto('userSuspensions')
+          .values({
+            userId: seller.id,
+            status: suspension,
+            reason: 'Rule test',
+            requestedBy: first.id,
+            requestedAt: new Date(),
+            ...approved,
+            ...ended,
+          })
+          .execute()
+      }
       for (const [status, paymentReference] of [['completed'], ['completed', 'BANK-9'], ['delivered'], ['refunded']] as const) {
-        const listing = await createListing(seller.id, { priceCents: 2000, title: `Rule ${bank} ${status} ${paymentReference ?? ''}` })
+        const listing = await createListing(seller.id, {
+          priceCents: 2000,
+          title: `Rule ${bank} ${suspension} ${status} ${paymentReference ?? ''}`,
+        })
         const row = await createSale({
           listingId: listing.id,
           sellerId: seller.id,
@@ -526,12 +555,28 @@ describe('may this seller be paid: one rule, in SQL and in code (issue 27.4)', (
           paymentReference,
         })
         const { paidAt } = await db.selectFrom('transactions').select('paidAt').where('id', '=', row.id).executeTakeFirstOrThrow()
-        sales.push({ id: row.id, status, paidAt, bank })
+        sales.push({ id: row.id, status, paidAt, sellerId: seller.id })
       }
     }
-    const selected = await db.selectFrom('transactions').select('id').where(payable).execute()
-    const expected = sales.filter((s) => isPayoutDue(s) && sellerMayBePaid(s.bank)).map((s) => s.id)
-    expect(expected.length).toBeGreaterThan(0)
+    // The code's rule reads the seller's standing as the screens do (the admin's sales table), on the same rows.
+    const standing = new Map<string, { bankStatus: BankDetailsStatus | null; suspended: boolean }>()
+    for (const sale of sales) {
+      const t = (await getAdminTransaction(sale.id))!
+      standing.set(sale.id, { bankStatus: t.sellerBankStatus, suspended: t.sellerSuspended })
+    }
+    const selected = await db
+      .selectFrom('transactions')
+      .select('id')
+      .where(payable)
+      .where(
+        'id',
+        'in',
+        sales.map((s) => s.id),
+      )
+      .execute()
+    const expected = sales.filter((s) => isPayoutDue(s) && sellerMayBePaid(standing.get(s.id)!)).map((s) => s.id)
+    // Due and approved: the seller without a suspension, the one whose request is not approved, the one lifted.
+    expect(expected).toHaveLength(3)
     expect(selected.map((r) => r.id).sort()).toEqual(expected.sort())
   })
 })

@@ -35,11 +35,17 @@ export interface AdminTransactionRow {
   forkUrl: string | null
   refundRequestedAt: string | Date | null
   sellerBankStatus: BankDetailsStatus | null
+  sellerSuspended: boolean
 }
 
 function MarkPaidAction({ t, bank }: { t: AdminTransactionRow; bank: BankAccountDetails | undefined }) {
-  if (!sellerMayBePaid(t.sellerBankStatus) || !bank) {
-    const why = t.sellerBankStatus ? `Seller's bank details are ${t.sellerBankStatus}` : 'Seller has no bank details'
+  const standing = { bankStatus: t.sellerBankStatus, suspended: t.sellerSuspended }
+  if (!sellerMayBePaid(standing) || !bank) {
+    const why = t.sellerSuspended
+      ? 'Seller suspended: payouts held'
+      : t.sellerBankStatus
+        ? `Seller's bank details are ${t.sellerBankStatus}`
+        : 'Seller has no bank details'
     return <BlockedAction label="Mark as Paid" why={why} whyId={`why-${t.id}`} className="max-w-44 justify-items-start" />
   }
   return (

@@ -6,7 +6,7 @@ import { payoutBlocker } from '~/lib/payouts'
 import type { AuditActorRole, BankDetailsStatus, TransactionStatus } from '../../../db/schema.ts'
 import { db } from '../infra/db.server.ts'
 import { getFullBankDetailsFor, type FullBankDetails } from './bank-details.server.ts'
-import { payoutDue } from './payouts.server.ts'
+import { payoutDue, sellerSuspendedSql } from './payouts.server.ts'
 
 /** Most rows the admin transactions table (and its API) returns; the status filter narrows it. */
 export const ADMIN_TRANSACTIONS_LIMIT = 200
@@ -75,6 +75,8 @@ export interface AdminTransaction extends AdminTransactionView {
   forkUrl: string | null
   refundRequestedAt: Date | null
   sellerBankStatus: BankDetailsStatus | null
+  /** Issue 30: a suspension in force holds the seller's payouts (`sellerMayBePaid`). */
+  sellerSuspended: boolean
   sellerShareCents: number
 }
 
@@ -108,6 +110,7 @@ function adminTransactionsQuery() {
       'transactions.deliveryProof',
       'transactions.refundRequestedAt',
       'bankDetails.status as sellerBankStatus',
+      sellerSuspendedSql(sql<string>`transactions.seller_id`).as('sellerSuspended'),
     ])
     .orderBy('transactions.createdAt', 'desc')
     .orderBy('transactions.id', 'desc')
@@ -158,7 +161,13 @@ export async function listOpenDisputes(): Promise<AdminTransaction[]> {
 
 /** Full bank details of the sellers whose completed sales can be paid out now (the Mark as Paid dialogs). */
 export async function bankDetailsForPayouts(transactions: AdminTransaction[]): Promise<Record<string, FullBankDetails>> {
-  const sellerIds = [...new Set(transactions.filter((t) => payoutBlocker(t, t.sellerBankStatus) === null).map((t) => t.sellerId))]
+  const sellerIds = [
+    ...new Set(
+      transactions
+        .filter((t) => payoutBlocker(t, { bankStatus: t.sellerBankStatus, suspended: t.sellerSuspended }) === null)
+        .map((t) => t.sellerId),
+    ),
+  ]
   return Object.fromEntries(await getFullBankDetailsFor(sellerIds))
 }
 

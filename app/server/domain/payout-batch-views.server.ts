@@ -10,7 +10,7 @@ import { AppError } from './errors.server.ts'
 import { buildFiles, verifyFiles } from './payout-batch-export.server.ts'
 import type { PayoutBatch, PayoutBatchStatus } from './payout-batch-transitions.server.ts'
 import { BATCH_NOT_FOUND, notInLiveBatch } from './payout-batches.server.ts'
-import { payoutDue } from './payouts.server.ts'
+import { payoutDue, sellerSuspendedSql } from './payouts.server.ts'
 
 /**
  * What the admins read of payout batches (issue 19): the batches with their payees and lines, the
@@ -203,9 +203,7 @@ export async function payoutsDueBySeller(): Promise<DueBySeller[]> {
       sql<string>`count(*)`.as('sales'),
       sql<string>`sum(transactions.seller_share_cents)`.as('amount'),
       // Issue 30: a suspended seller's payouts are held (sellerMayBePaidSql leaves them out of a batch).
-      sql<boolean>`exists (select 1 from user_suspensions s where s.user_id = transactions.seller_id and s.status = 'active')`.as(
-        'suspended',
-      ),
+      sellerSuspendedSql(sql<string>`transactions.seller_id`).as('suspended'),
     ])
     .where(payoutDue)
     .where(notInLiveBatch)
@@ -217,10 +215,10 @@ export async function payoutsDueBySeller(): Promise<DueBySeller[]> {
     sellerEmail: r.sellerEmail,
     sales: Number(r.sales),
     amountCents: Number(r.amount),
-    blocker: r.suspended
-      ? 'Seller suspended: payouts held'
-      : sellerMayBePaid(r.bankStatus)
-        ? null
+    blocker: sellerMayBePaid({ bankStatus: r.bankStatus, suspended: r.suspended })
+      ? null
+      : r.suspended
+        ? 'Seller suspended: payouts held'
         : r.bankStatus
           ? `Bank details ${r.bankStatus}`
           : 'No bank details',

@@ -1,6 +1,6 @@
 import { sql, type Transaction as DbTransaction, type Kysely, type Selectable } from 'kysely'
 import { isUuid } from '~/lib/ids'
-import { payoutBlocker, sellerMayBePaid } from '~/lib/payouts'
+import { payoutBlocker, PAYOUTS_HELD_MESSAGE, sellerMayBePaid } from '~/lib/payouts'
 import type { DB } from '../../../db/schema.ts'
 import { db, isUniqueViolation } from '../infra/db.server.ts'
 import { ensureJobSchema } from '../infra/jobs.server.ts'
@@ -17,7 +17,7 @@ import {
   type PayoutBatch,
   type PayoutBatchStatus,
 } from './payout-batch-transitions.server.ts'
-import { payable, payoutDue, recordSellerPaid, sellerMayBePaidSql } from './payouts.server.ts'
+import { payable, payoutDue, recordSellerPaid, sellerMayBePaidSql, sellerSuspendedSql } from './payouts.server.ts'
 import { queuePayoutWebhook } from './webhook-events.server.ts'
 
 /**
@@ -80,6 +80,16 @@ async function insertBatch(
     .where('userId', 'in', [...bySeller.keys()])
     .execute()
   const bankOf = new Map(banks.map((row) => [row.userId, row]))
+  const suspended = new Set(
+    (
+      await trx
+        .selectFrom('users')
+        .select('id')
+        .where('id', 'in', [...bySeller.keys()])
+        .where(sellerSuspendedSql(sql<string>`users.id`))
+        .execute()
+    ).map((row) => row.id),
+  )
   const total = input.sales.reduce((sum, s) => sum + s.sellerShareCents, 0)
   const batch = await trx
     .insertInto('payoutBatches')
@@ -98,7 +108,10 @@ async function insertBatch(
   const sellers = [...bySeller.keys()].sort()
   for (const [index, sellerId] of sellers.entries()) {
     const bank = bankOf.get(sellerId)
-    if (!bank || !sellerMayBePaid(bank.status)) throw new AppError(409, "The seller's bank details are no longer approved")
+    const standing = { bankStatus: bank?.status, suspended: suspended.has(sellerId) }
+    if (!bank || !sellerMayBePaid(standing)) {
+      throw new AppError(409, standing.suspended ? PAYOUTS_HELD_MESSAGE : "The seller's bank details are no longer approved")
+    }
     const sales = bySeller.get(sellerId)!
     await trx
       .insertInto('payoutBatchPayees')
@@ -211,12 +224,13 @@ export async function markPaid(input: {
           'transactions.applicationFeeCents',
           'transactions.sellerShareCents',
           'bankDetails.status as bankStatus',
+          sellerSuspendedSql(sql<string>`transactions.seller_id`).as('sellerSuspended'),
           sql<boolean>`${notInLiveBatch}`.as('free'),
         ])
         .where('transactions.id', '=', input.transactionId)
         .executeTakeFirst()
       if (!sale) throw new AppError(404, 'Sale not found')
-      const blocker = payoutBlocker(sale, sale.bankStatus)
+      const blocker = payoutBlocker(sale, { bankStatus: sale.bankStatus, suspended: sale.sellerSuspended })
       if (blocker) throw new AppError(409, blocker)
       if (!sale.free) throw new AppError(409, 'This sale is already in a payout waiting for approval')
       const batch = await insertBatch(trx, { kind: 'single', adminId: input.adminId, now, sales: [sale], bankReference: reference })

@@ -1,5 +1,5 @@
 import { sql, type Transaction as DbTransaction, type Expression, type Kysely } from 'kysely'
-import { PAYEE_BANK_STATUS } from '~/lib/payouts'
+import { PAYEE_BANK_STATUS, PAYOUTS_HELD_SUSPENSION } from '~/lib/payouts'
 import type { BankDetailsStatus, DB } from '../../../db/schema.ts'
 import { db } from '../infra/db.server.ts'
 import { getFullBankDetailsFor, type FullBankDetails } from './bank-details.server.ts'
@@ -30,6 +30,11 @@ type Executor = Kysely<DB> | DbTransaction<DB>
 
 export const payoutDue = sql<boolean>`(transactions.status = 'completed' and transactions.paid_at is null)`
 
+/** Whether the seller a query names has a suspension in force that holds their payouts (issue 30). */
+export function sellerSuspendedSql(sellerId: Expression<string>) {
+  return sql<boolean>`exists (select 1 from user_suspensions s where s.user_id = ${sellerId} and s.status = ${PAYOUTS_HELD_SUSPENSION})`
+}
+
 /**
  * `sellerMayBePaid` (app/lib/payouts.ts) in SQL, for the seller a query names (e.g.
  * `eb.ref('payoutBatchPayees.sellerId')`): their bank details are approved, and (issue 30) they are
@@ -37,7 +42,7 @@ export const payoutDue = sql<boolean>`(transactions.status = 'completed' and tra
  */
 export function sellerMayBePaidSql(sellerId: Expression<string>) {
   return sql<boolean>`(exists (select 1 from bank_details b where b.user_id = ${sellerId} and b.status = ${PAYEE_BANK_STATUS})
-    and not exists (select 1 from user_suspensions s where s.user_id = ${sellerId} and s.status = 'active'))`
+    and not ${sellerSuspendedSql(sellerId)})`
 }
 
 /** A sale whose seller share may be paid now: due, and its seller may be paid (the batches take these). */
