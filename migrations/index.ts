@@ -23,6 +23,7 @@ import * as userSuspensions from './0021_user_suspensions.ts'
 import * as webhooks from './0022_webhooks.ts'
 import * as githubCheckReadings from './0023_github_check_readings.ts'
 import * as listingReleases from './0024_listing_releases.ts'
+import * as hiddenReviewsIndex from './0025_hidden_reviews_index.ts'
 
 // Every migration, in order. Listed explicitly (not read from the folder) so
 // the same code runs under tsx, Vite and Vitest; a test checks none is missing.
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '0022_webhooks': webhooks,
   '0023_github_check_readings': githubCheckReadings,
   '0024_listing_releases': listingReleases,
+  '0025_hidden_reviews_index': hiddenReviewsIndex,
 }

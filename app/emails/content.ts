@@ -112,6 +112,23 @@ export interface UpdateNotice {
   source: 'github' | 'manual'
 }
 
+/** Issue 30: the seller's listing was taken down, or restored (the takedown's page is where they answer). */
+export interface SellerTakedownNotice {
+  takedownId: string
+  listingTitle: string
+  listingSlug: string
+  category: string
+  /** Taken down: the reason the seller sees. */
+  reason: string
+}
+
+/** Issue 30: a seller answered a takedown; the admins decide again. */
+export interface CounterNoticeNotice {
+  listingTitle: string
+  sellerName: string
+  counterNotice: string
+}
+
 export interface StuckNotice extends SaleNotice {
   limitLabel: string
 }
@@ -351,6 +368,23 @@ const BUILDERS: Record<NotificationKind, Builder> = {
     action: { label: 'See the changelog', path: `/listing/${notice.listingSlug}#changelog` },
     footnote: 'You receive this because update mails are on in your notification settings on your profile.',
   }),
+  listing_taken_down: (notice: SellerTakedownNotice) => ({
+    subject: `Your listing was taken down: ${notice.listingTitle}`,
+    heading: 'Forkmarket took your listing down',
+    summary: `${notice.listingTitle} left the marketplace: ${notice.category}.`,
+    paragraphs: [
+      `Reason: ${notice.reason}`,
+      'You can still edit it to fix what was reported. If you think the takedown is wrong, answer it once with a counter-notice: an admin decides again.',
+    ],
+    action: { label: 'See the takedown and answer it', path: `/seller/takedowns/${notice.takedownId}` },
+  }),
+  listing_restored: (notice: SellerTakedownNotice) => ({
+    subject: `Your listing was restored: ${notice.listingTitle}`,
+    heading: 'Your listing is back',
+    summary: `Forkmarket restored ${notice.listingTitle}: it is as visible as it was before the takedown.`,
+    paragraphs: ['If you had hidden it yourself before the takedown, it stays hidden until you show it again.'],
+    action: { label: 'View the listing', path: `/listing/${notice.listingSlug}` },
+  }),
   webhook_endpoint_disabled: (notice: WebhookDisabledNotice, ctx) => ({
     subject: `Webhook endpoint disabled: ${notice.url}`,
     heading: 'A webhook endpoint was disabled',
@@ -367,6 +401,13 @@ const BUILDERS: Record<NotificationKind, Builder> = {
     summary: `${sale.buyerName} disputed ${sale.listingTitle} (${formatCents(sale.amountCents)}) sold by ${sale.sellerName}.`,
     paragraphs: [`Reason: ${sale.disputeReason ?? 'not given'}`, 'Release the funds or refund the buyer from the admin page.'],
     action: { label: 'Open the admin page', path: ADMIN },
+  }),
+  admin_counter_notice: (notice: CounterNoticeNotice) => ({
+    subject: `Counter-notice: ${notice.listingTitle}`,
+    heading: 'A seller answered a takedown',
+    summary: `${notice.sellerName} answered the takedown of ${notice.listingTitle}: decide again.`,
+    paragraphs: [`“${notice.counterNotice}”`, 'Uphold the takedown or restore the listing from the moderation queue.'],
+    action: { label: 'Open the moderation queue', path: '/admin/moderation' },
   }),
   admin_delivery_stuck: (sale: StuckNotice, ctx) => ({
     subject: `Delivery overdue: ${sale.listingTitle}`,

@@ -49,6 +49,21 @@ const DATA: Record<string, Record<string, unknown>> = {
     publishedAt: '2026-11-23T10:00:00.000Z',
     source: 'github',
   },
+  listing_taken_down: {
+    takedownId: 't1',
+    listingTitle: 'Invoice Kit',
+    listingSlug: 'invoice-kit',
+    category: 'Copyright, or code the seller does not own',
+    reason: 'The licence was removed',
+  },
+  listing_restored: {
+    takedownId: 't1',
+    listingTitle: 'Invoice Kit',
+    listingSlug: 'invoice-kit',
+    category: 'Copyright, or code the seller does not own',
+    reason: 'The licence was removed',
+  },
+  admin_counter_notice: { listingTitle: 'Invoice Kit', sellerName: 'Ada Okafor', counterNotice: 'I wrote it.' },
   admin_delivery_stuck: { ...SALE, limitLabel: 'due in 24 hours' },
   admin_bank_details_digest: { date: '2026-11-23', count: 2, oldestRequestedAt: '2026-11-20T10:00:00.000Z' },
   admin_reconciliation_exceptions: {

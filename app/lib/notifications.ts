@@ -28,11 +28,14 @@ export const NOTIFICATION_KINDS = [
   'bank_details_approved',
   'bank_details_rejected',
   'webhook_endpoint_disabled',
+  'listing_taken_down',
+  'listing_restored',
   // Both parties
   'dispute_opened',
   'dispute_resolved',
   // Admins
   'admin_dispute_opened',
+  'admin_counter_notice',
   'admin_delivery_stuck',
   'admin_bank_details_digest',
   'admin_reconciliation_exceptions',

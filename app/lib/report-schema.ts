@@ -1,3 +1,4 @@
+import { HideReviewSchema } from '~/lib/review-schema'
 import { z } from '~/lib/zod'
 
 /**
@@ -82,6 +83,9 @@ export const ModerationDecisionSchema = z.discriminatedUnion('intent', [
   }),
   z.object({ intent: z.literal('uphold'), targetId: z.uuid(), note: decisionNote }),
   z.object({ intent: z.literal('restore'), targetId: z.uuid(), note: decisionNote }),
+  // Reviews: hidden with the reason its author sees (the listing page's rule), restored with a note.
+  z.object({ intent: z.literal('hide-review'), targetId: z.uuid(), note: HideReviewSchema.shape.reason }),
+  z.object({ intent: z.literal('restore-review'), targetId: z.uuid(), note: decisionNote }),
   // Suspensions: the target is the user; a second admin approves without a note (the request has the reason).
   z.object({ intent: z.literal('request-suspension'), targetId: z.uuid(), note: takedownReason }),
   z.object({ intent: z.literal('approve-suspension'), targetId: z.uuid() }),

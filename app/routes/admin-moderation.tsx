@@ -4,8 +4,9 @@ import { data, Link } from 'react-router'
 import { ModerationItem, SuspensionItem, type ModerationItemView, type SuspensionItemView } from '~/components/moderation/moderation-item'
 import { ModerationDecisionSchema } from '~/lib/report-schema'
 import { isAppError } from '~/server/domain/errors.server'
-import { moderationQueue, restoreListing, takeDownListing, upholdTakedown } from '~/server/domain/moderation.server'
+import { hiddenByModeration, moderationQueue, restoreListing, takeDownListing, upholdTakedown } from '~/server/domain/moderation.server'
 import { dismissReports } from '~/server/domain/reports.server'
+import { hideReview, restoreReview } from '~/server/domain/reviews.server'
 import { approveSuspension, cancelSuspension, liftSuspension, openSuspensions, requestSuspension } from '~/server/domain/suspensions.server'
 import { requireAdmin } from '~/server/http/auth.server'
 import { readFormBody } from '~/server/http/form-data.server'
@@ -14,13 +15,14 @@ import { BODY_LIMITS, RATE_LIMITS, routePolicy } from '~/server/http/route-polic
 import type { Route } from './+types/admin-moderation'
 
 // /admin/moderation (issue 30): the items people reported and the takedowns their sellers answered,
-// each with every report and the seller's history; dismiss, take down, uphold, restore.
+// each with every report and the seller's history; dismiss, take down, uphold, restore; hide or
+// restore a review; then what moderation hid, to restore it.
 export const middleware = [routePolicy({ bodyLimit: BODY_LIMITS.form, rateLimit: RATE_LIMITS.admin })]
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = await requireAdmin(request, context)
-  const [queue, suspensions] = await Promise.all([moderationQueue(), openSuspensions()])
-  return { queue, suspensions, viewerId: admin.id }
+  const [queue, hidden, suspensions] = await Promise.all([moderationQueue(), hiddenByModeration(), openSuspensions()])
+  return { queue, hidden, suspensions, viewerId: admin.id }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -45,6 +47,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     } else if (input.intent === 'restore') {
       await restoreListing({ listingId: input.targetId, adminId: admin.id, note: input.note })
       toast = { title: 'Listing restored', description: 'It is as visible as it was before the takedown.' }
+    } else if (input.intent === 'hide-review') {
+      await hideReview({ reviewId: input.targetId, adminId: admin.id, reason: input.note })
+      toast = { title: 'Review hidden', description: 'It has left the listing page; its author sees your reason.' }
+    } else if (input.intent === 'restore-review') {
+      await restoreReview({ reviewId: input.targetId, adminId: admin.id, note: input.note })
+      toast = { title: 'Review restored', description: 'It is on the listing page again.' }
     } else if (input.intent === 'request-suspension') {
       await requestSuspension({ userId: input.targetId, adminId: admin.id, reason: input.note })
       toast = { title: 'Suspension requested', description: 'A second admin must approve it before it takes effect.' }
@@ -67,6 +75,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function AdminModeration({ loaderData, actionData }: Route.ComponentProps) {
   const queue = loaderData.queue as unknown as ModerationItemView[]
+  const hidden = loaderData.hidden as unknown as ModerationItemView[]
   const suspensions = loaderData.suspensions as unknown as SuspensionItemView[]
   return (
     <div className="mx-auto grid max-w-5xl grid-cols-1 gap-6 px-4 py-8">
@@ -90,13 +99,34 @@ export default function AdminModeration({ loaderData, actionData }: Route.Compon
           ))}
         </section>
       ) : null}
-      {queue.length === 0 ? (
-        <p className="rounded-lg border p-6 text-sm text-muted-foreground">Nothing to decide: no open reports and no counter-notices.</p>
-      ) : (
-        queue.map((entry) => (
-          <ModerationItem key={`${entry.item.targetType}-${entry.item.targetId}`} entry={entry} actionData={actionData} />
-        ))
-      )}
+      <section aria-label="To decide" className="grid gap-6">
+        {queue.length === 0 ? (
+          <p className="rounded-lg border p-6 text-sm text-muted-foreground">Nothing to decide: no open reports and no counter-notices.</p>
+        ) : (
+          queue.map((entry) => (
+            <ModerationItem key={`${entry.item.targetType}-${entry.item.targetId}`} entry={entry} actionData={actionData} />
+          ))
+        )}
+      </section>
+      {hidden.length > 0 ? (
+        <section aria-labelledby="hidden-title" className="grid gap-3">
+          <div className="grid gap-1">
+            <h2 id="hidden-title" className="text-xl font-semibold tracking-tight">
+              Hidden by moderation
+            </h2>
+            <p className="text-sm text-muted-foreground">Listings taken down and not answered, and hidden reviews, the latest first.</p>
+          </div>
+          {hidden.map((entry) => (
+            <ModerationItem
+              key={`${entry.item.targetType}-${entry.item.targetId}`}
+              entry={entry}
+              actionData={actionData}
+              headingLevel={3}
+              offerSuspension={false}
+            />
+          ))}
+        </section>
+      ) : null}
     </div>
   )
 }

@@ -18,8 +18,10 @@ import { z } from '~/lib/zod'
 import { isAppError } from '~/server/domain/errors.server'
 import { deliverSale } from '~/server/domain/escrow-actions.server'
 import { GITHUB_INSTALL_PATH, githubPath } from '~/server/domain/github-accounts.server'
+import { salesChecksViews } from '~/server/domain/github-checks.server'
 import { sellerGithubStatus } from '~/server/domain/github-listing-sources.server'
 import { setListingVisibility } from '~/server/domain/listings.server'
+import { sellerTakedowns } from '~/server/domain/moderation.server'
 import { getSellerAnalytics, listPayoutStatements } from '~/server/domain/seller-analytics.server'
 import { getSellerDashboard } from '~/server/domain/seller-dashboard.server'
 import { requireUser } from '~/server/http/auth.server'
@@ -41,15 +43,21 @@ const SellerDashboardActionSchema = z.discriminatedUnion('intent', [SetVisibilit
 // Served at /seller/dashboard and /seller-dashboard (two route ids, one module).
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context)
-  const [dashboard, github, analytics, statements] = await Promise.all([
+  const [dashboard, github, analytics, statements, takedowns] = await Promise.all([
     getSellerDashboard(user.id),
     sellerGithubStatus(user.id),
     // Issue 19: the 30-day chart, the balance, and one statement per payout received.
     getSellerAnalytics(user.id),
     listPayoutStatements(user.id),
+    // Issue 30: listings Forkmarket took down offer their takedown, not the switch.
+    sellerTakedowns(user.id),
   ])
+  // Issue 30: a disputed sale shows what GitHub's checks said at the listed and the delivered commit.
+  const checks = await salesChecksViews(dashboard.transactions.filter((t) => t.status === 'disputed').map((t) => t.id))
   return {
     ...dashboard,
+    checks: Object.fromEntries(checks),
+    takedowns: Object.fromEntries(takedowns.map((t) => [t.listingId, { id: t.id, status: t.status }])),
     analytics,
     statements,
     // Issue 16: "Reconnect GitHub" (listings hidden for a lost repository) and invitations waiting on GitHub's limits.
@@ -164,7 +172,7 @@ export default function SellerDashboard({ loaderData }: Route.ComponentProps) {
               </Button>
             </div>
           ) : (
-            <SellerListingsTable listings={listings} notForSale={notForSale} />
+            <SellerListingsTable listings={listings} notForSale={notForSale} takedowns={loaderData.takedowns} />
           )}
         </CardContent>
       </Card>
@@ -186,6 +194,7 @@ export default function SellerDashboard({ loaderData }: Route.ComponentProps) {
             <SellerTransactionsTable
               transactions={transactions}
               waitingInvitations={Object.fromEntries(github.waitingInvitations.map((w) => [w.transactionId, w.message]))}
+              checks={loaderData.checks}
             />
           )}
         </CardContent>

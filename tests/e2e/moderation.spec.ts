@@ -46,7 +46,14 @@ test('without JavaScript: a report, a takedown, a counter-notice and a restore',
   await expect(item.getByRole('definition').filter({ hasText: '@' })).toBeVisible()
   await item.getByLabel('Reason the seller sees').fill('The code belongs to another author; the licence was removed.')
   await item.getByRole('button', { name: 'Take down' }).click()
-  await expect(admin.page.getByRole('article', { name: title })).toHaveCount(0)
+  // It leaves what is to decide, and is listed under what moderation hid, where it can be restored.
+  await expect(admin.page.getByRole('region', { name: 'To decide' }).getByRole('article', { name: title })).toHaveCount(0)
+  await expect(
+    admin.page
+      .getByRole('region', { name: 'Hidden by moderation' })
+      .getByRole('article', { name: title })
+      .getByRole('button', { name: 'Restore listing' }),
+  ).toBeVisible()
 
   // Others no longer see it; the seller sees why and answers once.
   await reporter.page.goto(`/listing/${listing.slug}`)
@@ -57,11 +64,24 @@ test('without JavaScript: a report, a takedown, a counter-notice and a restore',
   await expect(plain.getByRole('alert').filter({ hasText: 'Taken down by Forkmarket' })).toContainText(
     'The code belongs to another author; the licence was removed.',
   )
-  await plain.getByRole('link', { name: 'See the takedown and answer it' }).click()
+  // The dashboard offers the takedown, not a switch that cannot show it (issue 30); the bell says why.
+  await plain.goto('/seller/dashboard')
+  const row = plain.getByRole('row', { name: new RegExp(title) })
+  await expect(row.getByText('Taken down', { exact: true })).toBeVisible()
+  await expect(row.getByRole('switch')).toHaveCount(0)
+  await expect(row.getByRole('link', { name: `See why and answer of ${title}` })).toBeVisible()
+  await plain.goto('/notifications')
+  await expect(plain.getByText(`${title} left the marketplace: Copyright, or code the seller does not own.`)).toBeVisible()
+  await plain.goto('/seller/dashboard')
+  await plain.getByRole('link', { name: `See why and answer of ${title}` }).click()
   await plain.getByLabel('Your counter-notice').fill('I wrote this code: the repository history shows every commit since 2024.')
   await plain.getByRole('button', { name: 'Send counter-notice' }).click()
   await expect(plain.getByText('You answered; an admin will decide again.')).toBeVisible()
   await expect(plain.getByRole('button', { name: 'Send counter-notice' })).toHaveCount(0)
+
+  // The admins are told of the answer.
+  await admin.page.goto('/notifications')
+  await expect(admin.page.getByText(`Mo Seller answered the takedown of ${title}: decide again.`)).toBeVisible()
 
   // The admin decides again: restore.
   await admin.page.goto('/admin/moderation')
@@ -74,6 +94,12 @@ test('without JavaScript: a report, a takedown, a counter-notice and a restore',
   await expect(reporter.page.getByRole('heading', { name: title, level: 1 })).toBeVisible()
   await plain.goto(`/seller/takedowns/${new URL(plain.url()).pathname.split('/').pop()}`)
   await expect(plain.getByText('Restored: the listing is back as it was.')).toBeVisible()
+  await plain.goto('/notifications')
+  await expect(plain.getByText(`Forkmarket restored ${title}: it is as visible as it was before the takedown.`)).toBeVisible()
+  await plain.goto('/seller/dashboard')
+  await expect(
+    plain.getByRole('row', { name: new RegExp(title) }).getByRole('switch', { name: `Show ${title} in the marketplace` }),
+  ).toBeVisible()
 
   await sellerNoJs.close()
   await Promise.all([seller.close(), reporter.close(), admin.close()])
@@ -118,7 +144,7 @@ test('axe finds no violations on the report form, the moderation queue and the t
   const item = page.getByRole('article', { name: title })
   await item.getByLabel('Reason the seller sees').fill('Malware in the install script.')
   await item.getByRole('button', { name: 'Take down' }).click()
-  await expect(page.getByRole('article', { name: title })).toHaveCount(0)
+  await expect(page.getByRole('region', { name: 'To decide' }).getByRole('article', { name: title })).toHaveCount(0)
   for (const theme of ['light', 'dark'] as const) {
     const response = await seller.page.request.post('/action/set-theme', {
       data: { theme },
@@ -128,6 +154,7 @@ test('axe finds no violations on the report form, the moderation queue and the t
     await scan(seller.page, `/listing/${listing.slug}`, theme)
     const link = seller.page.getByRole('link', { name: 'See the takedown and answer it' })
     await scan(seller.page, (await link.getAttribute('href'))!, theme)
+    await scan(seller.page, '/seller/dashboard', theme)
   }
   expect(violations, violations.join('\n')).toEqual([])
   await seller.close()

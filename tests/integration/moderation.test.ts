@@ -6,6 +6,7 @@ import { startCheckout } from '../../app/server/domain/checkout.server.ts'
 import { setListingVisibility, TAKEN_DOWN_MESSAGE } from '../../app/server/domain/listings.server.ts'
 import {
   fileCounterNotice,
+  hiddenByModeration,
   moderationQueue,
   restoreListing,
   takedownInForce,
@@ -13,7 +14,7 @@ import {
   upholdTakedown,
 } from '../../app/server/domain/moderation.server.ts'
 import { dismissReports, fileReport } from '../../app/server/domain/reports.server.ts'
-import { createReview } from '../../app/server/domain/reviews.server.ts'
+import { createReview, hideReview, listingReviews, restoreReview } from '../../app/server/domain/reviews.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'
 import { apiRequest, callRoute } from '../support/call-route.ts'
 import { createListing, createSale, giveBankDetails, screenRequest, signUp } from './admin-fixtures.ts'
@@ -85,6 +86,43 @@ describe('reports', () => {
     await report(reporter.id, review.id, 'review')
     const queued = (await moderationQueue()).find((entry) => entry.item.targetId === review.id)
     expect(queued).toMatchObject({ item: { targetType: 'review', ownerId: seller.id, path: `/listing/${listing.slug}` }, openReports: 1 })
+    // A suspension asked from a review's item is about its author, not the listing's seller.
+    expect(queued!.accountable).toEqual({ id: buyer.id, username: expect.any(String) })
+    expect(queued!.item.accountableId).toBe(buyer.id)
+  })
+
+  it('an admin hides a reported review from the queue (it leaves the listing page, with its reason) and restores it', async () => {
+    const { seller, reporter, admin, listing } = await setting()
+    const buyer = await signUp(`buyer-${unique()}@example.com`)
+    const sale = await createSale({ listingId: listing.id, sellerId: seller.id, buyerId: buyer.id, amountCents: 5000, status: 'completed' })
+    const review = await createReview({ saleId: sale.id, buyerId: buyer.id, review: { stars: 1, body: 'Call 555-0100 for a better kit' } })
+    await report(reporter.id, review.id, 'review')
+    const rating = async () =>
+      (await db.selectFrom('listings').select('ratingCount').where('id', '=', listing.id).executeTakeFirstOrThrow()).ratingCount
+    expect((await listingReviews(listing.id)).reviews.map((r) => r.id)).toEqual([review.id])
+    expect(await rating()).toBe(1)
+
+    await hideReview({ reviewId: review.id, adminId: admin.id, reason: 'Advertises another product' })
+    expect((await listingReviews(listing.id)).reviews).toEqual([])
+    expect(await rating()).toBe(0)
+    // Its reports are decided; the queue no longer asks about it; the hidden section offers it back, with the reason.
+    expect(await db.selectFrom('reports').select('status').where('targetId', '=', review.id).execute()).toEqual([{ status: 'actioned' }])
+    expect((await moderationQueue()).some((entry) => entry.item.targetId === review.id)).toBe(false)
+    const hidden = (await hiddenByModeration()).find((entry) => entry.item.targetId === review.id)
+    expect(hidden).toMatchObject({ openReports: 0, item: { targetType: 'review', hidden: { reason: 'Advertises another product' } } })
+    // Hidden, it cannot be reported again.
+    await expect(report(admin.id, review.id, 'review')).rejects.toMatchObject({ status: 404 })
+
+    await restoreReview({ reviewId: review.id, adminId: admin.id, note: 'The number is the seller’s support line' })
+    await expect(restoreReview({ reviewId: review.id, adminId: admin.id, note: 'again' })).rejects.toMatchObject({ status: 409 })
+    expect((await listingReviews(listing.id)).reviews.map((r) => r.id)).toEqual([review.id])
+    expect(await rating()).toBe(1)
+    expect((await hiddenByModeration()).some((entry) => entry.item.targetId === review.id)).toBe(false)
+    expect((await audit(review.id)).map((row) => [row.action, row.fromState, row.toState])).toEqual([
+      ['report.filed', null, 'open'],
+      ['review_hidden', 'visible', 'hidden'],
+      ['review_restored', 'hidden', 'visible'],
+    ])
   })
 
   it('an admin dismisses an item’s open reports; the reporter may report it again', async () => {
@@ -131,6 +169,10 @@ describe('a takedown', () => {
     const statuses = await db.selectFrom('reports').select('status').where('targetId', '=', listing.id).execute()
     expect(statuses).toEqual([{ status: 'actioned' }])
     expect((await moderationQueue()).some((entry) => entry.item.targetId === listing.id)).toBe(false)
+    // It is listed under what moderation hid, where an admin can restore it without waiting for the seller.
+    expect((await hiddenByModeration()).find((entry) => entry.item.targetId === listing.id)).toMatchObject({
+      takedown: { status: 'hidden' },
+    })
 
     // The seller cannot show it again: not by the button, nor by any write of the row (the trigger).
     await expect(setListingVisibility({ listingId: listing.id, sellerId: seller.id, visible: true })).rejects.toMatchObject({
@@ -152,6 +194,7 @@ describe('a takedown', () => {
     })
     const queued = (await moderationQueue()).find((entry) => entry.item.targetId === listing.id)
     expect(queued).toMatchObject({ openReports: 0, takedown: { status: 'contested' }, seller: { takedowns: 1 } })
+    expect((await hiddenByModeration()).some((entry) => entry.item.targetId === listing.id)).toBe(false)
 
     const restored = await restoreListing({ listingId: listing.id, adminId: admin.id, note: 'The seller showed the history' })
     expect(restored.status).toBe('restored')
@@ -165,6 +208,68 @@ describe('a takedown', () => {
       { action: 'listing.counter_notice', actorRole: 'seller', fromState: 'hidden', toState: 'contested' },
       { action: 'listing.restore', actorRole: 'admin', fromState: 'contested', toState: 'restored' },
     ])
+  })
+
+  it('tells the seller of the takedown (with the reason) and of the restore, and the admins of the counter-notice, each once', async () => {
+    const { seller, admin, listing } = await setting()
+    const outbox = async (userId: string) =>
+      db
+        .selectFrom('notificationOutbox')
+        .select(['kind', 'payload'])
+        .where('userId', '=', userId)
+        .where('kind', 'in', ['listing_taken_down', 'listing_restored', 'admin_counter_notice'])
+        .orderBy('createdAt')
+        .execute()
+    const bell = async (userId: string) =>
+      (
+        await db.selectFrom('notifications').select(['title', 'body', 'link']).where('userId', '=', userId).orderBy('createdAt').execute()
+      ).filter((row) => row.body.includes(listing.title))
+
+    const takedown = await takeDownListing({
+      listingId: listing.id,
+      adminId: admin.id,
+      category: 'copyright',
+      reason: 'Copied from acme/kit',
+    })
+    expect(await outbox(seller.id)).toEqual([
+      {
+        kind: 'listing_taken_down',
+        payload: expect.objectContaining({
+          takedownId: takedown.id,
+          reason: 'Copied from acme/kit',
+          category: 'Copyright, or code the seller does not own',
+        }),
+      },
+    ])
+    expect(await bell(seller.id)).toEqual([
+      {
+        title: 'Forkmarket took your listing down',
+        body: `${listing.title} left the marketplace: Copyright, or code the seller does not own.`,
+        link: `/seller/takedowns/${takedown.id}`,
+      },
+    ])
+
+    await fileCounterNotice({ listingId: listing.id, sellerId: seller.id, counterNotice: 'I wrote it: see my commits.' })
+    const secondAdmin = await signUp(`admin-${unique()}@example.com`, { admin: true })
+    expect((await outbox(admin.id)).map((row) => row.kind)).toEqual(['admin_counter_notice'])
+    expect((await outbox(admin.id))[0]!.payload).toMatchObject({
+      listingTitle: listing.title,
+      counterNotice: 'I wrote it: see my commits.',
+    })
+    // An admin who joins later is not told of what came before.
+    expect(await outbox(secondAdmin.id)).toEqual([])
+
+    await restoreListing({ listingId: listing.id, adminId: admin.id, note: 'The history shows it' })
+    // Each event told once (the keys name the takedown and the recipient).
+    expect((await outbox(seller.id)).map((row) => row.kind)).toEqual(['listing_taken_down', 'listing_restored'])
+    expect((await bell(seller.id)).at(-1)).toEqual({
+      title: 'Your listing is back',
+      body: `Forkmarket restored ${listing.title}: it is as visible as it was before the takedown.`,
+      link: `/listing/${listing.slug}`,
+    })
+    // A second takedown is a new one: the seller hears of it too.
+    await takeDownListing({ listingId: listing.id, adminId: admin.id, category: 'spam', reason: 'Spam' })
+    expect((await outbox(seller.id)).map((row) => row.kind)).toEqual(['listing_taken_down', 'listing_restored', 'listing_taken_down'])
   })
 
   it('a restore gives back the visibility the listing had; an upheld takedown can still be restored', async () => {

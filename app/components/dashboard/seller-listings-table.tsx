@@ -14,6 +14,12 @@ export interface SellerListingRow {
   visible: boolean
 }
 
+/** A takedown in force on one of the seller's listings (issue 30): the switch cannot show it again. */
+export interface ListingTakedownRef {
+  id: string
+  status: string
+}
+
 /**
  * Show/hide as a one-button form: the button submits the new state, so it
  * works without JavaScript; with it, the switch flips at once (optimistic).
@@ -50,8 +56,20 @@ function VisibilitySwitch({ listing }: { listing: SellerListingRow }) {
   )
 }
 
-/** `notForSale`: why none of the seller's listings can be bought (issue 26.13), shown on each visible one. */
-export function SellerListingsTable({ listings, notForSale = null }: { listings: SellerListingRow[]; notForSale?: string | null }) {
+/**
+ * `notForSale`: why none of the seller's listings can be bought (issue 26.13), shown on each visible one.
+ * `takedowns`: the listings Forkmarket took down (issue 30), by listing id: no switch (only an admin can
+ * show one again), a link to the takedown instead.
+ */
+export function SellerListingsTable({
+  listings,
+  notForSale = null,
+  takedowns = {},
+}: {
+  listings: SellerListingRow[]
+  notForSale?: string | null
+  takedowns?: Record<string, ListingTakedownRef>
+}) {
   return (
     <Table label="Your listings">
       <TableHeader>
@@ -78,7 +96,20 @@ export function SellerListingsTable({ listings, notForSale = null }: { listings:
             </TableCell>
             <TableCell label="Status">
               <div className="grid justify-items-start gap-1">
-                <Badge variant={listing.visible ? 'success' : 'secondary'}>{listing.visible ? 'Active' : 'Hidden'}</Badge>
+                {takedowns[listing.id] ? (
+                  <>
+                    <Badge variant="destructive">Taken down</Badge>
+                    <Link
+                      to={`/seller/takedowns/${takedowns[listing.id]!.id}`}
+                      className="text-xs font-medium text-foreground underline underline-offset-4"
+                    >
+                      {takedowns[listing.id]!.status === 'hidden' ? 'See why and answer' : 'See the takedown'}
+                      <span className="sr-only"> of {listing.title}</span>
+                    </Link>
+                  </>
+                ) : (
+                  <Badge variant={listing.visible ? 'success' : 'secondary'}>{listing.visible ? 'Active' : 'Hidden'}</Badge>
+                )}
                 {listing.visible && notForSale ? (
                   <Link to="/profile#bank-details" className="text-xs font-medium text-foreground underline underline-offset-4">
                     {notForSale}
@@ -87,7 +118,11 @@ export function SellerListingsTable({ listings, notForSale = null }: { listings:
               </div>
             </TableCell>
             <TableCell label="Visible">
-              <VisibilitySwitch listing={listing} />
+              {takedowns[listing.id] ? (
+                <span className="text-xs text-muted-foreground">Taken down by Forkmarket: hidden until an admin restores it</span>
+              ) : (
+                <VisibilitySwitch listing={listing} />
+              )}
             </TableCell>
             <TableCell className="text-end">
               <Button asChild variant="ghost" size="sm">

@@ -6,10 +6,12 @@ import { Field, FormErrors } from '~/components/ui/field'
 import { NativeSelect } from '~/components/ui/native-select'
 import { Textarea } from '~/components/ui/textarea'
 import { ModerationDecisionSchema, REPORT_REASON_LABELS, REPORT_REASONS, type ReportReason, type ReportTarget } from '~/lib/report-schema'
+import type { ReportedItem } from '~/server/domain/reports.server'
 
 /** One item of the admin's moderation queue, as the loader serialises it. */
 export interface ModerationItemView {
-  item: { targetType: ReportTarget; targetId: string; label: string; path: string; ownerId: string }
+  /** A hidden review: when (serialised) and why. */
+  item: Omit<ReportedItem, 'hidden'> & { hidden: { reason: string; at: string } | null }
   openReports: number
   reports: { id: string; reason: ReportReason; details: string; status: string; createdAt: string; reporter: { username: string } }[]
   takedown: { status: string; category: ReportReason; reason: string; counterNotice: string | null; takenDownAt: string } | null
@@ -21,7 +23,9 @@ export interface ModerationItemView {
     reportsAgainst: number
     memberSince: string
   } | null
-  /** The item's owner has a suspension requested or active (the Suspensions section lists it). */
+  /** Whom a suspension would stop: the listing's seller, the review's author, the user reported. */
+  accountable: { id: string; username: string } | null
+  /** They have a suspension requested or active (the Suspensions section lists it). */
   suspended: boolean
 }
 
@@ -74,7 +78,16 @@ export interface ModerationActionResult {
 }
 
 type Intent =
-  'dismiss' | 'take-down' | 'uphold' | 'restore' | 'request-suspension' | 'approve-suspension' | 'cancel-suspension' | 'lift-suspension'
+  | 'dismiss'
+  | 'take-down'
+  | 'uphold'
+  | 'restore'
+  | 'hide-review'
+  | 'restore-review'
+  | 'request-suspension'
+  | 'approve-suspension'
+  | 'cancel-suspension'
+  | 'lift-suspension'
 
 const constraint = getZodConstraint(ModerationDecisionSchema)
 
@@ -87,6 +100,12 @@ const TITLES: Record<Intent, { label: string; submit: string; help: string }> = 
   },
   uphold: { label: 'Note for the record', submit: 'Uphold takedown', help: 'The listing stays hidden.' },
   restore: { label: 'Note for the record', submit: 'Restore listing', help: 'The listing is shown again as it was before.' },
+  'hide-review': {
+    label: 'Reason its author sees',
+    submit: 'Hide review',
+    help: 'The review leaves the listing page and its rating; its reports are closed.',
+  },
+  'restore-review': { label: 'Note for the record', submit: 'Restore review', help: 'The review is shown on the listing page again.' },
   'request-suspension': {
     label: 'Why suspend',
     submit: 'Request suspension',
@@ -104,6 +123,8 @@ export function DecisionForm(props: {
   formKey?: string
   defaultCategory?: ReportReason
   lastResult?: SubmissionResult<string[]>
+  /** Said before the help: whom the decision is about ("Suspends @bea, the review's author."). */
+  subject?: string
 }) {
   const { intent, item } = props
   const [form, fields] = useForm({
@@ -121,7 +142,10 @@ export function DecisionForm(props: {
       <input type="hidden" name="targetType" value={item.targetType} />
       <input type="hidden" name="targetId" value={item.targetId} />
       <FormErrors meta={form} />
-      <p className="text-sm text-muted-foreground">{title.help}</p>
+      <p className="text-sm text-muted-foreground">
+        {props.subject ? <span className="font-medium text-foreground">{props.subject} </span> : null}
+        {title.help}
+      </p>
       {intent === 'take-down' ? (
         <Field meta={fields.category} control="select" label="Why">
           {(control) => (
@@ -149,9 +173,28 @@ export function DecisionForm(props: {
   )
 }
 
+const ACCOUNTABLE_WORDS: Record<ReportTarget, string> = {
+  listing: 'the listing’s seller',
+  review: 'the review’s author',
+  user: 'the user reported',
+}
+
 /** An item, every report of it, its seller's history and the decisions open to the admin. */
-export function ModerationItem({ entry, actionData }: { entry: ModerationItemView; actionData?: ModerationActionResult | null }) {
-  const { item, takedown, seller } = entry
+export function ModerationItem({
+  entry,
+  actionData,
+  headingLevel = 2,
+  offerSuspension = true,
+}: {
+  entry: ModerationItemView
+  actionData?: ModerationActionResult | null
+  /** 3 inside a section of the page. */
+  headingLevel?: 2 | 3
+  /** False where only a restore is asked for (what moderation hid). */
+  offerSuspension?: boolean
+}) {
+  const { item, takedown, seller, accountable } = entry
+  const Heading = headingLevel === 2 ? 'h2' : 'h3'
   const resultFor = (intent: Intent) =>
     actionData && actionData.intent === intent && actionData.targetId === item.targetId ? actionData.result : undefined
   const topReason = entry.reports[0]?.reason
@@ -162,11 +205,17 @@ export function ModerationItem({ entry, actionData }: { entry: ModerationItemVie
         <p className="text-xs font-medium tracking-wide text-muted-foreground uppercase">
           {item.targetType} · {entry.openReports} open {entry.openReports === 1 ? 'report' : 'reports'}
         </p>
-        <h2 id={headingId} className="text-lg font-semibold [overflow-wrap:anywhere]">
+        <Heading id={headingId} className="text-lg font-semibold [overflow-wrap:anywhere]">
           <Link to={item.path} className="text-primary underline-offset-4 hover:underline">
             {item.label}
           </Link>
-        </h2>
+        </Heading>
+        {item.hidden ? (
+          <p className="text-sm">
+            Hidden <time dateTime={item.hidden.at}>{new Date(item.hidden.at).toLocaleString('en-GB', { timeZone: 'UTC' })} UTC</time>: “
+            {item.hidden.reason}”
+          </p>
+        ) : null}
         {takedown ? (
           <p className="text-sm">
             Taken down ({REPORT_REASON_LABELS[takedown.category]}), now <strong>{takedown.status}</strong>: “{takedown.reason}”
@@ -223,13 +272,22 @@ export function ModerationItem({ entry, actionData }: { entry: ModerationItemVie
         ) : null}
         {takedown?.status === 'contested' ? <DecisionForm intent="uphold" item={item} lastResult={resultFor('uphold')} /> : null}
         {takedown ? <DecisionForm intent="restore" item={item} lastResult={resultFor('restore')} /> : null}
+        {item.targetType === 'review' && !item.hidden ? (
+          <DecisionForm intent="hide-review" item={item} lastResult={resultFor('hide-review')} />
+        ) : null}
+        {item.targetType === 'review' && item.hidden ? (
+          <DecisionForm intent="restore-review" item={item} lastResult={resultFor('restore-review')} />
+        ) : null}
         {entry.openReports > 0 ? <DecisionForm intent="dismiss" item={item} lastResult={resultFor('dismiss')} /> : null}
-        {seller && !entry.suspended ? (
+        {offerSuspension && accountable && !entry.suspended ? (
           <DecisionForm
             intent="request-suspension"
-            item={{ targetType: 'user', targetId: item.ownerId }}
+            item={{ targetType: 'user', targetId: accountable.id }}
             formKey={`${item.targetType}-${item.targetId}`}
-            lastResult={actionData?.intent === 'request-suspension' && actionData.targetId === item.ownerId ? actionData.result : undefined}
+            subject={`Suspends @${accountable.username}, ${ACCOUNTABLE_WORDS[item.targetType]}.`}
+            lastResult={
+              actionData?.intent === 'request-suspension' && actionData.targetId === accountable.id ? actionData.result : undefined
+            }
           />
         ) : null}
       </div>

@@ -18,6 +18,7 @@ import {
 } from './moderation-transitions.server.ts'
 import { notify } from './notifications.server.ts'
 import { closeReports, describeReportedItem, reportedItems, reportsOf, type ReportedItem, type ReportView } from './reports.server.ts'
+import { recentlyHiddenReviews } from './reviews.server.ts'
 
 /**
  * Takedowns of listings (issue 30, docs/decisions/030): the runner of the takedown machine
@@ -79,7 +80,7 @@ async function applyTakedownEvent(input: {
   const { takedown, hidden } = await db.transaction().execute(async (trx) => {
     const listing = await trx
       .selectFrom('listings')
-      .select(['id', 'sellerId', 'visible'])
+      .select(['id', 'sellerId', 'visible', 'title', 'slug'])
       .where('id', '=', input.listingId)
       .forUpdate()
       .executeTakeFirst()
@@ -126,6 +127,7 @@ async function applyTakedownEvent(input: {
         await trx.updateTable('listings').set({ visible: true, updatedAt: now }).where('id', '=', listing.id).execute()
       }
     }
+    await tellAboutTakedown(trx, { event: input.event, takedown: written, listing, now })
     await recordAudit(trx, {
       actorId: input.by.id,
       actorRole: input.by.role,
@@ -142,6 +144,42 @@ async function applyTakedownEvent(input: {
   logEvent('info', 'listing_moderated', { listingId: input.listingId, event: input.event, status: takedown.status })
   if (hidden) await cancelStaleCheckouts(input.listingId)
   return takedown
+}
+
+/**
+ * Who hears of a takedown's event (in the app and by mail, once: the keys name the takedown): its
+ * seller when the listing is taken down (with the reason) and when it is restored; the admins when
+ * the seller answers with a counter-notice. An upheld takedown is said on the seller's takedown page.
+ */
+async function tellAboutTakedown(
+  trx: DbTransaction<DB>,
+  input: { event: TakedownEvent; takedown: Takedown; listing: { sellerId: string; title: string; slug: string }; now: Date },
+): Promise<void> {
+  const { event, takedown, listing, now } = input
+  const data = {
+    takedownId: takedown.id,
+    listingTitle: listing.title,
+    listingSlug: listing.slug,
+    category: REPORT_REASON_LABELS[takedown.category],
+    reason: takedown.reason,
+  }
+  if (event === 'take_down' || event === 'restore') {
+    const kind = event === 'take_down' ? 'listing_taken_down' : 'listing_restored'
+    await notify(trx, { kind, userId: listing.sellerId, dedupeKey: `${kind}:${takedown.id}:${listing.sellerId}`, data, now })
+  }
+  if (event === 'counter_notice') {
+    const seller = await trx.selectFrom('users').select('displayName').where('id', '=', listing.sellerId).executeTakeFirstOrThrow()
+    const admins = await trx.selectFrom('users').select('id').where('isAdmin', '=', true).execute()
+    for (const admin of admins) {
+      await notify(trx, {
+        kind: 'admin_counter_notice',
+        userId: admin.id,
+        dedupeKey: `admin_counter_notice:${takedown.id}:${admin.id}`,
+        data: { listingTitle: listing.title, sellerName: seller.displayName, counterNotice: takedown.counterNotice ?? '' },
+        now,
+      })
+    }
+  }
 }
 
 /** The sales a takedown for copyright or malware sends to the dispute queue: paid, not yet confirmed. */
@@ -322,8 +360,43 @@ export interface ModerationItem {
   /** Listings only: the takedown in force. */
   takedown: Takedown | null
   seller: SellerHistory | null
-  /** The item's owner has a suspension requested or active. */
+  /** Whom "Request suspension" would suspend: the listing's seller, the review's author, the user reported. */
+  accountable: { id: string; username: string } | null
+  /** The accountable user has a suspension requested or active. */
   suspended: boolean
+}
+
+type QueueKey = { targetType: ReportTarget; targetId: string; openReports: number }
+
+/** Each key's item, reports, takedown in force, seller's history and whom a suspension would stop. */
+async function describeItems(keys: readonly QueueKey[]): Promise<ModerationItem[]> {
+  if (keys.length === 0) return []
+  const suspended = new Set(
+    (await db.selectFrom('userSuspensions').select('userId').where('status', 'in', ['requested', 'active']).execute()).map(
+      (row) => row.userId,
+    ),
+  )
+  const items: ModerationItem[] = []
+  for (const key of keys) {
+    const item = await describeReportedItem(key.targetType, key.targetId)
+    if (!item) continue
+    const [reports, takedown, seller, accountable] = await Promise.all([
+      reportsOf(key.targetType, key.targetId),
+      key.targetType === 'listing' ? takedownInForce(key.targetId) : Promise.resolve(undefined),
+      sellerHistory(item.ownerId),
+      db.selectFrom('users').select(['id', 'username']).where('id', '=', item.accountableId).executeTakeFirst(),
+    ])
+    items.push({
+      item,
+      openReports: key.openReports,
+      reports,
+      takedown: takedown ?? null,
+      seller: seller ?? null,
+      accountable: accountable ?? null,
+      suspended: suspended.has(item.accountableId),
+    })
+  }
+  return items
 }
 
 /**
@@ -338,36 +411,37 @@ export async function moderationQueue(): Promise<ModerationItem[]> {
     .where('status', '=', 'contested')
     .orderBy('counterNoticedAt')
     .execute()
-  const keys: { targetType: ReportTarget; targetId: string; openReports: number }[] = [
+  return describeItems([
     ...reported,
     ...contested
       .filter((row) => !reported.some((r) => r.targetType === 'listing' && r.targetId === row.listingId))
       .map((row) => ({ targetType: 'listing' as const, targetId: row.listingId, openReports: 0 })),
+  ])
+}
+
+/**
+ * What moderation hid and nobody is asking about (issue 30): listings taken down and not contested
+ * (hidden, or upheld), and hidden reviews, the latest first — where an admin restores them. Hiding
+ * closed their reports, and what is hidden cannot be reported again, so none is also in the queue.
+ */
+export async function hiddenByModeration(limit = 50): Promise<ModerationItem[]> {
+  const [takedowns, reviews] = await Promise.all([
+    db
+      .selectFrom('listingTakedowns')
+      .select(['listingId', 'takenDownAt'])
+      .where('status', 'in', ['hidden', 'upheld'])
+      .orderBy('takenDownAt', 'desc')
+      .limit(limit)
+      .execute(),
+    recentlyHiddenReviews(limit),
+  ])
+  const keys = [
+    ...takedowns.map((row) => ({ at: row.takenDownAt, key: { targetType: 'listing' as const, targetId: row.listingId, openReports: 0 } })),
+    ...reviews.map((row) => ({ at: row.hiddenAt, key: { targetType: 'review' as const, targetId: row.id, openReports: 0 } })),
   ]
-  const suspended = new Set(
-    (await db.selectFrom('userSuspensions').select('userId').where('status', 'in', ['requested', 'active']).execute()).map(
-      (row) => row.userId,
-    ),
-  )
-  const items: ModerationItem[] = []
-  for (const key of keys) {
-    const item = await describeReportedItem(key.targetType, key.targetId)
-    if (!item) continue
-    const [reports, takedown, seller] = await Promise.all([
-      reportsOf(key.targetType, key.targetId),
-      key.targetType === 'listing' ? takedownInForce(key.targetId) : Promise.resolve(undefined),
-      sellerHistory(item.ownerId),
-    ])
-    items.push({
-      item,
-      openReports: key.openReports,
-      reports,
-      takedown: takedown ?? null,
-      seller: seller ?? null,
-      suspended: suspended.has(item.ownerId),
-    })
-  }
-  return items
+    .sort((a, b) => b.at.getTime() - a.at.getTime())
+    .slice(0, limit)
+  return describeItems(keys.map((entry) => entry.key))
 }
 
 /** The takedowns in force on a seller's listings (their dashboard's notice). */

@@ -35,15 +35,19 @@ export interface ReportedItem {
   label: string
   /** Where the item is seen. */
   path: string
-  /** Whose item it is: the listing's or the review's seller, or the user reported. */
+  /** Whose item it is: the listing's or the review's seller, or the user reported (whose history the admin weighs). */
   ownerId: string
+  /** Whose conduct it is, the one a suspension would stop: the listing's seller, the review's author, the user reported. */
+  accountableId: string
+  /** A review an admin hid: when and why (null: shown; listings say theirs through their takedown). */
+  hidden: { reason: string; at: Date } | null
 }
 
 /** The item a report names, if this user may report it (404: missing or not theirs to see; 403: their own). */
 export async function reportableItem(targetType: ReportTarget, targetId: string, reporterId: string): Promise<ReportedItem> {
   const item = await findItem(targetType, targetId, true)
   if (!item) throw new AppError(404, 'There is nothing to report here')
-  if (item.ownerId === reporterId || ('authorId' in item && item.authorId === reporterId)) {
+  if (item.ownerId === reporterId || item.accountableId === reporterId) {
     throw new AppError(403, 'You cannot report your own work or account')
   }
   return item
@@ -55,11 +59,7 @@ export function describeReportedItem(targetType: ReportTarget, targetId: string)
 }
 
 /** `forReporter`: only what the public sees can be reported (a visible listing, a shown review). */
-async function findItem(
-  targetType: ReportTarget,
-  targetId: string,
-  forReporter: boolean,
-): Promise<(ReportedItem & { authorId?: string }) | undefined> {
+async function findItem(targetType: ReportTarget, targetId: string, forReporter: boolean): Promise<ReportedItem | undefined> {
   if (!isUuid(targetId)) return undefined
   if (targetType === 'listing') {
     const listing = await db
@@ -68,13 +68,32 @@ async function findItem(
       .where('id', '=', targetId)
       .$if(forReporter, (qb) => qb.where('visible', '=', true).where('archivedAt', 'is', null))
       .executeTakeFirst()
-    return listing && { targetType, targetId, label: listing.title, path: `/listing/${listing.slug}`, ownerId: listing.sellerId }
+    return (
+      listing && {
+        targetType,
+        targetId,
+        label: listing.title,
+        path: `/listing/${listing.slug}`,
+        ownerId: listing.sellerId,
+        accountableId: listing.sellerId,
+        hidden: null,
+      }
+    )
   }
   if (targetType === 'review') {
     const review = await db
       .selectFrom('reviews')
       .innerJoin('listings', 'listings.id', 'reviews.listingId')
-      .select(['reviews.id', 'reviews.body', 'reviews.sellerId', 'reviews.buyerId', 'listings.title', 'listings.slug'])
+      .select([
+        'reviews.id',
+        'reviews.body',
+        'reviews.sellerId',
+        'reviews.buyerId',
+        'reviews.hiddenAt',
+        'reviews.hiddenReason',
+        'listings.title',
+        'listings.slug',
+      ])
       .where('reviews.id', '=', targetId)
       .$if(forReporter, (qb) => qb.where('reviews.hiddenAt', 'is', null))
       .executeTakeFirst()
@@ -86,12 +105,21 @@ async function findItem(
       label: `A review of “${review.title}”: “${excerpt}”`,
       path: `/listing/${review.slug}`,
       ownerId: review.sellerId,
-      authorId: review.buyerId,
+      accountableId: review.buyerId,
+      hidden: review.hiddenAt ? { reason: review.hiddenReason ?? '', at: review.hiddenAt } : null,
     }
   }
   const user = await db.selectFrom('users').select(['id', 'username', 'displayName']).where('id', '=', targetId).executeTakeFirst()
   return (
-    user && { targetType, targetId, label: `${user.displayName} (@${user.username})`, path: `/sellers/${user.username}`, ownerId: user.id }
+    user && {
+      targetType,
+      targetId,
+      label: `${user.displayName} (@${user.username})`,
+      path: `/sellers/${user.username}`,
+      ownerId: user.id,
+      accountableId: user.id,
+      hidden: null,
+    }
   )
 }
 

@@ -5,7 +5,8 @@
  *   REVIEW_WINDOW_DAYS of completion (the sale row is locked while deciding, so
  *   a refund and a review never cross).
  * - The seller replies once, publicly. An admin hides a review with a reason
- *   (audited); its author still sees it, with the reason.
+ *   (audited; its open reports are decided as actioned); its author still sees
+ *   it, with the reason. An admin can restore it (issue 30, from the moderation queue).
  * - A refund removes the review: `removeReviewOnRefund` is a sale effect
  *   (sale-effects.server.ts), run in the escrow machine's transaction.
  * - Every change to a listing's visible reviews rewrites the listing's stored
@@ -22,6 +23,7 @@ import { ensureJobSchema } from '../infra/jobs.server.ts'
 import { recordAudit } from './audit.server.ts'
 import { AppError } from './errors.server.ts'
 import { notify } from './notifications.server.ts'
+import { closeReports } from './reports.server.ts'
 import type { SaleEffect } from './sale-effects.server.ts'
 import { queueReviewWebhook } from './webhook-events.server.ts'
 
@@ -124,33 +126,79 @@ export async function replyToReview(input: { reviewId: string; sellerId: string;
   })
 }
 
-export async function hideReview(input: { reviewId: string; adminId: string; reason: string; now?: Date }): Promise<Review> {
+export const REVIEW_NOT_HIDDEN = 'This review is not hidden'
+
+/**
+ * A review's two moderation states, shown and hidden (issue 30): one runner for both moves. Locks the
+ * review, refuses a move to the state it is in (409), writes, rewrites the listing's rating, audits
+ * with the admin's text. Hiding keeps the reason its author sees and decides the review's open
+ * reports as actioned (the moderation queue's "Hide review", or the listing page's form).
+ */
+async function moveReview(input: {
+  reviewId: string
+  adminId: string
+  to: 'hidden' | 'visible'
+  text: string
+  now?: Date
+}): Promise<Review> {
   const now = input.now ?? new Date()
   if (!isUuid(input.reviewId)) throw new AppError(404, 'Review not found')
+  const hiding = input.to === 'hidden'
   return db.transaction().execute(async (trx) => {
     const review = await trx.selectFrom('reviews').selectAll().where('id', '=', input.reviewId).forUpdate().executeTakeFirst()
     if (!review) throw new AppError(404, 'Review not found')
-    if (review.hiddenAt) throw new AppError(409, REVIEW_ALREADY_HIDDEN)
-    const hidden = await trx
+    if (hiding === (review.hiddenAt !== null)) throw new AppError(409, hiding ? REVIEW_ALREADY_HIDDEN : REVIEW_NOT_HIDDEN)
+    const moved = await trx
       .updateTable('reviews')
-      .set({ hiddenAt: now, hiddenBy: input.adminId, hiddenReason: input.reason, updatedAt: now })
+      .set(
+        hiding
+          ? { hiddenAt: now, hiddenBy: input.adminId, hiddenReason: input.text, updatedAt: now }
+          : { hiddenAt: null, hiddenBy: null, hiddenReason: null, updatedAt: now },
+      )
       .where('id', '=', review.id)
       .returningAll()
       .executeTakeFirstOrThrow()
     await refreshListingRating(trx, review.listingId)
+    if (hiding) await closeReports(trx, { targetType: 'review', targetId: review.id, status: 'actioned', adminId: input.adminId, now })
     await recordAudit(trx, {
       actorId: input.adminId,
       actorRole: 'admin',
-      action: 'review_hidden',
+      action: hiding ? 'review_hidden' : 'review_restored',
       entityType: 'review',
       entityId: review.id,
-      fromState: 'visible',
-      toState: 'hidden',
-      reason: input.reason,
-      metadata: { listingId: review.listingId, transactionId: review.transactionId, stars: review.stars },
+      fromState: hiding ? 'visible' : 'hidden',
+      toState: input.to,
+      reason: input.text,
+      metadata: {
+        listingId: review.listingId,
+        transactionId: review.transactionId,
+        ...(hiding ? { stars: review.stars } : { hiddenReason: review.hiddenReason }),
+      },
     })
-    return hidden
+    return moved
   })
+}
+
+/** The admin hides a review with the reason its author sees. */
+export function hideReview(input: { reviewId: string; adminId: string; reason: string; now?: Date }): Promise<Review> {
+  return moveReview({ reviewId: input.reviewId, adminId: input.adminId, to: 'hidden', text: input.reason, now: input.now })
+}
+
+/** The admin shows a hidden review again (issue 30): back on the listing page and in its rating; audited with the admin's note. */
+export function restoreReview(input: { reviewId: string; adminId: string; note: string; now?: Date }): Promise<Review> {
+  return moveReview({ reviewId: input.reviewId, adminId: input.adminId, to: 'visible', text: input.note, now: input.now })
+}
+
+/** Reviews hidden by an admin, the latest first (the moderation queue's "Hidden" section, where they are restored). */
+export async function recentlyHiddenReviews(limit = 50): Promise<{ id: string; hiddenAt: Date }[]> {
+  const rows = await db
+    .selectFrom('reviews')
+    .select(['id', 'hiddenAt'])
+    .where('hiddenAt', 'is not', null)
+    .orderBy('hiddenAt', 'desc')
+    .limit(limit)
+    .execute()
+  return rows.map((row) => ({ id: row.id, hiddenAt: row.hiddenAt! }))
 }
 
 /** Sale effect: a sale that becomes refunded loses its review (and the listing its stars). */
