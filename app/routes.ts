@@ -76,6 +76,8 @@ export default [
     route('purchases/:id/confirm', 'routes/api/purchase-confirm.ts'),
     route('purchases/:id/dispute', 'routes/api/purchase-dispute.ts'),
     route('transactions/:id/messages', 'routes/api/sale-messages.ts'),
+    // Issue 30: the report form as JSON.
+    route('reports', 'routes/api/reports.ts'),
     route('profile/bank-details', 'routes/api/bank-details.ts'),
     route('admin/transactions', 'routes/api/admin-transactions.ts'),
     route('admin/transactions/:transactionId/mark-paid', 'routes/api/admin-mark-paid.ts'),

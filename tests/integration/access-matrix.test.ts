@@ -658,6 +658,19 @@ const MATRIX: Record<string, Row[]> = {
       expect: cells(401, 200, 404, 403, 404),
     },
   ],
+  // Issue 30: the report form as JSON; nobody reports their own listing.
+  'api/reports': [
+    methodNotAllowed('GET', '/api/reports'),
+    {
+      method: 'POST',
+      request: (w) => ({
+        path: '/api/reports',
+        body: { json: { targetType: 'listing', targetId: w.listing.id, reason: 'spam', details: 'Looks like spam' } },
+      }),
+      expect: cells(401, 201, 201, 403, 201),
+      note: 'nobody reports their own listing',
+    },
+  ],
   'api/transactions/:id/messages': [
     {
       method: 'GET',

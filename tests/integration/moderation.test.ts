@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { MAX_REPORTS_PER_HOUR, REPORT_ALREADY_OPEN, TOO_MANY_REPORTS } from '../../app/lib/report-schema.ts'
 import * as listingsApi from '../../app/routes/api/listings.ts'
+import * as reportsApi from '../../app/routes/api/reports.ts'
 import * as listingRoute from '../../app/routes/listing.tsx'
+import { createApiKey } from '../../app/server/domain/api-keys.server.ts'
 import { startCheckout } from '../../app/server/domain/checkout.server.ts'
 import { setListingVisibility, TAKEN_DOWN_MESSAGE } from '../../app/server/domain/listings.server.ts'
 import {
@@ -141,6 +143,44 @@ describe('reports', () => {
     expect((await moderationQueue()).some((entry) => entry.item.targetId === listing.id)).toBe(false)
     await expect(report(reporter.id, listing.id)).resolves.toBeTruthy()
     expect((await audit(listing.id)).map((a) => a.action)).toEqual(['report.filed', 'report.filed', 'reports.dismissed', 'report.filed'])
+  })
+})
+
+describe('POST /api/reports (the report form as JSON)', () => {
+  it('files a report for a signed-in person with the form’s rules; refuses API keys, bad input and a second open report', async () => {
+    const { seller, reporter, listing } = await setting()
+    const post = (json: unknown, token?: string) => callRoute(reportsApi, apiRequest('/api/reports', { method: 'POST', json, token }))
+    const body = { targetType: 'listing', targetId: listing.id, reason: 'copyright', details: 'Copied from my repository' }
+
+    const filed = await post(body, reporter.token)
+    expect(filed.status).toBe(201)
+    const answer = await filed.json()
+    expect(answer).toEqual({
+      report: {
+        id: expect.any(String),
+        status: 'open',
+        item: { targetType: 'listing', targetId: listing.id, label: listing.title, path: `/listing/${listing.slug}` },
+      },
+    })
+    expect((await moderationQueue()).find((entry) => entry.item.targetId === listing.id)?.reports.map((r) => r.id)).toEqual([
+      answer.report.id,
+    ])
+
+    // The form's refusals, as JSON.
+    expect(await (await post(body, reporter.token)).json()).toEqual({ error: REPORT_ALREADY_OPEN })
+    expect((await post(body, seller.token)).status).toBe(403)
+    expect((await post(body)).status).toBe(401)
+    const bad = await post({ ...body, reason: 'boring' }, reporter.token)
+    expect(bad.status).toBe(400)
+    expect(await bad.json()).toEqual({ error: 'Choose a reason', field: 'reason' })
+    expect((await post({ ...body, targetId: crypto.randomUUID() }, reporter.token)).status).toBe(404)
+
+    // An API key, whatever its scopes, may not report (no scope is declared for it).
+    const other = await signUp(`keyed-${unique()}@example.com`)
+    const { secret } = await createApiKey(other.id, { name: 'reports', scopes: ['listings:read', 'listings:write', 'sales:read'] })
+    const keyed = await post(body, secret)
+    expect(keyed.status).toBe(403)
+    expect(await db.selectFrom('reports').select('id').where('reporterId', '=', other.id).execute()).toEqual([])
   })
 })
 
