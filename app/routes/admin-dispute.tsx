@@ -120,7 +120,8 @@ export default function AdminDispute({ loaderData }: Route.ComponentProps) {
         </CardContent>
       </Card>
 
-      {github ? <DeliveryEvidence evidence={github} /> : null}
+      {/* Under the page's h2 sections: its heading is an h3 here (an h4 in the admin's list of disputes). */}
+      {github ? <DeliveryEvidence evidence={github} headingLevel={3} /> : null}
 
       <section aria-labelledby="timeline-heading" className="grid gap-4">
         <h2 id="timeline-heading" className="text-lg font-semibold">

@@ -73,15 +73,16 @@ function Commit({
  * at delivery side by side, whether they are the same code, what GitHub's checks
  * said of each (issue 30), the invitation and its acceptance, and the buyer's GitHub account.
  */
-export function DeliveryEvidence({ evidence }: { evidence: GithubEvidence }) {
+export function DeliveryEvidence({ evidence, headingLevel = 4 }: { evidence: GithubEvidence; headingLevel?: 3 | 4 }) {
+  const Heading = headingLevel === 3 ? 'h3' : 'h4'
   const same = evidence.listedSha !== null && evidence.listedSha === evidence.deliveredSha
   const headingId = useId()
   // A group, not a landmark: every dispute on the page has one.
   return (
     <div role="group" aria-labelledby={headingId} className="grid gap-3 rounded-lg bg-muted/40 p-3 text-sm">
-      <h4 id={headingId} className="font-medium">
+      <Heading id={headingId} className="font-medium">
         Delivery evidence from GitHub
-      </h4>
+      </Heading>
       <p className="flex items-start gap-2" data-evidence-summary>
         {same ? (
           <CircleCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-success" />
