@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { describe, expect, it } from 'vitest'
 import { ROUTES } from '../support/route-table.ts'
-import { OPENAPI_FILE, renderOpenApi } from '../tools/openapi.ts'
+import { OPENAPI_FILE, OPENAPI_TYPES_FILE, renderOpenApi, renderOpenApiTypes } from '../tools/openapi.ts'
 
 // Issue 29: the committed description is what the route modules declare today, and a kept validator accepts it.
 describe('the OpenAPI description of /api/*', () => {
@@ -10,6 +10,12 @@ describe('the OpenAPI description of /api/*', () => {
     const rendered = await renderOpenApi()
     if (process.env.UPDATE_OPENAPI === '1') writeFileSync(OPENAPI_FILE, rendered)
     expect(readFileSync(OPENAPI_FILE, 'utf8'), 'app/server/api/openapi.generated.json is stale: run npm run gen:openapi').toBe(rendered)
+  })
+
+  it("gives the typed client's types (openapi-typescript; npm run gen:openapi writes them)", async () => {
+    const types = await renderOpenApiTypes(await renderOpenApi())
+    if (process.env.UPDATE_OPENAPI === '1') writeFileSync(OPENAPI_TYPES_FILE, types)
+    expect(readFileSync(OPENAPI_TYPES_FILE, 'utf8'), 'tests/support/api-types.generated.ts is stale: run npm run gen:openapi').toBe(types)
   })
 
   it('is a valid OpenAPI 3.1 document', async () => {
