@@ -2,11 +2,14 @@ import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
 import '../support/stripe.ts'
+import * as sellerListingsApi from '../../app/routes/api/seller-listings.ts'
 import * as login from '../../app/routes/login.tsx'
+import { createApiKey } from '../../app/server/domain/api-keys.server.ts'
 import { CLIENT_IP_HEADER, clientIpMiddleware, trustProxySetting } from '../../app/server/http/client-ip.server.ts'
 import { resetRateLimits } from '../../app/server/http/rate-limit.server.ts'
-import { callRoute } from '../support/call-route.ts'
+import { apiRequest, callRoute } from '../support/call-route.ts'
 import { setEnv } from '../support/config.ts'
+import { signUp } from '../support/payment-fixtures.ts'
 import { buildRequest, buildWorld, VALID_BANK_DETAILS } from './hardening-fixtures.ts'
 
 function signInFrom(ip: string) {
@@ -119,6 +122,31 @@ describe('rate limits', () => {
       JSON.stringify(statuses),
     ).toBe(true)
     expect(statuses.slice(3)).toEqual([429, 429])
+  })
+
+  it('counts every request of a personal API key, reads too, per key: another key of the same user or of another user goes on', async () => {
+    setEnv({ RATE_LIMIT_MULTIPLIER: '0.025' }) // 120 a minute per key becomes 3
+    await resetRateLimits()
+    const seller = await signUp('rate-limited-key')
+    const other = await signUp('rate-limit-neighbour')
+    const scopes = ['listings:read' as const]
+    const busy = (await createApiKey(seller.id, { name: 'busy', scopes })).secret
+    const sameUser = (await createApiKey(seller.id, { name: 'second', scopes })).secret
+    const otherUser = (await createApiKey(other.id, { name: 'neighbour', scopes })).secret
+    // One client address for all of them: the limit is the key's, not the address's.
+    const list = (token: string) => {
+      const request = apiRequest('/api/seller/listings', { token })
+      request.headers.set(CLIENT_IP_HEADER, '203.0.113.20')
+      return callRoute(sellerListingsApi, request)
+    }
+    for (let i = 0; i < 3; i++) expect((await list(busy)).status).toBe(200)
+    const limited = await list(busy)
+    expect(limited.status).toBe(429)
+    expect(Number(limited.headers.get('Retry-After'))).toBeGreaterThan(0)
+    expect(await limited.json()).toEqual({ error: 'Too many requests with this API key. Please wait and try again.' })
+    expect((await list(sameUser)).status).toBe(200)
+    expect((await list(otherUser)).status).toBe(200)
+    expect((await list(busy)).status).toBe(429)
   })
 })
 
