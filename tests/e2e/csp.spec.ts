@@ -129,3 +129,14 @@ test('checkout with Stripe.js: no violations, Stripe allowed there only', async 
   await visit(page, `/purchase-success?payment_intent=pi_unknown`)
   expect(violations).toEqual([])
 })
+
+test('/developers: the API reference viewer loads from our origin under the hash policy; it refuses only Redoc’s logo', async ({
+  page,
+}) => {
+  const violations = await watchViolations(page)
+  await visit(page, '/developers', 'hashes')
+  await expect(page.getByTestId('api-reference-viewer').getByRole('heading', { name: /Forkmarket API/ })).toBeVisible({ timeout: 20_000 })
+  // Redoc's sidebar footer asks cdn.redoc.ly for its logo; the CSP keeps it out (decision 035), nothing else is refused.
+  await expect.poll(() => violations.length).toBeGreaterThan(0)
+  expect(violations.filter((violation) => !violation.includes('https://cdn.redoc.ly/redoc/logo-mini.svg'))).toEqual([])
+})
