@@ -126,7 +126,8 @@ export function buildOpenApiDocument(routes: readonly ApiRouteEntry[]) {
       title: 'Forkmarket API',
       version: '1',
       description: [
-        "Every screen's data as JSON under /api/*. Sign in with the session cookie or `Authorization: Bearer <access token>`.",
+        "Every screen's data as JSON under /api/*. Sign in with the session cookie, or send `Authorization: Bearer <token>`:",
+        'a personal API key (`fm_pat_…`, created on /profile, within its scopes) or a Supabase access token.',
         'Refusals are `{ error }` with a 4xx status; 405 (with `Allow`) answers a method a path does not serve.',
         "Access per operation is in `x-access`: 'public', 'user' (signed in) or 'admin'.",
       ].join(' '),
@@ -140,7 +141,11 @@ export function buildOpenApiDocument(routes: readonly ApiRouteEntry[]) {
           name: 'sb-<project-ref>-auth-token',
           description: "Supabase's session cookie of a signed-in browser",
         },
-        bearer: { type: 'http', scheme: 'bearer', description: 'A Supabase access token' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A personal API key (`fm_pat_…`, within its scopes) or a Supabase access token',
+        },
       },
     },
     paths,
