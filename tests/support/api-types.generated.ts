@@ -328,6 +328,26 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/api/reports': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Report a listing, a review or a user
+     * @description Only what the public sees can be reported (a visible listing, a shown review, any user), and not your own. One open report per reporter and item (409 until an admin decides); at most 10 reports an hour per reporter (429 with Retry-After). Signed-in people only: API keys are refused.
+     */
+    post: operations['postApiReports']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/api/profile/bank-details': {
     parameters: {
       query?: never
@@ -981,6 +1001,11 @@ export interface components {
       createdAt: string
       /** Format: date-time */
       updatedAt: string
+      /**
+       * Format: date-time
+       * @description When the listing's latest version (a GitHub release or the seller's version note) was published; createdAt when it has none.
+       */
+      lastUpdatedAt: string
       sellerId: string
       techStack: {
         languages: string[]
@@ -1044,6 +1069,11 @@ export interface components {
       createdAt: string
       /** Format: date-time */
       updatedAt: string
+      /**
+       * Format: date-time
+       * @description When the listing's latest version (a GitHub release or the seller's version note) was published; createdAt when it has none.
+       */
+      lastUpdatedAt: string
       sellerId: string
       seller: {
         id: string
@@ -3393,6 +3423,135 @@ export interface operations {
       }
       /** @description An Idempotency-Key reused with a different body, or a rule the input breaks */
       422: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description Rate limited, per client or per API key (see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description The database is unreachable (see Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+    }
+  }
+  postApiReports: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string} */
+          targetType: 'listing' | 'review' | 'user'
+          /** Format: uuid */
+          targetId: string
+          /** @enum {string} */
+          reason: 'copyright' | 'malware' | 'misleading' | 'spam' | 'other'
+          details: string
+        }
+      }
+    }
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': {
+            report: {
+              /** Format: uuid */
+              id: string
+              /** @constant */
+              status: 'open'
+              item: {
+                /** @enum {string} */
+                targetType: 'listing' | 'review' | 'user'
+                /** Format: uuid */
+                targetId: string
+                label: string
+                /** @description Where the item is seen on Forkmarket */
+                path: string
+              }
+            }
+          }
+        }
+      }
+      /** @description Bad input: `{ error, field? }` (or `fields` naming every wrong field) */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description Not signed in, or an API key that is unknown, revoked or expired */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description Not allowed (a write from another origin, or an API key this endpoint or method does not take or whose scopes lack it) */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description Wrong state for this action */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description The body is over the endpoint's limit */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Error']
+        }
+      }
+      /** @description Only application/json is accepted */
+      415: {
         headers: {
           [name: string]: unknown
         }
