@@ -837,7 +837,8 @@ export interface components {
       sellerShareCents: number
       /** Format: date-time */
       createdAt: string
-      paidAt: string | null
+      /** @description When the seller was paid their share (a payout sent or marked paid); null until then */
+      paidOutAt: string | null
       deliveredAt: string | null
       completedAt: string | null
       disputedAt: string | null

@@ -101,7 +101,7 @@ export async function salePayload(trx: Executor, sale: Transaction): Promise<Web
     platformFeeCents: sale.applicationFeeCents,
     sellerShareCents: sale.sellerShareCents,
     createdAt: sale.createdAt.toISOString(),
-    paidAt: iso(sale.paidAt),
+    paidOutAt: iso(sale.paidAt),
     deliveredAt: iso(sale.deliveredAt),
     completedAt: iso(sale.completedAt),
     disputedAt: iso(sale.disputedAt),

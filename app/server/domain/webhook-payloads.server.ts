@@ -23,7 +23,9 @@ export const SaleEventDataSchema = z
     platformFeeCents: Cents,
     sellerShareCents: Cents,
     createdAt: Timestamp,
-    paidAt: Timestamp.nullable(),
+    paidOutAt: Timestamp.nullable().meta({
+      description: 'When the seller was paid their share (a payout sent or marked paid); null until then',
+    }),
     deliveredAt: Timestamp.nullable(),
     completedAt: Timestamp.nullable(),
     disputedAt: Timestamp.nullable(),
