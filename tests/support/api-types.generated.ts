@@ -1707,7 +1707,37 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          [key: string]: unknown
+          title: string
+          shortDescription: string
+          longDescription?: string
+          /** @enum {string} */
+          type: 'template' | 'full_site'
+          /** @enum {string} */
+          licence: 'personal' | 'commercial' | 'unlimited'
+          tags?: string[]
+          languages?: string[]
+          frameworks?: string[]
+          dependencies?: string[]
+          /** Format: uri */
+          demoUrl?: string
+          setupCallAvailable?: boolean
+          setupCallDetails?: string
+          emailSupportAvailable?: boolean
+          /** @enum {string} */
+          emailSupportDuration?: '7-days' | '30-days' | '90-days' | '6-months' | '1-year' | 'lifetime'
+          /** @enum {string} */
+          deliveryTimeframe?: 'instant' | '1-hour' | '24-hours' | '1-3-days' | '3-5-days'
+          /** Format: uri */
+          deliveryUrl?: string
+          githubRepoId?: number | null
+          bespokeDevelopmentAvailable?: boolean
+          additionalNotes?: string
+          thumbnailUrl?: string
+          screenshots?: unknown
+          visible?: boolean
+          priceCents: number
+          bespokeDevelopmentRate?: number
+          bespokeDevelopmentRateCents?: number
         }
       }
     }
@@ -2145,7 +2175,37 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          [key: string]: unknown
+          title?: string
+          shortDescription?: string
+          longDescription?: string
+          /** @enum {string} */
+          type?: 'template' | 'full_site'
+          /** @enum {string} */
+          licence?: 'personal' | 'commercial' | 'unlimited'
+          tags?: string[]
+          languages?: string[]
+          frameworks?: string[]
+          dependencies?: string[]
+          /** Format: uri */
+          demoUrl?: string
+          setupCallAvailable?: boolean
+          setupCallDetails?: string
+          emailSupportAvailable?: boolean
+          /** @enum {string} */
+          emailSupportDuration?: '7-days' | '30-days' | '90-days' | '6-months' | '1-year' | 'lifetime'
+          /** @enum {string} */
+          deliveryTimeframe?: 'instant' | '1-hour' | '24-hours' | '1-3-days' | '3-5-days'
+          /** Format: uri */
+          deliveryUrl?: string
+          githubRepoId?: number | null
+          bespokeDevelopmentAvailable?: boolean
+          additionalNotes?: string
+          thumbnailUrl?: string
+          screenshots?: unknown
+          visible?: boolean
+          priceCents?: number
+          bespokeDevelopmentRate?: number
+          bespokeDevelopmentRateCents?: number
         }
       }
     }

@@ -1,6 +1,7 @@
+import { ListingApiSchema } from '~/lib/listing-schema'
 import { z } from '~/lib/zod'
 import { answer, ListingSchema } from '~/server/api/api-answers.server'
-import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
+import { apiRoute, BODY_LIMITS, bodyParsedBy, RATE_LIMITS } from '~/server/api/api-route.server'
 import { deleteApiListing, getApiListing, patchApiListing } from '~/server/api/listing-api.server'
 
 // GET /api/listings/:slug; PATCH and DELETE /api/listings/:id (spec §7 shares the path).
@@ -25,7 +26,7 @@ const api = apiRoute({
     answers: { 200: ListingSchema },
     access: 'user',
     accepts: 'json',
-    body: z.record(z.string(), z.unknown()),
+    body: bodyParsedBy(ListingApiSchema, { partial: true }),
     handler: async ({ request, user, params, body }) =>
       answer(ListingSchema, await patchApiListing(request, user.id, params.slugOrId!, body)),
   },

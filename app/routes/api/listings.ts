@@ -1,7 +1,8 @@
 import { data } from 'react-router'
+import { ListingApiSchema } from '~/lib/listing-schema'
 import { z } from '~/lib/zod'
 import { answer, ListingSchema, SearchAnswerSchema } from '~/server/api/api-answers.server'
-import { apiRoute, BODY_LIMITS, RATE_LIMITS } from '~/server/api/api-route.server'
+import { apiRoute, BODY_LIMITS, bodyParsedBy, RATE_LIMITS } from '~/server/api/api-route.server'
 import { createApiListing } from '~/server/api/listing-api.server'
 import { searchListingsApi } from '~/server/api/search-api.server'
 import { IDEMPOTENT_REPLAYED_HEADER, idempotentCreate } from '~/server/http/idempotency.server'
@@ -45,7 +46,7 @@ const api = apiRoute({
     answers: { 201: ListingSchema },
     access: 'user',
     accepts: 'json',
-    body: z.record(z.string(), z.unknown()),
+    body: bodyParsedBy(ListingApiSchema),
     handler: async ({ request, user, body }) => {
       const { listing, replayed } = await createApiListing(user.id, body, idempotentCreate(request, body))
       return data(answer(ListingSchema, listing), { status: 201, headers: replayed ? { [IDEMPOTENT_REPLAYED_HEADER]: 'true' } : undefined })

@@ -1,5 +1,5 @@
 import type { MiddlewareFunction, Params, RouterContextProvider } from 'react-router'
-import type { z } from 'zod'
+import { z } from '~/lib/zod'
 import { isAppError } from '../domain/errors.server.ts'
 import type { PublicUser } from '../domain/users.server.ts'
 import { readApiBody, type ApiBodyFormat } from '../http/api-body.server.ts'
@@ -120,6 +120,32 @@ const DESCRIPTIONS = new WeakMap<object, RouteDescription>()
 /** The declarations of the apiRoute() a route module exports as its loader; undefined for any other module. */
 export function routeDescription(module: { loader?: unknown }): RouteDescription | undefined {
   return typeof module.loader === 'function' ? DESCRIPTIONS.get(module.loader) : undefined
+}
+
+/**
+ * The body of an endpoint whose handler parses it itself with `schema` (the listing API: its field
+ * errors, and the Idempotency-Key's hash of the body as sent): read as any JSON object here, and
+ * described by `schema`'s fields, so the description and the typed client name the fields the
+ * handler accepts. A field is required when `schema`'s field refuses a missing value (`partial`:
+ * none is, as PATCH). What a field's preprocessing also accepts (a number as text) is not described.
+ */
+export function bodyParsedBy(schema: z.ZodType, { partial = false }: { partial?: boolean } = {}) {
+  const fields = schema instanceof z.ZodPipe && schema.out instanceof z.ZodObject ? schema.out : schema
+  if (!(fields instanceof z.ZodObject)) throw new Error('bodyParsedBy: the schema must be an object (or a preprocessed one)')
+  const described = z.toJSONSchema(fields, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>
+  const required = partial
+    ? []
+    : Object.entries(fields.shape as Record<string, z.ZodType>)
+        .filter(([, field]) => !field.safeParse(undefined).success)
+        .map(([name]) => name)
+  return z.record(z.string(), z.unknown()).meta({
+    override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+      delete jsonSchema.propertyNames
+      delete jsonSchema.additionalProperties
+      jsonSchema.properties = described.properties
+      if (required.length) jsonSchema.required = required
+    },
+  })
 }
 
 /** 400 for a body that does not match the schema: the first problem, and the field it is about. */
