@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import * as versionsRoute from '../../app/routes/listing-versions.tsx'
 import { setListingRepository } from '../../app/server/domain/github-listing-sources.server.ts'
 import { listingChangelog, publishVersionNote } from '../../app/server/domain/listing-releases.server.ts'
+import { takeDownListing } from '../../app/server/domain/moderation.server.ts'
 import { saveNotificationSettings } from '../../app/server/domain/notification-inbox.server.ts'
 import { sendOne } from '../../app/server/domain/notification-sender.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'
@@ -10,7 +11,7 @@ import type { TransactionStatus } from '../../db/schema.ts'
 import { callRoute } from '../support/call-route.ts'
 import { githubEmulator as gh, githubWebhookAnswers } from '../support/github.ts'
 import { insertSale, sellerWithListing, signUp } from '../support/payment-fixtures.ts'
-import { formRequest } from './admin-fixtures.ts'
+import { formRequest, signUp as signUpAs } from './admin-fixtures.ts'
 
 /*
  * Updates after the sale (issue 30): real PostgreSQL, the GitHub emulator's Releases API read by the
@@ -182,6 +183,30 @@ describe('a GitHub-delivered listing follows its releases', () => {
     gh.publishRelease({ repository: w.repo.fullName, tag: 'v0.3.0', draft: true, login: w.login })
     await gh.idle()
     expect((await listingChangelog(w.listing.id)).map((v) => v.version)).toEqual(['v0.1.0'])
+  })
+})
+
+describe('a taken-down listing (issue 30, review)', () => {
+  it('keeps recording its releases but tells no buyer, and refuses a version note by hand', async () => {
+    const admin = await signUpAs(`admin-${unique()}@example.com`, { admin: true })
+    const w = await sellerRepository()
+    await setListingRepository({ listingId: w.listing.id, sellerId: w.seller.id, repoId: w.repo.id })
+    await buyers(w.listing, ['completed'])
+    await takeDownListing({ listingId: w.listing.id, adminId: admin.id, category: 'misleading', reason: 'Not what it says' })
+    gh.publishRelease({ repository: w.repo.fullName, tag: 'v5.0.0', login: w.login })
+    await gh.idle()
+    expect((await listingChangelog(w.listing.id)).map((v) => v.version)).toEqual(['v5.0.0'])
+    expect(await told(w.listing.title)).toEqual([])
+
+    const { seller, listing } = await sellerWithListing()
+    await takeDownListing({ listingId: listing.id, adminId: admin.id, category: 'malware', reason: 'A postinstall script' })
+    await expect(
+      publishVersionNote({ listingId: listing.id, sellerId: seller.id, version: '2.0.0', notes: 'Fixed' }),
+    ).rejects.toMatchObject({
+      status: 409,
+      message: 'This listing was taken down: answer the takedown before publishing a version',
+    })
+    expect(await listingChangelog(listing.id)).toEqual([])
   })
 })
 

@@ -63,7 +63,8 @@ export async function processGithubWebhook(input: {
       return handleChecksWebhook(input.event, input.payload as Parameters<typeof handleChecksWebhook>[1], fresh, now)
     case 'release':
       // A release published (or deleted) on a connected repository: the listings' versions (issue 30).
-      if (payload.action !== 'published' && payload.action !== 'deleted') break
+      // `released` also comes alone when a prerelease becomes a full release (GitHub's release event).
+      if (payload.action !== 'published' && payload.action !== 'released' && payload.action !== 'deleted') break
       return handleReleaseWebhook(input.payload as Parameters<typeof handleReleaseWebhook>[0], fresh, now)
   }
   return db.transaction().execute(async (trx) => ((await fresh(trx)) ? 'ignored' : 'duplicate'))

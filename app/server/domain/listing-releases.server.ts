@@ -33,7 +33,9 @@ import { logEvent } from '../infra/log.server.ts'
 import { AppError } from './errors.server.ts'
 import { recordListingChecks } from './github-checks.server.ts'
 import type { Fresh, GithubWebhookResult } from './github-webhooks.server.ts'
+import { takedownInForce } from './moderation.server.ts'
 import { notify } from './notifications.server.ts'
+import { sellerSuspendedSql } from './payouts.server.ts'
 
 type Trx = DbTransaction<DB>
 
@@ -130,7 +132,27 @@ async function refreshLastUpdatedAt(trx: Trx, listingId: string): Promise<void> 
 
 /** One `listing_updated` per buyer who owns the listing (UPDATE_RECIPIENT_STATUSES), keyed on the version and the buyer. */
 async function tellOwners(trx: Trx, listingId: string, releaseId: string, version: NewVersion, now: Date): Promise<number> {
-  const listing = await trx.selectFrom('listings').select(['title', 'slug']).where('id', '=', listingId).executeTakeFirstOrThrow()
+  const listing = await trx
+    .selectFrom('listings')
+    .select((eb) => [
+      'title',
+      'slug',
+      eb
+        .exists(
+          eb
+            .selectFrom('listingTakedowns')
+            .select('listingTakedowns.id')
+            .whereRef('listingTakedowns.listingId', '=', 'listings.id')
+            .where('listingTakedowns.status', '<>', 'restored'),
+        )
+        .as('takenDown'),
+      sellerSuspendedSql(eb.ref('listings.sellerId')).as('sellerSuspended'),
+    ])
+    .where('id', '=', listingId)
+    .executeTakeFirstOrThrow()
+  // A listing taken down, or a suspended seller's, keeps its changelog but tells nobody: no mail carries the
+  // words of a seller the marketplace has stopped showing, nor links to a page its buyers cannot open.
+  if (listing.takenDown || listing.sellerSuspended) return 0
   const buyers = await trx
     .selectFrom('transactions')
     .select('buyerId')
@@ -209,10 +231,13 @@ export async function handleReleaseWebhook(payload: ReleasePayload, fresh: Fresh
           .where('githubRepoId', '=', repoId)
           .where('githubInstallationId', '=', installationId)
           .where('githubAccessLostAt', 'is', null)
+          .where('archivedAt', 'is', null)
           .orderBy('id')
           .execute()
       : []
-  const release = payload.action === 'published' ? githubReleaseOf(payload.release) : null
+  // A full release arrives as `published` and `released` (one row: the unique index); a prerelease made a
+  // full release later, as `released` alone.
+  const release = payload.action === 'published' || payload.action === 'released' ? githubReleaseOf(payload.release) : null
   const deletedId = payload.action === 'deleted' ? githubId(payload.release?.id) : null
   if (release || deletedId) await ensureJobSchema()
   const recorded: string[] = []
@@ -266,6 +291,8 @@ export async function publishVersionNote(input: {
   if (!listing || listing.sellerId !== input.sellerId || listing.archivedAt) throw new AppError(404, 'Listing not found')
   if (listingDeliveryMethod(listing) === 'github')
     throw new AppError(409, 'This listing follows its GitHub releases: publish a release on GitHub instead')
+  if (await takedownInForce(listing.id))
+    throw new AppError(409, 'This listing was taken down: answer the takedown before publishing a version')
   await ensureJobSchema()
   const version: NewVersion = {
     source: 'manual',
