@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright'
-import { expect, type Browser, type BrowserContext, type Cookie, type Page } from '@playwright/test'
+import { expect, test, type Browser, type BrowserContext, type Cookie, type Page } from '@playwright/test'
 
 /**
  * The login fixture (issue 27.8): an e-mail signs in through the real flow (/login → the emulator's
@@ -11,15 +11,17 @@ import { expect, type Browser, type BrowserContext, type Cookie, type Page } fro
  * revokes the whole session as stolen (seen when sessions were copied with 20-second access tokens:
  * CI, github-delivery.spec.ts, 2026-11-25). supabase-js refreshes only when the access token is within
  * 90 s of its expiry (the e2e run has production's 10 minutes), so a kept sign-in is handed out only
- * while its token outlives that margin plus a whole test (2 min) — no context using it will refresh —
+ * while its token outlives that margin plus the whole test (its timeout) — no context using it will refresh —
  * and otherwise signed in anew. A kept sign-in that no longer works (the test before signed that
- * e-mail out) is seen on its first page and replaced the same way.
+ * e-mail out) is seen on its first page and replaced the same way. (A test that signs out an e-mail
+ * while another of its own contexts holds the same sign-in signs both out: the auth specs sign out
+ * fresh e-mails only.)
  */
 const signedInAs = new WeakMap<BrowserContext, string>()
 const AUTH_COOKIE = /^sb-.+-auth-token(\.\d+)?$/
 const kept = new Map<string, { cookies: Cookie[]; expiresAt: number }>()
-/** supabase-js's refresh margin (90 s) + the suite's test timeout (2 min) + slack. */
-const KEEP_MARGIN_S = 90 + 120 + 30
+/** supabase-js's refresh margin (90 s) + the running test's whole timeout (2–3 min, test.setTimeout) + slack. */
+const keepMarginS = () => 90 + test.info().timeout / 1000 + 30
 
 async function signedIn(page: Page, timeout: number): Promise<boolean> {
   return expect(page.getByRole('button', { name: 'Sign Out' }))
@@ -43,7 +45,7 @@ export async function signIn(
   signedInAs.delete(context)
   await context.clearCookies({ name: AUTH_COOKIE })
   const reuse = kept.get(email)
-  if (reuse && reuse.expiresAt - Date.now() / 1000 > KEEP_MARGIN_S) {
+  if (reuse && reuse.expiresAt - Date.now() / 1000 > keepMarginS()) {
     await context.addCookies(reuse.cookies)
     await page.goto(from ?? '/')
     if (await signedIn(page, 5_000)) {
