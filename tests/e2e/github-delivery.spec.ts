@@ -24,12 +24,9 @@ let listingPath = ''
 
 /**
  * axe finds nothing on the page as it is now, in the light and dark theme, at 1280 and 390 px, and nothing scrolls sideways.
- * Against the production image (.ci/container, E2E_EXTERNAL) the same pages were scanned by `npm test`'s run of
- * this spec, built from the same sources: there the journey is what is checked, and the scans are not repeated (each
- * suite runs once, issue 27.8).
+ * In CI this spec runs once, against the production image (tests/container/journeys), and scans there.
  */
 async function expectAccessible(page: Page) {
-  if (process.env.E2E_EXTERNAL) return
   const origin = new URL(page.url()).origin
   const found: string[] = []
   for (const theme of ['light', 'dark'] as const) {
