@@ -16,6 +16,7 @@ describe('"Updated …" (issue 30)', () => {
     expect(updatedAgo(before(13 * DAY), NOW)).toBe('Updated last week')
     expect(updatedAgo(before(20 * DAY), NOW)).toBe('Updated 2 weeks ago')
     expect(updatedAgo(before(65 * DAY), NOW)).toBe('Updated 2 months ago')
+    expect(updatedAgo(before(362 * DAY), NOW)).toBe('Updated 11 months ago')
     expect(updatedAgo(before(400 * DAY), NOW)).toBe('Updated last year')
     expect(updatedAgo(before(3 * 365 * DAY), NOW)).toBe('Updated 3 years ago')
   })

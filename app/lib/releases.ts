@@ -66,7 +66,8 @@ export function timeAgo(value: Date | string, now: Date = new Date()): string {
   const seconds = Math.max(0, Math.floor((now.getTime() - new Date(value).getTime()) / 1000))
   const format = new Intl.RelativeTimeFormat('en', { numeric: 'auto' })
   for (const [unit, size] of UNITS) {
-    if (seconds >= size) return format.format(-Math.floor(seconds / size), unit)
+    // A month counts 30 days: days 360–364 are still "11 months ago", never "12 months ago".
+    if (seconds >= size) return format.format(-Math.min(Math.floor(seconds / size), unit === 'month' ? 11 : Infinity), unit)
   }
   return 'just now'
 }

@@ -63,7 +63,12 @@ export async function action(args: Route.ActionArgs) {
     const { told } = await publishVersionNote({ listingId: listing.id, sellerId: user.id, ...submission.value })
     return redirectWithToast(`/seller/edit/${listing.id}/versions`, {
       title: `Version ${submission.value.version} published`,
-      description: told === 1 ? 'The buyer who owns it was told.' : `${told} buyers who own it were told.`,
+      description:
+        told === 0
+          ? 'Nobody owns it yet, so nobody was told.'
+          : told === 1
+            ? 'The buyer who owns it was told.'
+            : `${told} buyers who own it were told.`,
       type: 'success',
     })
   } catch (error) {
