@@ -1,4 +1,4 @@
-import { DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
+import { DISPUTE_WINDOW_HOURS, STATUS_LABELS, UPDATE_RECIPIENT_STATUSES } from '~/lib/escrow'
 import { z } from '~/lib/zod'
 
 /**
@@ -6,6 +6,9 @@ import { z } from '~/lib/zod'
  * cards show, the version-note form's rules (Conform on the page, the same schema in the action), and
  * the relative "Updated 3 days ago".
  */
+
+/** Who is told of a new version, in words ("delivered or completed"), from UPDATE_RECIPIENT_STATUSES. */
+export const UPDATE_RECIPIENTS_IN_WORDS = UPDATE_RECIPIENT_STATUSES.map((status) => STATUS_LABELS[status].toLowerCase()).join(' or ')
 
 /** Notes kept per version (GitHub allows 125,000 characters; longer ones are cut with "…"). */
 export const RELEASE_NOTES_MAX = 10_000

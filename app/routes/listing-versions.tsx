@@ -9,7 +9,7 @@ import { Field, FormErrors } from '~/components/ui/field'
 import { Input } from '~/components/ui/input'
 import { Textarea } from '~/components/ui/textarea'
 import { listingDeliveryMethod } from '~/lib/github'
-import { VERSION_MAX, VERSION_NOTE_MAX, VersionNoteSchema } from '~/lib/releases'
+import { UPDATE_RECIPIENTS_IN_WORDS, VERSION_MAX, VERSION_NOTE_MAX, VersionNoteSchema } from '~/lib/releases'
 import { isAppError } from '~/server/domain/errors.server'
 import { listingRepository } from '~/server/domain/github-listing-sources.server'
 import { listingChangelog, publishVersionNote } from '~/server/domain/listing-releases.server'
@@ -102,8 +102,8 @@ export default function ListingVersions({ loaderData, actionData }: Route.Compon
       <div className="grid gap-2">
         <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">Versions of “{listing.title}”</h1>
         <p className="text-sm text-muted-foreground">
-          Buyers who own this listing (their purchase is delivered or completed) are told of each new version in the app, and by mail unless
-          they turned update mails off.
+          Buyers who own this listing (their purchase is {UPDATE_RECIPIENTS_IN_WORDS}) are told of each new version in the app, and by mail
+          unless they turned update mails off.
         </p>
       </div>
       {github ? (

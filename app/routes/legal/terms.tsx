@@ -2,7 +2,7 @@ import { Link } from 'react-router'
 import { Callout, LegalPage, SUPPORT_EMAIL } from '~/components/prose'
 import { DISPUTE_WINDOW_DAYS, DISPUTE_WINDOW_HOURS } from '~/lib/escrow'
 import { formatCents, PLATFORM_FEE_PERCENT, SELLER_SHARE_PERCENT, splitFee } from '~/lib/money'
-import { ACCESS_RULE } from '~/lib/releases'
+import { ACCESS_RULE, UPDATE_RECIPIENTS_IN_WORDS } from '~/lib/releases'
 import { routePolicy } from '~/server/http/route-policy.server'
 import type { Route } from './+types/terms'
 
@@ -183,7 +183,8 @@ export default function TermsPage() {
       <p>
         A listing delivered through GitHub follows its repository: each release the seller publishes there appears in the listing’s
         changelog. A listing the seller delivers by hand gets version notes the seller publishes on Forkmarket. Buyers whose purchase is
-        delivered or completed are told of each new version in the app, and by e-mail unless they turn update e-mails off on their profile.
+        {UPDATE_RECIPIENTS_IN_WORDS} are told of each new version in the app, and by e-mail unless they turn update e-mails off on their
+        profile.
       </p>
       <ul>
         <li>
