@@ -16,7 +16,7 @@ const RAW_SQL = /\bsql\.(raw|lit|ref|id|table)\(|CompiledQuery\.raw\(|\b(client|
 /** Reviewed uses: file → the exact source lines, with why they are safe. */
 const REVIEWED: Record<string, Record<string, string>> = {
   'app/server/domain/search.server.ts': {
-    "sql<string>`to_char(${sql.ref(column)} AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')`":
+    'sql<string>`to_char(${sql.ref(column)} AT TIME ZONE \'UTC\', \'YYYY-MM-DD"T"HH24:MI:SS.US"Z"\')`':
       'a keyset timestamp column of the sort (createdAt or lastUpdatedAt, constants)',
     "const operator = direction === 'desc' ? sql.raw('<') : sql.raw('>')": 'one of two constant operators',
     "rowsAfter([...columns.map((column) => sql.ref(`l.${column}`)), sql.ref('l.id')], scanDirection, [":
