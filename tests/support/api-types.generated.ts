@@ -3717,10 +3717,26 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          [key: string]: unknown
+          /** @enum {string} */
+          country: 'GB' | 'US' | 'FR' | 'DE' | 'ES' | 'IT' | 'NL' | 'BE' | 'OTHER'
+          accountHolder: string
+          bankName: string
+          sortCode?: string
+          accountNumber?: string
+          routingNumber?: string
+          iban?: string
+          swift?: string
         }
         'application/x-www-form-urlencoded': {
-          [key: string]: unknown
+          /** @enum {string} */
+          country: 'GB' | 'US' | 'FR' | 'DE' | 'ES' | 'IT' | 'NL' | 'BE' | 'OTHER'
+          accountHolder: string
+          bankName: string
+          sortCode?: string
+          accountNumber?: string
+          routingNumber?: string
+          iban?: string
+          swift?: string
         }
       }
     }

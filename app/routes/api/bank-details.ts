@@ -1,9 +1,9 @@
 import { data } from 'react-router'
-import { bankDetailsPayload, BankDetailsSchema } from '~/lib/bank-details-schema'
+import { BankDetailsFieldsSchema, bankDetailsPayload, BankDetailsSchema } from '~/lib/bank-details-schema'
 import { z } from '~/lib/zod'
 import { BankDetailsChangeAnswerSchema, MaskedBankDetailsSchema } from '~/server/api/api-answers-money.server'
 import { answer } from '~/server/api/api-answers.server'
-import { apiRoute, BODY_LIMITS, fieldErrorsOf, RATE_LIMITS } from '~/server/api/api-route.server'
+import { apiRoute, BODY_LIMITS, bodyParsedBy, fieldErrorsOf, RATE_LIMITS } from '~/server/api/api-route.server'
 import { getMaskedBankDetails, saveBankDetails } from '~/server/domain/bank-details.server'
 import { AppError } from '~/server/domain/errors.server'
 
@@ -28,7 +28,7 @@ const api = apiRoute({
     tags: ['Profile'],
     answers: { 200: BankDetailsChangeAnswerSchema },
     access: 'user',
-    body: z.record(z.string(), z.unknown()),
+    body: bodyParsedBy(BankDetailsFieldsSchema),
     handler: async ({ user, body }) => {
       const parsed = BankDetailsSchema.safeParse(bankDetailsPayload(body))
       if (!parsed.success) throw new AppError(400, 'Please check the highlighted fields', { fieldErrors: fieldErrorsOf(parsed.error) })

@@ -124,7 +124,8 @@ export function routeDescription(module: { loader?: unknown }): RouteDescription
 
 /**
  * The body of an endpoint whose handler parses it itself with `schema` (the listing API: its field
- * errors, and the Idempotency-Key's hash of the body as sent): read as any JSON object here, and
+ * errors, and the Idempotency-Key's hash of the body as sent; bank details: digits sent as numbers):
+ * read as any JSON object here, and
  * described by `schema`'s fields, so the description and the typed client name the fields the
  * handler accepts. A field is required when `schema`'s field refuses a missing value (`partial`:
  * none is, as PATCH). What a field's preprocessing also accepts (a number as text) is not described.
