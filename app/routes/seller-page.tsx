@@ -13,11 +13,12 @@ import type { Route } from './+types/seller-page'
 export async function loader({ params }: Route.LoaderArgs) {
   const seller = await getSellerPage(params.username)
   if (!seller) throw data('Seller not found', { status: 404 })
-  return { seller }
+  // The cards' words ("Updated 3 days ago") are made here, as the marketplace's are: the same text on the server and after hydration.
+  return { seller, cards: seller.listings.map((listing) => toListingCardData({ ...listing, seller: null })) }
 }
 
 export default function SellerPage({ loaderData }: Route.ComponentProps) {
-  const { seller } = loaderData
+  const { seller, cards } = loaderData
   return (
     <div className="mx-auto grid w-full max-w-6xl gap-8 px-4 py-8">
       <header className="flex flex-col gap-5 sm:flex-row sm:items-start">
@@ -75,9 +76,9 @@ export default function SellerPage({ loaderData }: Route.ComponentProps) {
           </p>
         ) : (
           <ul className="grid gap-5 @xl:grid-cols-2 @4xl:grid-cols-3" aria-label="Listings">
-            {seller.listings.map((listing, index) => (
-              <li key={listing.id} className="flex *:flex-1">
-                <ListingCard listing={toListingCardData({ ...listing, seller: null })} eager={index < 3} />
+            {cards.map((card, index) => (
+              <li key={card.id} className="flex *:flex-1">
+                <ListingCard listing={card} eager={index < 3} />
               </li>
             ))}
           </ul>

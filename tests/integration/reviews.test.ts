@@ -288,7 +288,9 @@ describe('seller pages and the public profile', () => {
 
     const response = await callRoute(sellerPageRoute, screenRequest('/sellers/launchkit'), { username: 'launchkit' })
     expect(response.status).toBe(200)
-    const { seller } = await response.json()
+    const { seller, cards } = await response.json()
+    // Issue 30: the cards say when each listing was last updated, worded by the loader as the marketplace's are.
+    expect(cards).toMatchObject([{ title: p.listing.title, updated: expect.stringMatching(/^Updated (just now|\d+ minutes? ago)$/) }])
     expect(seller).toMatchObject({
       username: 'launchkit',
       bio: 'Templates that ship.',

@@ -114,6 +114,8 @@ export interface SellerPageListing {
   frameworks: string[]
   thumbnailUrl: string | null
   rating: { average: number | null; count: number }
+  /** Issue 30: the newest version's date, else the listing's creation (the cards' "Updated …"). */
+  lastUpdatedAt: Date
 }
 
 export interface SellerPage {
@@ -160,6 +162,7 @@ export async function getSellerPage(username: string): Promise<SellerPage | null
         'thumbnailUrl',
         'ratingCount',
         'ratingAverageTenths',
+        'lastUpdatedAt',
       ])
       .where('sellerId', '=', user.id)
       .where('visible', '=', true)
