@@ -173,6 +173,19 @@ describe('a GitHub-delivered listing follows its releases', () => {
     expect(after.lastUpdatedAt).toEqual(after.createdAt)
   })
 
+  it('forgets the releases of the repository it left when connected to another one (review)', async () => {
+    const w = await sellerRepository()
+    await setListingRepository({ listingId: w.listing.id, sellerId: w.seller.id, repoId: w.repo.id })
+    gh.publishRelease({ repository: w.repo.fullName, tag: 'v1.0.0', login: w.login })
+    await gh.idle()
+    expect((await listingChangelog(w.listing.id)).map((v) => v.version)).toEqual(['v1.0.0'])
+    const other = gh.createRepository({ owner: w.repo.fullName.split('/')[0]!, name: 'other-kit', private: true })
+    await setListingRepository({ listingId: w.listing.id, sellerId: w.seller.id, repoId: other.id })
+    expect(await listingChangelog(w.listing.id)).toEqual([])
+    const after = await lastUpdatedAt(w.listing.id)
+    expect(after.lastUpdatedAt).toEqual(after.createdAt)
+  })
+
   it('ignores a release of a repository no listing is connected to, drafts and prereleases', async () => {
     const w = await sellerRepository()
     gh.publishRelease({ repository: w.repo.fullName, tag: 'v0.1.0', login: w.login })

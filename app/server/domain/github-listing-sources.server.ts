@@ -24,7 +24,7 @@ import { logEvent } from '../infra/log.server.ts'
 import { AppError } from './errors.server.ts'
 import { recordListingChecks } from './github-checks.server.ts'
 import { installationLost } from './github-repository-access.server.ts'
-import { recordLatestReleaseAtConnection } from './listing-releases.server.ts'
+import { forgetGithubReleases, recordLatestReleaseAtConnection } from './listing-releases.server.ts'
 import { LISTING_SOURCE_COLUMNS } from './listings.server.ts'
 
 type Octo = Awaited<ReturnType<typeof installationOctokit>>
@@ -188,7 +188,7 @@ export async function setListingRepository(input: {
 }): Promise<ListingRepository | null> {
   const now = input.now ?? new Date()
   const listing = isUuid(input.listingId)
-    ? await db.selectFrom('listings').select(['id', 'sellerId']).where('id', '=', input.listingId).executeTakeFirst()
+    ? await db.selectFrom('listings').select(['id', 'sellerId', 'githubRepoId']).where('id', '=', input.listingId).executeTakeFirst()
     : undefined
   if (!listing || listing.sellerId !== input.sellerId) throw new AppError(404, 'Listing not found')
   if (input.repoId === null) {
@@ -235,20 +235,23 @@ export async function setListingRepository(input: {
       logEvent('warn', 'github_unavailable', { step: 'listing_head', message: githubFailure(error, 1, now).message })
       throw repoError(502, 'GitHub could not be reached to read the repository. Please try again.')
     }
-    await db
-      .updateTable('listings')
-      .set({
-        githubInstallationId: installation.id,
-        githubRepoId: repo.id,
-        githubRepoFullName: repo.full_name,
-        githubDefaultBranch: repo.default_branch,
-        githubListedSha: sha,
-        githubListedAt: now,
-        githubAccessLostAt: null,
-        githubAccessLostReason: null,
-      })
-      .where('id', '=', listing.id)
-      .execute()
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('listings')
+        .set({
+          githubInstallationId: installation.id,
+          githubRepoId: repo.id,
+          githubRepoFullName: repo.full_name,
+          githubDefaultBranch: repo.default_branch,
+          githubListedSha: sha,
+          githubListedAt: now,
+          githubAccessLostAt: null,
+          githubAccessLostReason: null,
+        })
+        .where('id', '=', listing.id)
+        .execute()
+      if (listing.githubRepoId !== null && listing.githubRepoId !== repo.id) await forgetGithubReleases(trx, listing.id)
+    })
     // The listed commit's checks as evidence, and the repository's latest release as the listing's
     // version (issue 30): read now, with no transaction open.
     await recordListingChecks(listing.id, { source: 'listing', now })

@@ -130,6 +130,20 @@ async function refreshLastUpdatedAt(trx: Trx, listingId: string): Promise<void> 
     .execute()
 }
 
+/**
+ * A listing connected to another repository forgets the releases of the one it left: its changelog is its
+ * repository's (the version notes by hand stay).
+ */
+export async function forgetGithubReleases(trx: Trx, listingId: string): Promise<void> {
+  const removed = await trx
+    .deleteFrom('listingReleases')
+    .where('listingId', '=', listingId)
+    .where('source', '=', 'github')
+    .returning('id')
+    .execute()
+  if (removed.length) await refreshLastUpdatedAt(trx, listingId)
+}
+
 /** One `listing_updated` per buyer who owns the listing (UPDATE_RECIPIENT_STATUSES), keyed on the version and the buyer. */
 async function tellOwners(trx: Trx, listingId: string, releaseId: string, version: NewVersion, now: Date): Promise<number> {
   const listing = await trx
