@@ -43,7 +43,9 @@ function cursor(plan: FloorPlan, row: Row): string {
       ? [Number(row.segment), Number(row.rank), row.createdAtKey, row.id]
       : plan.order === 'price-low' || plan.order === 'price-high'
         ? [row.priceCents, row.id]
-        : [row.createdAtKey, row.id]
+        : plan.order === 'recently-updated'
+          ? [row.lastUpdatedAtKey, row.id]
+          : [row.createdAtKey, row.id]
   return encodeCursor({ direction: 'next', order: plan.order as ResultOrder, key: key as (string | number)[], correctedSearch: null })
 }
 
@@ -77,6 +79,8 @@ async function answer(plan: FloorPlan): Promise<string> {
       additionalNotes: r.additionalNotes,
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
+      // Issue 30: the newest version's date, else the listing's creation.
+      lastUpdatedAt: r.lastUpdatedAt,
       sellerId: r.sellerId,
       seller: { username: r.sellerUsername, displayName: r.sellerDisplayName, avatarUrl: r.sellerAvatarUrl },
       // Issue 18: the stored rating, as the app shapes it.
