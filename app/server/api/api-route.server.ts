@@ -133,14 +133,15 @@ export function routeDescription(module: { loader?: unknown }): RouteDescription
 export function bodyParsedBy(schema: z.ZodType, { partial = false }: { partial?: boolean } = {}) {
   const fields = schema instanceof z.ZodPipe && schema.out instanceof z.ZodObject ? schema.out : schema
   if (!(fields instanceof z.ZodObject)) throw new Error('bodyParsedBy: the schema must be an object (or a preprocessed one)')
-  const described = z.toJSONSchema(fields, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>
-  const required = partial
-    ? []
-    : Object.entries(fields.shape as Record<string, z.ZodType>)
-        .filter(([, field]) => !field.safeParse(undefined).success)
-        .map(([name]) => name)
   return z.record(z.string(), z.unknown()).meta({
+    // Worked out only when the description is generated, not when the route module loads.
     override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+      const described = z.toJSONSchema(fields, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>
+      const required = partial
+        ? []
+        : Object.entries(fields.shape as Record<string, z.ZodType>)
+            .filter(([, field]) => !field.safeParse(undefined).success)
+            .map(([name]) => name)
       delete jsonSchema.propertyNames
       delete jsonSchema.additionalProperties
       jsonSchema.properties = described.properties
