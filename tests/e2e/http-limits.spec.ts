@@ -66,8 +66,10 @@ test('oversized bodies get 413 while they are still being sent, and the server s
   const results = await Promise.all(uploads)
   for (const result of results) {
     expect(result.status).toBe(413)
-    // The limits are 512 KB and 1 KB; what was sent before the answer is what the sockets' buffers took.
-    expect(result.sentBeforeAnswer).toBeLessThan(32 * MB)
+    // The limits are 512 KB and 1 KB; what was sent before the answer is what the sockets' buffers took
+    // plus what loopback carries while a busy machine gets round to answering (46 MB seen once while the
+    // instances warmed up): a quarter of the body at most, so none of them was read to the end.
+    expect(result.sentBeforeAnswer).toBeLessThan(64 * MB)
   }
   expect(JSON.parse(results[0]!.body)).toEqual({ error: 'The request body is too large' })
   expect(health).toBeLessThan(1_000)

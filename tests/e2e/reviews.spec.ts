@@ -58,7 +58,7 @@ test('a listing without reviews says so once (issue 26.16)', async ({ page }) =>
 // and a seller's reply, the seller page, Top Rated with a minimum rating, and /profile's Public profile.
 test('axe finds no violations on reviews, seller pages and the public profile', async ({ page }) => {
   test.setTimeout(180_000)
-  await signIn(page, { email: DEMO.sellerWithBank, fullName: 'Ada Builds' })
+  await signIn(page, { email: DEMO.sellerWithBank, fullName: 'Ada Okafor' })
   const violations: string[] = []
   for (const theme of ['light', 'dark'] as const) {
     const origin = new URL(page.url()).origin
@@ -101,7 +101,7 @@ test('without JavaScript a buyer posts a review and the seller replies', async (
 
   // Lin (the seller) replies, also without JavaScript.
   await page.context().clearCookies()
-  await signIn(page, { email: 'lin@forkmarket.dev', fullName: 'Lin Studio' })
+  await signIn(page, { email: 'lin@forkmarket.dev', fullName: 'Lin Wei' })
   const seller = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState() })
   const sellerPage = await seller.newPage()
   await sellerPage.goto(`/listing/${listing.slug}#reviews`)

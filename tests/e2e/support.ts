@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Browser, type BrowserContext, type Cookie, type Page } from '@playwright/test'
+import { DEMO_ADMIN, DEMO_ADMIN_2, DEMO_BUYERS, DEMO_SELLERS } from '../../db/seed/demo-data'
 
 /**
  * The login fixture (issue 27.8): an e-mail signs in through the real flow (/login → the emulator's
@@ -32,11 +33,26 @@ async function signedIn(page: Page, timeout: number): Promise<boolean> {
     )
 }
 
+/**
+ * The seeded accounts' names. Signing in sets the display name from the provider's full name (until
+ * the profile is edited), so a test that signed a demo account in under another name renamed it for
+ * every test after it — the failure of CI's stop 33 ("Review by Demo Buyer" not found). A demo
+ * account therefore signs in under its seeded name, and another name is refused.
+ */
+const SEEDED_NAMES = new Map<string, string>(
+  [DEMO_ADMIN, DEMO_ADMIN_2, ...DEMO_SELLERS, ...DEMO_BUYERS].map(({ email, displayName }) => [email, displayName]),
+)
+
 /** Signs in as `email` (the real flow once per worker while its session lasts) and lands on `from` (default /). */
 export async function signIn(
   page: Page,
-  { email, fullName = '', provider = 'GitHub', from }: { email: string; fullName?: string; provider?: 'GitHub' | 'Google'; from?: string },
+  { email, fullName, provider = 'GitHub', from }: { email: string; fullName?: string; provider?: 'GitHub' | 'Google'; from?: string },
 ) {
+  const seeded = SEEDED_NAMES.get(email)
+  if (seeded && fullName !== undefined && fullName !== seeded) {
+    throw new Error(`${email} is seeded as "${seeded}"; signing it in as "${fullName}" would rename it for the tests after this one`)
+  }
+  fullName ??= seeded ?? ''
   const context = page.context()
   if (signedInAs.get(context) === email) {
     await page.goto(from ?? '/')

@@ -68,7 +68,7 @@ test('a seller publishes a release on GitHub; the buyer who owns the listing is 
   await page.getByRole('button', { name: 'Publish release' }).click()
   await expect(page.getByText(`Release ${TAG} published.`)).toBeVisible()
 
-  await signIn(page, { email: DEMO.buyer, fullName: 'Bea Buyer', from: '/notifications' })
+  await signIn(page, { email: DEMO.buyer, fullName: 'Demo Buyer', from: '/notifications' })
   // The webhook lands a moment after the click.
   await expect(async () => {
     await page.goto('/notifications')
