@@ -24,6 +24,7 @@ import * as webhooks from './0022_webhooks.ts'
 import * as githubCheckReadings from './0023_github_check_readings.ts'
 import * as listingReleases from './0024_listing_releases.ts'
 import * as hiddenReviewsIndex from './0025_hidden_reviews_index.ts'
+import * as searchFacetsIndex from './0026_search_facets_index.ts'
 
 // Every migration, in order. Listed explicitly (not read from the folder) so
 // the same code runs under tsx, Vite and Vitest; a test checks none is missing.
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '0023_github_check_readings': githubCheckReadings,
   '0024_listing_releases': listingReleases,
   '0025_hidden_reviews_index': hiddenReviewsIndex,
+  '0026_search_facets_index': searchFacetsIndex,
 }

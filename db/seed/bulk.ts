@@ -603,7 +603,10 @@ export async function seedBulkListings(db: Kysely<DB>, options: BulkSeedOptions)
   // VACUUM too: it empties the GIN indexes' pending lists, which otherwise make
   // the planner price (and Postgres run) every full-text lookup as a long scan.
   await sql`VACUUM (ANALYZE) listings`.execute(db)
-  await sql`ANALYZE users, search_terms`.execute(db)
+  // bank_details too: every marketplace query asks whether the seller can take payments, and a table that
+  // was never analysed (fewer than autovacuum's 50 changed rows) is priced as a big one — at 10k listings
+  // that turned the search into one bitmap scan per seller.
+  await sql`ANALYZE users, search_terms, bank_details`.execute(db)
   return { listings: total, sellers: sellerCount, milliseconds: Math.round(performance.now() - started) }
 }
 
