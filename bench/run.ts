@@ -1074,8 +1074,11 @@ async function main() {
     'B/F': ratio(targets.B, targets.FB, 'requestsPerSecond'),
     'C/F': ratio(targets.C, targets.FC, 'requestsPerSecond'),
     'p99(A)/p99(D)': ratio(targets.A, targets.D, 'p99Ms'),
-    'p99(A)/p99(D) at 50 %': openLoop?.rates[0]?.['p99(A)/p99(D)'] ?? (null as unknown as number),
-    'p99(A)/p99(D) at 80 %': openLoop?.rates[1]?.['p99(A)/p99(D)'] ?? (null as unknown as number),
+    // Issue 28.1: the budgets read A and D each at the same share of its own closed-loop maximum.
+    'p99(A)/p99(D) at 50 %': openLoop?.rates[0]?.ownShare?.['p99(A)/p99(D)'] ?? (null as unknown as number),
+    'p99(A)/p99(D) at 80 %': openLoop?.rates[1]?.ownShare?.['p99(A)/p99(D)'] ?? (null as unknown as number),
+    "p99(A)/p99(D) at 50 % of D's max": openLoop?.rates[0]?.['p99(A)/p99(D)'] ?? null,
+    "p99(A)/p99(D) at 80 % of D's max": openLoop?.rates[1]?.['p99(A)/p99(D)'] ?? null,
     openLoop,
     statementsPerRequest: statements,
     throughCache,

@@ -47,9 +47,16 @@ export interface BenchResults {
   'C/F': number
   /** Closed loop (wrk at saturation): reported, no longer a budget (issue 20). */
   'p99(A)/p99(D)': number
-  /** Open loop at 50 % and 80 % of D's maximum rate: the tail-latency budgets. */
+  /**
+   * Open loop, A at 50 % and 80 % of A's own closed-loop maximum against D at that share of D's: the
+   * tail-latency budgets (issue 28.1; a queue a slower server builds at a rate it cannot sustain measures
+   * throughput again, which A/D already answers).
+   */
   'p99(A)/p99(D) at 50 %': number
   'p99(A)/p99(D) at 80 %': number
+  /** Both at the same rate, 50 % and 80 % of D's maximum: reported, not a budget. */
+  "p99(A)/p99(D) at 50 % of D's max": number | null
+  "p99(A)/p99(D) at 80 % of D's max": number | null
   openLoop: OpenLoopReport | null
   statementsPerRequest: Record<string, StatementCount> | null
   capacityInputs: {
@@ -138,10 +145,14 @@ export function budgets(r: BenchResults): Budget[] {
   })
   const list = [
     check('A/D', r['A/D'], '>=', 0.6),
-    check("p99(A)/p99(D), open loop at 50 % of D's max", r['p99(A)/p99(D) at 50 %'], '<=', 1.5),
-    check("p99(A)/p99(D), open loop at 80 % of D's max", r['p99(A)/p99(D) at 80 %'], '<=', 2),
+    check('p99(A)/p99(D), open loop, each at 50 % of its own max', r['p99(A)/p99(D) at 50 %'], '<=', 1.5),
+    check('p99(A)/p99(D), open loop, each at 80 % of its own max', r['p99(A)/p99(D) at 80 %'], '<=', 2),
+    // Issue 28.1: the app process alone (the emulators run in processes of their own in the benchmark).
+    check('peak RSS of the app process under the benchmark, MB', r.appMemory?.serverPeakRssMB, '<=', 400),
     check('B/F', r['B/F'], '>=', 0.6),
     check('C/F', r['C/F'], '>=', 0.7),
+    reported("p99(A)/p99(D), open loop, both at 50 % of D's max", r["p99(A)/p99(D) at 50 % of D's max"]),
+    reported("p99(A)/p99(D), open loop, both at 80 % of D's max", r["p99(A)/p99(D) at 80 % of D's max"]),
     reported('p99(A)/p99(D), closed loop at saturation', r['p99(A)/p99(D)']),
     reported('B/E', r['B/E']),
     reported('C/E', r['C/E']),
@@ -186,7 +197,7 @@ export function renderMarkdown(r: BenchResults): string {
   if (r.openLoop) {
     lines.push(
       '',
-      `Open loop (fixed rates, latency from the scheduled send; floor D's closed-loop maximum ${n(r.openLoop.dMaxRequestsPerSecond)} req/s):`,
+      `Open loop (fixed rates, latency from the scheduled send; floor D's closed-loop maximum ${n(r.openLoop.dMaxRequestsPerSecond)} req/s), both at shares of D's maximum — reported, not a budget:`,
       '',
       '| Rate | Target | answered/s | not 2xx | p50 ms | p90 ms | p99 ms | p99(A)/p99(D) |',
       '|---|---|--:|--:|--:|--:|--:|--:|',
@@ -203,7 +214,7 @@ export function renderMarkdown(r: BenchResults): string {
     if (ownShares.length > 0) {
       lines.push(
         '',
-        `Reported beside it, not a budget: A at the same share of its own maximum (${n(r.openLoop.aMaxRequestsPerSecond ?? 0)} req/s), against D above at that share of D's:`,
+        `The budgets (issue 28.1): A at the same share of its own maximum (${n(r.openLoop.aMaxRequestsPerSecond ?? 0)} req/s), against D above at that share of D's:`,
         '',
         "| Rate | Target | answered/s | not 2xx | p50 ms | p90 ms | p99 ms | p99(A)/p99(D at the share of D's) |",
         '|---|---|--:|--:|--:|--:|--:|--:|',
