@@ -5,6 +5,8 @@
  * demo data once, and serves the production build with Express.
  * `npm run dev` (--dev) does the same with Vite's dev server (hot reload) instead of the build.
  */
+// First: the heap policy applies before the modules below fill the heap.
+import './app/server/infra/heap-policy.server.ts'
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
 import type { Server } from 'node:http'

@@ -130,7 +130,10 @@ describe(`query plans at ${LISTINGS.toLocaleString('en')} listings`, () => {
           nodesOf(n).some((child) => child['Index Name'] === 'listings_search_facets_idx') &&
           /@@|&&/.test(n.Filter ?? ''),
       )
-      expect(rechecked.map((n) => `${n['Node Type']}: ${n.Filter}`), query).toEqual([])
+      expect(
+        rechecked.map((n) => `${n['Node Type']}: ${n.Filter}`),
+        query,
+      ).toEqual([])
 
       // Later pages: forward and back, and for a ranked search into its second segment.
       const first = await searchListings(filters, { limit: 100 })

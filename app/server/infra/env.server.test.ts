@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ENV_EXAMPLE_FILE, README_FILE, renderEnvExample, renderEnvTable } from '../../../tests/tools/env-docs.ts'
-import { ConfigError, parseConfig } from './env.server.ts'
+import { ConfigError, heapGrowingPercent, parseConfig } from './env.server.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../../..')
 
@@ -112,5 +112,20 @@ describe('configuration', () => {
   it('documents every variable in .env.example and the README (else: npm run gen:env-docs)', () => {
     expect(readFileSync(ENV_EXAMPLE_FILE, 'utf8')).toBe(renderEnvExample())
     expect(readFileSync(README_FILE, 'utf8')).toContain(renderEnvTable())
+  })
+
+  it('HEAP_GROWING_PERCENT: 50 unless set, 0 leaves V8 its own factor, anything else is refused (issue 28.1)', () => {
+    expect(heapGrowingPercent({}).data).toBe(50)
+    expect(heapGrowingPercent({ HEAP_GROWING_PERCENT: '' }).data).toBe(50)
+    expect(heapGrowingPercent({ HEAP_GROWING_PERCENT: '0' }).data).toBe(0)
+    expect(heapGrowingPercent({ HEAP_GROWING_PERCENT: '75' }).data).toBe(75)
+    for (const bad of ['-5', '1.5', 'half', '5000']) expect(heapGrowingPercent({ HEAP_GROWING_PERCENT: bad }).success, bad).toBe(false)
+    // A bad value stops the server before it serves, with the variable's name.
+    const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'heap-policy.server.ts')], {
+      env: { ...process.env, HEAP_GROWING_PERCENT: 'half' },
+      encoding: 'utf8',
+    })
+    expect(run.status).toBe(1)
+    expect(run.stderr).toContain("HEAP_GROWING_PERCENT must be a whole number of percent (0 for V8's own)")
   })
 })

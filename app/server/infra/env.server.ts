@@ -107,6 +107,17 @@ const shape = {
 
   LOG_SILENT: flag.default(false),
   RATE_LIMIT_MULTIPLIER: z.coerce.number({ error: 'must be a number above 0' }).positive('must be a number above 0').default(1),
+  HEAP_GROWING_PERCENT: z.coerce
+    .number({ error: "must be a whole number of percent (0 for V8's own)" })
+    .int("must be a whole number of percent (0 for V8's own)")
+    .min(0, "must be a whole number of percent (0 for V8's own)")
+    .max(1000, 'must be at most 1000')
+    .default(50),
+}
+
+/** One variable read before the configuration is loaded (app/server/infra/heap-policy.server.ts), by the same rule. */
+export function heapGrowingPercent(source: Record<string, string | undefined> = process.env) {
+  return shape.HEAP_GROWING_PERCENT.safeParse(blankIsUnset(source.HEAP_GROWING_PERCENT))
 }
 
 export type EnvName = keyof typeof shape
@@ -509,4 +520,10 @@ export const ENV_DOCS: { readonly [K in EnvName]: EnvDoc } = {
   S3_EMULATOR_PORT: { group: 'Storage', default: '`12113`', meaning: 'port of the local S3 emulator' },
   LOG_SILENT: { group: 'Logs and limits', default: '`false`', meaning: '`true` drops info/warn log lines (errors are always written)' },
   RATE_LIMIT_MULTIPLIER: { group: 'Logs and limits', default: '`1`', meaning: 'multiplies every rate limit (the tests relax them)' },
+  HEAP_GROWING_PERCENT: {
+    group: 'Logs and limits',
+    default: '`50`',
+    meaning:
+      "how far V8 lets the heap grow past what its last full collection kept before collecting again (`0`: V8's own factor, up to 4×; docs/decisions/037)",
+  },
 }
