@@ -6,7 +6,6 @@ import {
   API_VERSION,
   compile,
   errorReply,
-  installationOwner,
   json,
   matchTemplate,
   rateLimitHeaders,
@@ -27,7 +26,7 @@ export const API_ROUTES: ApiRoute[] = []
 export function route(operationId: OperationId, auth: ApiRoute['auth'], handler: ApiHandler): void {
   const operation = OPERATIONS.find((entry) => entry.operationId === operationId)!
   API_ROUTES.push({ operationId, method: operation.method, ...compile(operation.path), auth, handler })
-  // A literal segment wins over a parameter: /user/repository_invitations is not /user/{account_id}.
+  // A literal segment wins over a parameter: /user/installations is not /user/{account_id}.
   API_ROUTES.sort((a, b) => a.names.length - b.names.length)
 }
 
@@ -95,7 +94,7 @@ export function tokenCovers(ctx: Ctx, credential: Credential & { kind: 'installa
 }
 
 /** Resolves `{owner}/{repo}` for this credential: 404 when it may not see it, 301 after an owner rename. */
-export function findRepo(ctx: Ctx, req: Request, options: { anyone?: boolean } = {}): RepoRecord {
+export function findRepo(ctx: Ctx, req: Request): RepoRecord {
   const ownerLogin = req.params.owner
   const name = req.params.repo
   const owner = ctx.store.accountByLogin(ownerLogin)
@@ -109,7 +108,7 @@ export function findRepo(ctx: Ctx, req: Request, options: { anyone?: boolean } =
   }
   const repo = ctx.store.repoByName(owner.id, name)
   if (!repo) throw notFound()
-  if (options.anyone || !repo.private) return repo
+  if (!repo.private) return repo
   const credential = req.credential
   if (credential.kind === 'installation' && tokenCovers(ctx, credential, repo)) return repo
   if (credential.kind === 'user' && ctx.world.canRead(credential.user, repo)) return repo
@@ -190,22 +189,7 @@ export function installationParam(ctx: Ctx, req: Request): InstallationRecord {
 
 route('apps/get-authenticated', 'app', (ctx) => json(200, ctx.shapes.app(ctx.store.app)))
 
-route('apps/list-installations', 'app', (ctx, req) => {
-  const page = paginate(req, ctx, ctx.store.state.installations)
-  return json(
-    200,
-    page.items.map((installation) => ctx.shapes.installation(installation)),
-    page.headers,
-  )
-})
-
 route('apps/get-installation', 'app', (ctx, req) => json(200, ctx.shapes.installation(installationParam(ctx, req))))
-
-route('apps/delete-installation', 'app', (ctx, req) => {
-  const installation = installationParam(ctx, req)
-  ctx.world.uninstall(installation, installationOwner(ctx, installation))
-  return { status: 204 }
-})
 
 route('apps/create-installation-access-token', 'app', async (ctx, req) => {
   const installation = installationParam(ctx, req)
@@ -241,13 +225,6 @@ route('apps/create-installation-access-token', 'app', async (ctx, req) => {
     repository_selection: repoIds ? 'selected' : installation.repositorySelection,
     ...(repoIds ? { repositories: repoIds.map((id) => ctx.shapes.repository(ctx.store.repo(id)!)) } : {}),
   })
-})
-
-route('apps/get-repo-installation', 'app', (ctx, req) => {
-  const repo = findRepo(ctx, req, { anyone: true })
-  const installation = ctx.world.installationCovering(repo)
-  if (!installation) throw notFound()
-  return json(200, ctx.shapes.installation(installation))
 })
 
 route('apps/list-repos-accessible-to-installation', 'installation', (ctx, req) => {
@@ -290,31 +267,6 @@ route('repos/get-branch', 'any', (ctx, req) => {
   const commit = sha && repo.commits.find((entry) => entry.sha === sha)
   if (!commit) throw new GithubError(404, 'Branch not found')
   return json(200, ctx.shapes.branch(repo, req.params.branch, commit))
-})
-
-route('repos/get-commit', 'any', (ctx, req) => {
-  const repo = findRepo(ctx, req)
-  const commit = ctx.world.resolveRef(repo, req.params.ref)
-  if (!commit) throw new GithubError(422, `No commit found for SHA: ${req.params.ref}`)
-  return json(200, ctx.shapes.commit(repo, commit))
-})
-
-route('repos/list-collaborators', 'any', (ctx, req) => {
-  const repo = findRepo(ctx, req)
-  requirePermission(ctx, req, repo, SEE_COLLABORATORS)
-  const owner = ctx.store.account(repo.ownerId)!
-  const ids = new Set<number>()
-  if (owner.type === 'User') ids.add(owner.id)
-  for (const member of owner.members) ids.add(member.userId)
-  for (const collaborator of repo.collaborators) ids.add(collaborator.userId)
-  const affiliation = req.url.searchParams.get('affiliation') ?? 'all'
-  const chosen = [...ids].filter((id) => affiliation !== 'outside' || !ctx.world.isOrgMember(owner, id))
-  const page = paginate(req, ctx, chosen.map((id) => ctx.store.account(id)!).filter(Boolean))
-  return json(
-    200,
-    page.items.map((account) => ctx.shapes.collaborator(repo, account)),
-    page.headers,
-  )
 })
 
 route('repos/add-collaborator', 'any', async (ctx, req) => {
@@ -364,36 +316,6 @@ route('repos/delete-invitation', 'any', (ctx, req) => {
   return { status: 204 }
 })
 
-route('repos/create-fork', 'any', async (ctx, req) => {
-  const repo = findRepo(ctx, req)
-  const credential = req.credential
-  if (credential.kind === 'none') throw new GithubError(401, 'Requires authentication')
-  if (credential.kind !== 'user') throw new GithubError(403, 'Resource not accessible by integration')
-  const body = await req.body()
-  const organization = typeof body.organization === 'string' ? ctx.store.accountByLogin(body.organization) : undefined
-  if (typeof body.organization === 'string' && organization?.type !== 'Organization') throw notFound()
-  const fork = ctx.world.fork(repo, credential.user, {
-    organization,
-    name: typeof body.name === 'string' ? body.name : undefined,
-    defaultBranchOnly: body.default_branch_only === true,
-  })
-  return json(202, ctx.shapes.fullRepository(fork, credential.user))
-})
-
-route('repos/list-forks', 'any', (ctx, req) => {
-  const repo = findRepo(ctx, req)
-  const sort = req.url.searchParams.get('sort') ?? 'newest'
-  const forks = [...ctx.store.forksOf(repo.id)]
-  if (sort === 'oldest') forks.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id)
-  else forks.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id)
-  const page = paginate(req, ctx, forks)
-  return json(
-    200,
-    page.items.map((fork) => ctx.shapes.minimalRepository(fork)),
-    page.headers,
-  )
-})
-
 route('users/get-authenticated', 'user', (ctx, req) =>
   json(200, ctx.shapes.privateUser((req.credential as Credential & { kind: 'user' }).user)),
 )
@@ -402,37 +324,4 @@ route('users/get-by-id', 'any', (ctx, req) => {
   const account = ctx.store.account(idParam(req.params.account_id))
   if (!account) throw notFound()
   return json(200, ctx.shapes.publicUser(account))
-})
-
-route('users/get-by-username', 'any', (ctx, req) => {
-  const account = ctx.store.accountByLogin(req.params.username)
-  if (!account) throw notFound()
-  return json(200, ctx.shapes.publicUser(account))
-})
-
-route('repos/list-invitations-for-authenticated-user', 'user', (ctx, req) => {
-  const user = (req.credential as Credential & { kind: 'user' }).user
-  const page = paginate(req, ctx, ctx.store.invitationsFor(user.id))
-  return json(
-    200,
-    page.items.map((invitation) => ctx.shapes.invitation(invitation)),
-    page.headers,
-  )
-})
-
-export function ownInvitation(ctx: Ctx, req: Request) {
-  const user = (req.credential as Credential & { kind: 'user' }).user
-  const invitation = ctx.store.invitation(idParam(req.params.invitation_id))
-  if (!invitation || invitation.inviteeId !== user.id) throw notFound()
-  return invitation
-}
-
-route('repos/accept-invitation-for-authenticated-user', 'user', (ctx, req) => {
-  ctx.world.acceptInvitation(ownInvitation(ctx, req))
-  return { status: 204 }
-})
-
-route('repos/decline-invitation-for-authenticated-user', 'user', (ctx, req) => {
-  ctx.world.declineInvitation(ownInvitation(ctx, req))
-  return { status: 204 }
 })

@@ -649,12 +649,8 @@ export class World {
   // ---------------------------------------------------------------------------
   // Forks
 
-  /** `POST /repos/{owner}/{repo}/forks` as `user`: an existing fork is returned again. */
-  fork(
-    repo: RepoRecord,
-    user: AccountRecord,
-    input: { organization?: AccountRecord; name?: string; defaultBranchOnly?: boolean } = {},
-  ): RepoRecord {
+  /** A fork by `user` (the Fork button of the pages, `fork()`): an existing fork is returned again. */
+  fork(repo: RepoRecord, user: AccountRecord, input: { organization?: AccountRecord; name?: string } = {}): RepoRecord {
     if (!this.canRead(user, repo)) throw notFound()
     const target = input.organization ?? user
     if (input.organization && !this.isOrgMember(input.organization, user.id)) {
@@ -674,7 +670,6 @@ export class World {
     }
     for (let n = 1; this.store.repoByName(target.id, name); n += 1) name = `${input.name?.trim() || repo.name}-${n}`
     const at = this.stamp()
-    const branches = input.defaultBranchOnly ? { [repo.defaultBranch]: repo.branches[repo.defaultBranch] } : { ...repo.branches }
     const fork: RepoRecord = {
       id: this.store.nextId('repo'),
       ownerId: target.id,
@@ -685,7 +680,7 @@ export class World {
       createdAt: at,
       updatedAt: at,
       pushedAt: repo.pushedAt,
-      branches,
+      branches: { ...repo.branches },
       commits: structuredClone(repo.commits),
       parentId: repo.id,
       sourceId: repo.sourceId ?? repo.id,
