@@ -325,3 +325,64 @@ route('users/get-by-id', 'any', (ctx, req) => {
   if (!account) throw notFound()
   return json(200, ctx.shapes.publicUser(account))
 })
+
+// Checks, statuses and releases (issue 30): the app reads them; a CI or a person writes them on the pages or
+// with the helpers (checks.ts, releases.ts).
+
+const READ_CHECKS: RepoPermission = { app: 'checks', level: 'read', role: 'pull', message: 'Resource not accessible by integration' }
+const READ_STATUSES: RepoPermission = { app: 'statuses', level: 'read', role: 'pull', message: 'Resource not accessible by integration' }
+const READ_CONTENTS: RepoPermission = { app: 'contents', level: 'read', role: 'pull', message: 'Resource not accessible by integration' }
+
+/** A ref as `…/commits/{ref}/…` takes it: a branch, a full SHA or a SHA prefix; GitHub's 422 otherwise. */
+function commitOf(ctx: Ctx, req: Request) {
+  const repo = findRepo(ctx, req)
+  const commit = ctx.world.resolveRef(repo, req.params.ref)
+  if (!commit) throw new GithubError(422, `No commit found for SHA: ${req.params.ref}`)
+  return { repo, sha: commit.sha }
+}
+
+/** Private repositories need the permission; public ones are readable by anyone, as on GitHub. */
+function requireRead(ctx: Ctx, req: Request, repo: RepoRecord, needed: RepoPermission): void {
+  if (repo.private || req.credential.kind === 'installation') requirePermission(ctx, req, repo, needed)
+}
+
+route('checks/list-for-ref', 'any', (ctx, req) => {
+  const { repo, sha } = commitOf(ctx, req)
+  requireRead(ctx, req, repo, READ_CHECKS)
+  const params = req.url.searchParams
+  const filter = params.get('filter') === 'all' ? 'all' : 'latest'
+  const runs = ctx.checks
+    .runsFor(repo, sha, filter)
+    .filter((run) => !params.has('check_name') || run.name === params.get('check_name'))
+    .filter((run) => !params.has('status') || run.status === params.get('status'))
+    .filter((run) => !params.has('app_id') || ctx.checks.suite(run.suiteId).appId === Number(params.get('app_id')))
+  const page = paginate(req, ctx, runs)
+  return json(
+    200,
+    {
+      total_count: runs.length,
+      check_runs: page.items.map((run) => ctx.shapes.checkRun(run, ctx.checks.appById(ctx.checks.suite(run.suiteId).appId))),
+    },
+    page.headers,
+  )
+})
+
+route('repos/get-combined-status-for-ref', 'any', (ctx, req) => {
+  const { repo, sha } = commitOf(ctx, req)
+  requireRead(ctx, req, repo, READ_STATUSES)
+  const latest = ctx.checks.statusesFor(repo, sha)
+  const page = paginate(req, ctx, latest)
+  return json(
+    200,
+    { ...ctx.shapes.combinedStatus(repo, sha, ctx.checks.combinedState(latest), page.items), total_count: latest.length },
+    page.headers,
+  )
+})
+
+route('repos/get-latest-release', 'any', (ctx, req) => {
+  const repo = findRepo(ctx, req)
+  requireRead(ctx, req, repo, READ_CONTENTS)
+  const latest = ctx.releases.latest(repo)
+  if (!latest) throw notFound()
+  return json(200, ctx.shapes.release(latest))
+})

@@ -27,16 +27,10 @@ export const OPERATIONS = [
   // Repositories
   { operationId: 'repos/get', method: 'GET', path: '/repos/{owner}/{repo}' },
   { operationId: 'repos/get-branch', method: 'GET', path: '/repos/{owner}/{repo}/branches/{branch}' },
-  // Checks and commit statuses (issue 30)
+  // Checks and commit statuses, releases (issue 30): the app reads them; CI and people write them on the pages
   { operationId: 'checks/list-for-ref', method: 'GET', path: '/repos/{owner}/{repo}/commits/{ref}/check-runs' },
-  { operationId: 'checks/create', method: 'POST', path: '/repos/{owner}/{repo}/check-runs' },
   { operationId: 'repos/get-combined-status-for-ref', method: 'GET', path: '/repos/{owner}/{repo}/commits/{ref}/status' },
-  { operationId: 'repos/create-commit-status', method: 'POST', path: '/repos/{owner}/{repo}/statuses/{sha}' },
-  // Releases (issue 30)
-  { operationId: 'repos/list-releases', method: 'GET', path: '/repos/{owner}/{repo}/releases' },
   { operationId: 'repos/get-latest-release', method: 'GET', path: '/repos/{owner}/{repo}/releases/latest' },
-  { operationId: 'repos/create-release', method: 'POST', path: '/repos/{owner}/{repo}/releases' },
-  { operationId: 'repos/delete-release', method: 'DELETE', path: '/repos/{owner}/{repo}/releases/{release_id}' },
   // Collaborators and invitations
   { operationId: 'repos/add-collaborator', method: 'PUT', path: '/repos/{owner}/{repo}/collaborators/{username}' },
   { operationId: 'repos/check-collaborator', method: 'GET', path: '/repos/{owner}/{repo}/collaborators/{username}' },

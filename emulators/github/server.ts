@@ -127,8 +127,6 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } f
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { listen, urlHost } from '../support/http.ts'
 import { findApiRoute, runApi } from './api.ts'
-import './checks-api.ts'
-import './releases-api.ts'
 import { Checks } from './checks.ts'
 import {
   createHelpers,
