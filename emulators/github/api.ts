@@ -292,7 +292,7 @@ route('repos/remove-collaborator', 'any', (ctx, req) => {
   requirePermission(ctx, req, repo, ADMINISTER)
   const user = ctx.store.accountByLogin(req.params.username)
   if (!user) throw notFound()
-  ctx.world.removeCollaborator(repo, user, actor(ctx, req.credential)!.id)
+  ctx.world.removeCollaborator(repo, user)
   return { status: 204 }
 })
 

@@ -63,21 +63,17 @@ export interface WebhookPayload {
 }
 
 export const WEBHOOKS = [
-  { name: 'installation-created', event: 'installation', action: 'created' },
   { name: 'installation-deleted', event: 'installation', action: 'deleted' },
   { name: 'installation-repositories-added', event: 'installation_repositories', action: 'added' },
   { name: 'installation-repositories-removed', event: 'installation_repositories', action: 'removed' },
   { name: 'member-added', event: 'member', action: 'added' },
-  { name: 'member-removed', event: 'member', action: 'removed' },
   { name: 'fork', event: 'fork' },
   { name: 'check-run-created', event: 'check_run', action: 'created' },
   { name: 'check-run-completed', event: 'check_run', action: 'completed' },
   { name: 'check-suite-completed', event: 'check_suite', action: 'completed' },
   { name: 'status', event: 'status' },
-  { name: 'release-created', event: 'release', action: 'created' },
   { name: 'release-published', event: 'release', action: 'published' },
   { name: 'release-released', event: 'release', action: 'released' },
-  { name: 'release-prereleased', event: 'release', action: 'prereleased' },
   { name: 'release-deleted', event: 'release', action: 'deleted' },
 ] as const satisfies readonly WebhookPayload[]
 

@@ -6,8 +6,9 @@
  *   `published_at`; `GET …/releases/latest` is the newest published release that is neither a draft
  *   nor a prerelease (404 when there is none);
  * - the list is newest first.
- * Webhooks: `release` created, then — unless a draft — published, then released (or prereleased);
- * deleted. An App receives them with contents: read when it subscribes to `release`.
+ * Webhooks: `release` published, then released — unless a draft; a prerelease only published —
+ * and deleted: what the app reads (GitHub also sends created, and prereleased for a prerelease). An App
+ * receives them with contents: read when it subscribes to `release`.
  */
 import type { AccountRecord, ReleaseRecord, RepoRecord } from './store.ts'
 import { GithubError, isoSeconds, validationFailed, type World } from './world.ts'
@@ -86,15 +87,14 @@ export class Releases {
     }
     this.state.releases.push(release)
     const senderId = author.id
-    this.world.record([
-      { type: 'release', action: 'created', release: { ...release }, senderId },
-      ...(draft
+    this.world.record(
+      draft
         ? []
-        : ([
+        : [
             { type: 'release', action: 'published', release: { ...release }, senderId },
-            { type: 'release', action: release.prerelease ? 'prereleased' : 'released', release: { ...release }, senderId },
-          ] as const)),
-    ])
+            ...(release.prerelease ? [] : [{ type: 'release', action: 'released', release: { ...release }, senderId } as const]),
+          ],
+    )
     return release
   }
 

@@ -150,15 +150,9 @@ describe('GitHub emulator with the real Octokit clients', () => {
     expect(setup.searchParams.get('state')).toBe('install-state-1')
     const installationId = Number(setup.searchParams.get('installation_id'))
 
+    // No webhook: the app records an installation from the setup callback (GitHub's `installation` created is not read).
     await gh.idle()
-    const [created] = receiver.of('installation', 'created')
-    expect(created.payload.installation.id).toBe(installationId)
-    expect(created.payload.installation.account.login).toBe('acme-tools')
-    expect(created.payload.repositories.map((r: { full_name: string }) => r.full_name)).toEqual(['acme-tools/starter-kit'])
-    expect(created.payload.sender.login).toBe('sally')
-    const verifier = new Webhooks({ secret: gh.webhookSecret })
-    expect(await verifier.verify(created.raw, String(created.headers['x-hub-signature-256']))).toBe(true)
-    expect(created.headers['x-github-hook-installation-target-id']).toBe(String(gh.appId))
+    expect(receiver.received).toEqual([])
 
     // The buyer connects GitHub through the App's user authorization (OAuth), by hand.
     const { url: authorizeUrl } = app.oauth.getWebFlowAuthorizationUrl({
@@ -229,7 +223,9 @@ describe('GitHub emulator with the real Octokit clients', () => {
     expect(accepted.status).toBe(303)
     await gh.idle()
     const [member] = receiver.of('member', 'added')
+    const verifier = new Webhooks({ secret: gh.webhookSecret })
     expect(await verifier.verify(member.raw, String(member.headers['x-hub-signature-256']))).toBe(true)
+    expect(member.headers['x-github-hook-installation-target-id']).toBe(String(gh.appId))
     const seen: Array<Record<string, any>> = []
     app.webhooks.on('member.added', ({ payload }) => void seen.push(payload))
     await app.webhooks.verifyAndReceive({
@@ -286,8 +282,6 @@ describe('GitHub emulator with the real Octokit clients', () => {
       (await rejection(octokit.rest.repos.checkCollaborator({ owner: 'acme-tools', repo: 'starter-kit', username: 'bob' }))).status,
     ).toBe(404)
     expect(gh.repository({ repository: 'acme-tools/starter-kit' }).forks).toEqual([])
-    await gh.idle()
-    expect(receiver.of('member', 'removed')).toHaveLength(1)
   })
 
   it('cancels a pending invitation on DELETE collaborator and on DELETE invitation', async () => {
@@ -947,7 +941,7 @@ describe('GitHub emulator: releases (issue 30)', () => {
     expect([narrow.status, narrow.response?.data.message]).toEqual([403, 'Resource not accessible by integration'])
   })
 
-  it('sends release created, published and released (prereleased for a prerelease; a draft only created), signed, to the App', async () => {
+  it('sends release published and released (a prerelease only published, a draft nothing), signed, to the App', async () => {
     await gh.idle()
     const webhooks = new Webhooks({ secret: gh.webhookSecret })
     const releases = receiver.of('release')
@@ -955,13 +949,9 @@ describe('GitHub emulator: releases (issue 30)', () => {
     const sent = gh.deliveries.filter((delivery) => delivery.event === 'release')
     expect(releases).toHaveLength(sent.length)
     expect(sent.map((entry) => `${entry.action}:${(entry.payload.release as { tag_name: string }).tag_name}`)).toEqual([
-      'created:v1.0.0',
       'published:v1.0.0',
       'released:v1.0.0',
-      'created:v1.1.0-rc.1',
       'published:v1.1.0-rc.1',
-      'prereleased:v1.1.0-rc.1',
-      'created:v2.0.0',
     ])
     for (const delivery of releases) {
       expect(delivery.payload.installation.id).toBe(installationId)

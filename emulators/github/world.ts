@@ -73,7 +73,6 @@ export function validationFailed(errors: Array<Record<string, unknown>>, message
 }
 
 export type DomainEvent =
-  | { type: 'installation.created'; installation: InstallationRecord; repoIds: number[]; senderId: number }
   | { type: 'installation.deleted'; installation: InstallationRecord; repoIds: number[]; senderId: number }
   | {
       type: 'installation_repositories'
@@ -83,13 +82,12 @@ export type DomainEvent =
       senderId: number
     }
   | { type: 'member.added'; repoId: number; userId: number; role: RepoRole; senderId: number }
-  | { type: 'member.removed'; repoId: number; userId: number; senderId: number }
   | { type: 'fork'; parentId: number; forkId: number; senderId: number }
   | { type: 'check_run'; action: 'created' | 'completed'; runId: number; senderId: number }
   | { type: 'check_suite.completed'; suiteId: number; senderId: number }
   | { type: 'status'; statusId: number; senderId: number }
   /** The release as it was at the event (a deleted one is gone from the store when the payload is built). */
-  | { type: 'release'; action: 'created' | 'published' | 'released' | 'prereleased' | 'deleted'; release: ReleaseRecord; senderId: number }
+  | { type: 'release'; action: 'published' | 'released' | 'deleted'; release: ReleaseRecord; senderId: number }
 
 export type InviteResult = { status: 201; invitation: InvitationRecord } | { status: 204 }
 
@@ -435,8 +433,8 @@ export class World {
       updatedAt: at,
     }
     this.state.installations.push(installation)
-    const repoIds = this.installationRepos(installation).map((repo) => repo.id)
-    this.changed([{ type: 'installation.created', installation: structuredClone(installation), repoIds, senderId: input.senderId }])
+    // GitHub also sends `installation` created, which the app does not read: the setup callback records an installation.
+    this.changed()
     return { installation, action: 'install' }
   }
 
@@ -627,12 +625,11 @@ export class World {
    * `DELETE /repos/{owner}/{repo}/collaborators/{username}`: cancels the user's pending invitations,
    * removes the collaborator and, as GitHub does, deletes their private forks of the repository.
    */
-  removeCollaborator(repo: RepoRecord, user: AccountRecord, senderId: number): void {
+  removeCollaborator(repo: RepoRecord, user: AccountRecord): void {
     this.store.removeInvitations((invitation) => invitation.repoId === repo.id && invitation.inviteeId === user.id)
-    const events: DomainEvent[] = []
     if (repo.collaborators.some((entry) => entry.userId === user.id)) {
       repo.collaborators = repo.collaborators.filter((entry) => entry.userId !== user.id)
-      events.push({ type: 'member.removed', repoId: repo.id, userId: user.id, senderId })
+      // GitHub also sends `member` removed, which the app does not read (it revoked the access itself).
       if (repo.private) {
         const doomed = new Set(
           this.store
@@ -643,7 +640,7 @@ export class World {
         this.state.repos = this.state.repos.filter((entry) => !doomed.has(entry.id))
       }
     }
-    this.changed(events)
+    this.changed()
   }
 
   // ---------------------------------------------------------------------------
