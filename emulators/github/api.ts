@@ -21,9 +21,9 @@ import { OPERATIONS, type OperationId } from './operations.ts'
 import type { AccountRecord, InstallationRecord, PermissionLevel, RepoRecord, RepoRole } from './store.ts'
 import { GithubError, isoSeconds, notFound, REPO_ROLES } from './world.ts'
 
-export const API_ROUTES: ApiRoute[] = []
+const API_ROUTES: ApiRoute[] = []
 
-export function route(operationId: OperationId, auth: ApiRoute['auth'], handler: ApiHandler): void {
+function route(operationId: OperationId, auth: ApiRoute['auth'], handler: ApiHandler): void {
   const operation = OPERATIONS.find((entry) => entry.operationId === operationId)!
   API_ROUTES.push({ operationId, method: operation.method, ...compile(operation.path), auth, handler })
   // A literal segment wins over a parameter: /user/installations is not /user/{account_id}.
@@ -80,13 +80,13 @@ export async function runApi(ctx: Ctx, apiRoute: ApiRoute, req: Request): Promis
 }
 
 /** The viewer behind a credential (the App's bot for installation tokens). */
-export function actor(ctx: Ctx, credential: Credential): AccountRecord | undefined {
+function actor(ctx: Ctx, credential: Credential): AccountRecord | undefined {
   if (credential.kind === 'user') return credential.user
   if (credential.kind === 'installation') return ctx.world.bot()
   return undefined
 }
 
-export function tokenCovers(ctx: Ctx, credential: Credential & { kind: 'installation' }, repo: RepoRecord): boolean {
+function tokenCovers(ctx: Ctx, credential: Credential & { kind: 'installation' }, repo: RepoRecord): boolean {
   return (
     ctx.world.installationCovering(repo)?.id === credential.installation.id &&
     (credential.token.repoIds === null || credential.token.repoIds.includes(repo.id))
@@ -94,7 +94,7 @@ export function tokenCovers(ctx: Ctx, credential: Credential & { kind: 'installa
 }
 
 /** Resolves `{owner}/{repo}` for this credential: 404 when it may not see it, 301 after an owner rename. */
-export function findRepo(ctx: Ctx, req: Request): RepoRecord {
+function findRepo(ctx: Ctx, req: Request): RepoRecord {
   const ownerLogin = req.params.owner
   const name = req.params.repo
   const owner = ctx.store.accountByLogin(ownerLogin)
@@ -115,27 +115,27 @@ export function findRepo(ctx: Ctx, req: Request): RepoRecord {
   throw notFound()
 }
 
-export type RepoPermission = { app: string; level: PermissionLevel; role: RepoRole; message: string }
-export const ADMINISTER: RepoPermission = {
+type RepoPermission = { app: string; level: PermissionLevel; role: RepoRole; message: string }
+const ADMINISTER: RepoPermission = {
   app: 'administration',
   level: 'write',
   role: 'admin',
   message: 'Must have admin rights to Repository.',
 }
-export const READ_ADMIN: RepoPermission = {
+const READ_ADMIN: RepoPermission = {
   app: 'administration',
   level: 'read',
   role: 'admin',
   message: 'Must have admin rights to Repository.',
 }
-export const SEE_COLLABORATORS: RepoPermission = {
+const SEE_COLLABORATORS: RepoPermission = {
   app: 'metadata',
   level: 'read',
   role: 'push',
   message: 'Must have push access to view repository collaborators.',
 }
 
-export function requirePermission(ctx: Ctx, req: Request, repo: RepoRecord, needed: RepoPermission): void {
+function requirePermission(ctx: Ctx, req: Request, repo: RepoRecord, needed: RepoPermission): void {
   const credential = req.credential
   if (credential.kind === 'installation') {
     const granted = credential.token.permissions[needed.app]
@@ -151,7 +151,7 @@ export function requirePermission(ctx: Ctx, req: Request, repo: RepoRecord, need
   throw new GithubError(401, 'Requires authentication')
 }
 
-export function paginate<T>(req: Request, ctx: Ctx, items: T[]): { items: T[]; headers: Record<string, string> } {
+function paginate<T>(req: Request, ctx: Ctx, items: T[]): { items: T[]; headers: Record<string, string> } {
   const perPage = clampInt(req.url.searchParams.get('per_page'), 30, 1, 100)
   const pageNumber = clampInt(req.url.searchParams.get('page'), 1, 1, 100_000)
   const last = Math.max(1, Math.ceil(items.length / perPage))
@@ -170,18 +170,18 @@ export function paginate<T>(req: Request, ctx: Ctx, items: T[]): { items: T[]; h
   }
 }
 
-export function clampInt(raw: string | null, fallback: number, min: number, max: number): number {
+function clampInt(raw: string | null, fallback: number, min: number, max: number): number {
   const value = raw === null ? fallback : Number.parseInt(raw, 10)
   return Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback
 }
 
-export function idParam(value: string): number {
+function idParam(value: string): number {
   const id = Number(value)
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(id)) throw notFound()
   return id
 }
 
-export function installationParam(ctx: Ctx, req: Request): InstallationRecord {
+function installationParam(ctx: Ctx, req: Request): InstallationRecord {
   const installation = ctx.store.installation(idParam(req.params.installation_id))
   if (!installation) throw notFound()
   return installation

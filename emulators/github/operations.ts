@@ -5,7 +5,7 @@
  * the emulator gives for them).
  */
 
-export interface Operation {
+interface Operation {
   /** GitHub's operationId, e.g. 'repos/add-collaborator'. */
   operationId: string
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -53,7 +53,7 @@ export const OPERATIONS = [
 
 export type OperationId = (typeof OPERATIONS)[number]['operationId']
 
-export interface WebhookPayload {
+interface WebhookPayload {
   /** The key under `x-webhooks` in GitHub's description, e.g. 'member-added'. */
   name: string
   /** The X-GitHub-Event header. */
@@ -76,5 +76,3 @@ export const WEBHOOKS = [
   { name: 'release-released', event: 'release', action: 'released' },
   { name: 'release-deleted', event: 'release', action: 'deleted' },
 ] as const satisfies readonly WebhookPayload[]
-
-export type WebhookName = (typeof WEBHOOKS)[number]['name']

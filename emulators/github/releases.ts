@@ -13,7 +13,7 @@
 import type { AccountRecord, ReleaseRecord, RepoRecord } from './store.ts'
 import { GithubError, isoSeconds, validationFailed, type World } from './world.ts'
 
-export interface ReleaseInput {
+interface ReleaseInput {
   tagName: string
   targetCommitish?: string
   name?: string | null
@@ -23,7 +23,7 @@ export interface ReleaseInput {
 }
 
 /** GitHub's limit on a release's notes (125,000 characters). */
-export const RELEASE_BODY_MAX = 125_000
+const RELEASE_BODY_MAX = 125_000
 
 export class Releases {
   constructor(

@@ -712,21 +712,14 @@ interface Subset {
 /**
  * OpenAPI 3.0 → what Ajv takes: `nullable` without `type` becomes anyOf [schema, null]; a
  * discriminator `mapping` (which Ajv does not support) picks the branch by the property. One
- * erratum of GitHub's description is read as GitHub means it: `GET /app/installations` declares
- * the account as allOf [Simple User, Enterprise], which no account satisfies (both have required
- * fields the other lacks; the `installation` component says anyOf) — read as anyOf. A nullable
- * enum whose list lacks null (a check run's `conclusion`, null until the run completes; the
- * description's own check suite lists null) is read as taking null, as GitHub sends it.
+ * erratum of GitHub's description is read as GitHub means it: a nullable enum whose list lacks null
+ * (a check run's `conclusion`, null until the run completes; the description's own check suite lists
+ * null) is read as taking null, as GitHub sends it.
  */
 function forAjv(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(forAjv)
   if (value === null || typeof value !== 'object') return value
   const object = Object.fromEntries(Object.entries(value).map(([key, child]) => [key, forAjv(child)])) as Record<string, unknown>
-  const allOf = object.allOf as Array<{ title?: string }> | undefined
-  if (allOf?.length === 2 && allOf[0].title === 'Simple User' && allOf[1].title === 'Enterprise') {
-    delete object.allOf
-    object.anyOf = allOf
-  }
   if (object.nullable === true && Array.isArray(object.enum) && !object.enum.includes(null)) object.enum = [...object.enum, null]
   if (object.nullable === true && !('type' in object)) {
     delete object.nullable

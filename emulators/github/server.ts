@@ -37,8 +37,8 @@
  *     GET /user/installations (or use requestOAuthOnInstall, which returns a `code` with it).
  *   - @octokit/auth-app caches installation tokens by the real clock and retries a 401 for 5 s after
  *     minting one; after `advanceClock` beyond an hour make a new App (or refresh on 401).
- *   - A buyer signed in with GitHub through the Supabase Auth emulator has a random numeric GitHub
- *     id: `ensureUser({ id, login })` makes it exist here (the launcher's wiring, not the app's).
+ *   - A buyer who signs in with GitHub through the Supabase Auth emulator is an account of this one
+ *     (`account` / `createUser` by login, one id for both: the launcher's wiring, emulators/local-services.ts).
  *
  * ## REST API implemented (operations.ts; shapes validated against openapi-subset.json)
  *   JWT (RS256, iss = App id or client id, exp ≤ 10 min ahead; GitHub's messages, so auth-app's
@@ -116,7 +116,7 @@
  * argument as JSON, GET /_emulator/api/snapshot and /_emulator/api/deliveries)
  *   setCheckRun, completeCheckRun, setCommitStatus, commitChecks, publishRelease, deleteRelease, releases (issue 30),
  *   seed (demo data: idempotent, stable ids, collaborators / pending or expired invitations / forks,
- *   no webhooks), createUser, ensureUser, createOrganization, createRepository, pushCommit, renameAccount,
+ *   no webhooks), createUser, createOrganization, createRepository, pushCommit, renameAccount,
  *   install, uninstall, addRepoToInstallation, removeRepoFromInstallation, acceptInvitation,
  *   declineInvitation, fork, authorize (an OAuth code without the page), createUserToken,
  *   failNext (inject a 5xx / 403 or 429 rate limit with retry-after or x-ratelimit-reset / a delay /
@@ -203,8 +203,6 @@ export interface GithubEmulator {
   /** Where the install flow returns and which OAuth redirect_uris it takes, when the app's address is known only later. */
   setAppUrls(urls: { setupUrl?: string; callbackUrls?: string[] }): void
   createUser(input: { login: string; id?: number; name?: string; email?: string }): AccountInfo
-  /** The user with this id, created with `login` if missing (e.g. a GitHub identity from the auth emulator). */
-  ensureUser(input: { id: number; login: string; name?: string; email?: string }): AccountInfo
   /** `owners` become organization admins (they may install the App there), `members` plain members. */
   createOrganization(input: { login: string; owners?: string[]; members?: string[]; name?: string }): AccountInfo
   createRepository(input: { owner: string; name: string; private?: boolean; defaultBranch?: string; description?: string }): RepositoryInfo

@@ -200,8 +200,8 @@ export class Shapes {
     }
   }
 
-  minimalRepository(repo: RepoRecord, viewer?: AccountRecord): Schemas['minimal-repository'] {
-    return this.repository(repo, viewer) as Schemas['minimal-repository']
+  minimalRepository(repo: RepoRecord): Schemas['minimal-repository'] {
+    return this.repository(repo) as Schemas['minimal-repository']
   }
 
   /** `GET /repos/{owner}/{repo}`: with `parent`/`source` for forks and `organization`. */

@@ -37,7 +37,7 @@ const MAX_KEPT = 2000
 const HOOK_ID = 4_242_424
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
-export function signatures(body: string, secret: string): { sha1: string; sha256: string } {
+function signatures(body: string, secret: string): { sha1: string; sha256: string } {
   return {
     sha1: `sha1=${createHmac('sha1', secret).update(body).digest('hex')}`,
     sha256: `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,

@@ -20,10 +20,10 @@ import type {
   RoleName,
 } from './store.ts'
 
-export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000
-export const INVITATION_LIMIT = 50
-export const INVITATION_LIMIT_WINDOW_MS = 24 * 60 * 60 * 1000
-export const INSTALLATION_TOKEN_TTL_MS = 60 * 60 * 1000
+const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000
+const INVITATION_LIMIT = 50
+const INVITATION_LIMIT_WINDOW_MS = 24 * 60 * 60 * 1000
+const INSTALLATION_TOKEN_TTL_MS = 60 * 60 * 1000
 export const USER_TOKEN_TTL_MS = 8 * 60 * 60 * 1000
 export const REFRESH_TOKEN_TTL_MS = 184 * 24 * 60 * 60 * 1000
 export const REPO_ROLES: readonly RepoRole[] = ['pull', 'triage', 'push', 'maintain', 'admin']
@@ -89,7 +89,7 @@ export type DomainEvent =
   /** The release as it was at the event (a deleted one is gone from the store when the payload is built). */
   | { type: 'release'; action: 'published' | 'released' | 'deleted'; release: ReleaseRecord; senderId: number }
 
-export type InviteResult = { status: 201; invitation: InvitationRecord } | { status: 204 }
+type InviteResult = { status: 201; invitation: InvitationRecord } | { status: 204 }
 
 export function roleName(role: RepoRole): RoleName {
   return ROLE_NAMES[role]
@@ -99,7 +99,7 @@ export function isoSeconds(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
 }
 
-export function randomToken(prefix: string, length: number): string {
+function randomToken(prefix: string, length: number): string {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
   const bytes = randomBytes(length)
   return prefix + Array.from(bytes, (byte) => alphabet[byte % alphabet.length]).join('')
@@ -178,16 +178,6 @@ export class World {
     this.state.accounts.push(account)
     this.changed()
     return account
-  }
-
-  /** The user with this id (created with `login` when missing; an existing user keeps their login). */
-  ensureUser(input: { id: number; login: string; name?: string | null; email?: string | null }): AccountRecord {
-    const existing = this.store.account(input.id)
-    if (existing) {
-      if (existing.type !== 'User') throw new GithubError(422, `Account ${input.id} is an organization`)
-      return existing
-    }
-    return this.createAccount({ ...input, type: 'User' })
   }
 
   /**
