@@ -6,9 +6,9 @@
  *   `published_at`; `GET …/releases/latest` is the newest published release that is neither a draft
  *   nor a prerelease (404 when there is none);
  * - the list is newest first.
- * Webhooks: `release` published, then released — unless a draft; a prerelease only published —
- * and deleted: what the app reads (GitHub also sends created, and prereleased for a prerelease). An App
- * receives them with contents: read when it subscribes to `release`.
+ * Webhooks: `release` published then released for a published release (a prerelease: published only;
+ * a draft: none), deleted for a deleted one — what the app reads (GitHub also sends created, and
+ * prereleased for a prerelease). An App receives them with contents: read when it subscribes to `release`.
  */
 import type { AccountRecord, ReleaseRecord, RepoRecord } from './store.ts'
 import { GithubError, isoSeconds, validationFailed, type World } from './world.ts'
