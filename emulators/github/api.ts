@@ -6,7 +6,6 @@ import {
   API_VERSION,
   compile,
   errorReply,
-  installationOwner,
   json,
   matchTemplate,
   rateLimitHeaders,
@@ -22,12 +21,12 @@ import { OPERATIONS, type OperationId } from './operations.ts'
 import type { AccountRecord, InstallationRecord, PermissionLevel, RepoRecord, RepoRole } from './store.ts'
 import { GithubError, isoSeconds, notFound, REPO_ROLES } from './world.ts'
 
-export const API_ROUTES: ApiRoute[] = []
+const API_ROUTES: ApiRoute[] = []
 
-export function route(operationId: OperationId, auth: ApiRoute['auth'], handler: ApiHandler): void {
+function route(operationId: OperationId, auth: ApiRoute['auth'], handler: ApiHandler): void {
   const operation = OPERATIONS.find((entry) => entry.operationId === operationId)!
   API_ROUTES.push({ operationId, method: operation.method, ...compile(operation.path), auth, handler })
-  // A literal segment wins over a parameter: /user/repository_invitations is not /user/{account_id}.
+  // A literal segment wins over a parameter: /user/installations is not /user/{account_id}.
   API_ROUTES.sort((a, b) => a.names.length - b.names.length)
 }
 
@@ -81,13 +80,13 @@ export async function runApi(ctx: Ctx, apiRoute: ApiRoute, req: Request): Promis
 }
 
 /** The viewer behind a credential (the App's bot for installation tokens). */
-export function actor(ctx: Ctx, credential: Credential): AccountRecord | undefined {
+function actor(ctx: Ctx, credential: Credential): AccountRecord | undefined {
   if (credential.kind === 'user') return credential.user
   if (credential.kind === 'installation') return ctx.world.bot()
   return undefined
 }
 
-export function tokenCovers(ctx: Ctx, credential: Credential & { kind: 'installation' }, repo: RepoRecord): boolean {
+function tokenCovers(ctx: Ctx, credential: Credential & { kind: 'installation' }, repo: RepoRecord): boolean {
   return (
     ctx.world.installationCovering(repo)?.id === credential.installation.id &&
     (credential.token.repoIds === null || credential.token.repoIds.includes(repo.id))
@@ -95,7 +94,7 @@ export function tokenCovers(ctx: Ctx, credential: Credential & { kind: 'installa
 }
 
 /** Resolves `{owner}/{repo}` for this credential: 404 when it may not see it, 301 after an owner rename. */
-export function findRepo(ctx: Ctx, req: Request, options: { anyone?: boolean } = {}): RepoRecord {
+function findRepo(ctx: Ctx, req: Request): RepoRecord {
   const ownerLogin = req.params.owner
   const name = req.params.repo
   const owner = ctx.store.accountByLogin(ownerLogin)
@@ -109,34 +108,34 @@ export function findRepo(ctx: Ctx, req: Request, options: { anyone?: boolean } =
   }
   const repo = ctx.store.repoByName(owner.id, name)
   if (!repo) throw notFound()
-  if (options.anyone || !repo.private) return repo
+  if (!repo.private) return repo
   const credential = req.credential
   if (credential.kind === 'installation' && tokenCovers(ctx, credential, repo)) return repo
   if (credential.kind === 'user' && ctx.world.canRead(credential.user, repo)) return repo
   throw notFound()
 }
 
-export type RepoPermission = { app: string; level: PermissionLevel; role: RepoRole; message: string }
-export const ADMINISTER: RepoPermission = {
+type RepoPermission = { app: string; level: PermissionLevel; role: RepoRole; message: string }
+const ADMINISTER: RepoPermission = {
   app: 'administration',
   level: 'write',
   role: 'admin',
   message: 'Must have admin rights to Repository.',
 }
-export const READ_ADMIN: RepoPermission = {
+const READ_ADMIN: RepoPermission = {
   app: 'administration',
   level: 'read',
   role: 'admin',
   message: 'Must have admin rights to Repository.',
 }
-export const SEE_COLLABORATORS: RepoPermission = {
+const SEE_COLLABORATORS: RepoPermission = {
   app: 'metadata',
   level: 'read',
   role: 'push',
   message: 'Must have push access to view repository collaborators.',
 }
 
-export function requirePermission(ctx: Ctx, req: Request, repo: RepoRecord, needed: RepoPermission): void {
+function requirePermission(ctx: Ctx, req: Request, repo: RepoRecord, needed: RepoPermission): void {
   const credential = req.credential
   if (credential.kind === 'installation') {
     const granted = credential.token.permissions[needed.app]
@@ -152,7 +151,7 @@ export function requirePermission(ctx: Ctx, req: Request, repo: RepoRecord, need
   throw new GithubError(401, 'Requires authentication')
 }
 
-export function paginate<T>(req: Request, ctx: Ctx, items: T[]): { items: T[]; headers: Record<string, string> } {
+function paginate<T>(req: Request, ctx: Ctx, items: T[]): { items: T[]; headers: Record<string, string> } {
   const perPage = clampInt(req.url.searchParams.get('per_page'), 30, 1, 100)
   const pageNumber = clampInt(req.url.searchParams.get('page'), 1, 1, 100_000)
   const last = Math.max(1, Math.ceil(items.length / perPage))
@@ -171,18 +170,18 @@ export function paginate<T>(req: Request, ctx: Ctx, items: T[]): { items: T[]; h
   }
 }
 
-export function clampInt(raw: string | null, fallback: number, min: number, max: number): number {
+function clampInt(raw: string | null, fallback: number, min: number, max: number): number {
   const value = raw === null ? fallback : Number.parseInt(raw, 10)
   return Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback
 }
 
-export function idParam(value: string): number {
+function idParam(value: string): number {
   const id = Number(value)
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(id)) throw notFound()
   return id
 }
 
-export function installationParam(ctx: Ctx, req: Request): InstallationRecord {
+function installationParam(ctx: Ctx, req: Request): InstallationRecord {
   const installation = ctx.store.installation(idParam(req.params.installation_id))
   if (!installation) throw notFound()
   return installation
@@ -190,22 +189,7 @@ export function installationParam(ctx: Ctx, req: Request): InstallationRecord {
 
 route('apps/get-authenticated', 'app', (ctx) => json(200, ctx.shapes.app(ctx.store.app)))
 
-route('apps/list-installations', 'app', (ctx, req) => {
-  const page = paginate(req, ctx, ctx.store.state.installations)
-  return json(
-    200,
-    page.items.map((installation) => ctx.shapes.installation(installation)),
-    page.headers,
-  )
-})
-
 route('apps/get-installation', 'app', (ctx, req) => json(200, ctx.shapes.installation(installationParam(ctx, req))))
-
-route('apps/delete-installation', 'app', (ctx, req) => {
-  const installation = installationParam(ctx, req)
-  ctx.world.uninstall(installation, installationOwner(ctx, installation))
-  return { status: 204 }
-})
 
 route('apps/create-installation-access-token', 'app', async (ctx, req) => {
   const installation = installationParam(ctx, req)
@@ -241,13 +225,6 @@ route('apps/create-installation-access-token', 'app', async (ctx, req) => {
     repository_selection: repoIds ? 'selected' : installation.repositorySelection,
     ...(repoIds ? { repositories: repoIds.map((id) => ctx.shapes.repository(ctx.store.repo(id)!)) } : {}),
   })
-})
-
-route('apps/get-repo-installation', 'app', (ctx, req) => {
-  const repo = findRepo(ctx, req, { anyone: true })
-  const installation = ctx.world.installationCovering(repo)
-  if (!installation) throw notFound()
-  return json(200, ctx.shapes.installation(installation))
 })
 
 route('apps/list-repos-accessible-to-installation', 'installation', (ctx, req) => {
@@ -292,31 +269,6 @@ route('repos/get-branch', 'any', (ctx, req) => {
   return json(200, ctx.shapes.branch(repo, req.params.branch, commit))
 })
 
-route('repos/get-commit', 'any', (ctx, req) => {
-  const repo = findRepo(ctx, req)
-  const commit = ctx.world.resolveRef(repo, req.params.ref)
-  if (!commit) throw new GithubError(422, `No commit found for SHA: ${req.params.ref}`)
-  return json(200, ctx.shapes.commit(repo, commit))
-})
-
-route('repos/list-collaborators', 'any', (ctx, req) => {
-  const repo = findRepo(ctx, req)
-  requirePermission(ctx, req, repo, SEE_COLLABORATORS)
-  const owner = ctx.store.account(repo.ownerId)!
-  const ids = new Set<number>()
-  if (owner.type === 'User') ids.add(owner.id)
-  for (const member of owner.members) ids.add(member.userId)
-  for (const collaborator of repo.collaborators) ids.add(collaborator.userId)
-  const affiliation = req.url.searchParams.get('affiliation') ?? 'all'
-  const chosen = [...ids].filter((id) => affiliation !== 'outside' || !ctx.world.isOrgMember(owner, id))
-  const page = paginate(req, ctx, chosen.map((id) => ctx.store.account(id)!).filter(Boolean))
-  return json(
-    200,
-    page.items.map((account) => ctx.shapes.collaborator(repo, account)),
-    page.headers,
-  )
-})
-
 route('repos/add-collaborator', 'any', async (ctx, req) => {
   const repo = findRepo(ctx, req)
   requirePermission(ctx, req, repo, ADMINISTER)
@@ -340,7 +292,7 @@ route('repos/remove-collaborator', 'any', (ctx, req) => {
   requirePermission(ctx, req, repo, ADMINISTER)
   const user = ctx.store.accountByLogin(req.params.username)
   if (!user) throw notFound()
-  ctx.world.removeCollaborator(repo, user, actor(ctx, req.credential)!.id)
+  ctx.world.removeCollaborator(repo, user)
   return { status: 204 }
 })
 
@@ -364,36 +316,6 @@ route('repos/delete-invitation', 'any', (ctx, req) => {
   return { status: 204 }
 })
 
-route('repos/create-fork', 'any', async (ctx, req) => {
-  const repo = findRepo(ctx, req)
-  const credential = req.credential
-  if (credential.kind === 'none') throw new GithubError(401, 'Requires authentication')
-  if (credential.kind !== 'user') throw new GithubError(403, 'Resource not accessible by integration')
-  const body = await req.body()
-  const organization = typeof body.organization === 'string' ? ctx.store.accountByLogin(body.organization) : undefined
-  if (typeof body.organization === 'string' && organization?.type !== 'Organization') throw notFound()
-  const fork = ctx.world.fork(repo, credential.user, {
-    organization,
-    name: typeof body.name === 'string' ? body.name : undefined,
-    defaultBranchOnly: body.default_branch_only === true,
-  })
-  return json(202, ctx.shapes.fullRepository(fork, credential.user))
-})
-
-route('repos/list-forks', 'any', (ctx, req) => {
-  const repo = findRepo(ctx, req)
-  const sort = req.url.searchParams.get('sort') ?? 'newest'
-  const forks = [...ctx.store.forksOf(repo.id)]
-  if (sort === 'oldest') forks.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id)
-  else forks.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id)
-  const page = paginate(req, ctx, forks)
-  return json(
-    200,
-    page.items.map((fork) => ctx.shapes.minimalRepository(fork)),
-    page.headers,
-  )
-})
-
 route('users/get-authenticated', 'user', (ctx, req) =>
   json(200, ctx.shapes.privateUser((req.credential as Credential & { kind: 'user' }).user)),
 )
@@ -404,35 +326,63 @@ route('users/get-by-id', 'any', (ctx, req) => {
   return json(200, ctx.shapes.publicUser(account))
 })
 
-route('users/get-by-username', 'any', (ctx, req) => {
-  const account = ctx.store.accountByLogin(req.params.username)
-  if (!account) throw notFound()
-  return json(200, ctx.shapes.publicUser(account))
-})
+// Checks, statuses and releases (issue 30): the app reads them; a CI or a person writes them on the pages or
+// with the helpers (checks.ts, releases.ts).
 
-route('repos/list-invitations-for-authenticated-user', 'user', (ctx, req) => {
-  const user = (req.credential as Credential & { kind: 'user' }).user
-  const page = paginate(req, ctx, ctx.store.invitationsFor(user.id))
+const READ_CHECKS: RepoPermission = { app: 'checks', level: 'read', role: 'pull', message: 'Resource not accessible by integration' }
+const READ_STATUSES: RepoPermission = { app: 'statuses', level: 'read', role: 'pull', message: 'Resource not accessible by integration' }
+const READ_CONTENTS: RepoPermission = { app: 'contents', level: 'read', role: 'pull', message: 'Resource not accessible by integration' }
+
+/** A ref as `…/commits/{ref}/…` takes it: a branch, a full SHA or a SHA prefix; GitHub's 422 otherwise. */
+function commitOf(ctx: Ctx, req: Request) {
+  const repo = findRepo(ctx, req)
+  const commit = ctx.world.resolveRef(repo, req.params.ref)
+  if (!commit) throw new GithubError(422, `No commit found for SHA: ${req.params.ref}`)
+  return { repo, sha: commit.sha }
+}
+
+/** Private repositories need the permission; public ones are readable by anyone, as on GitHub. */
+function requireRead(ctx: Ctx, req: Request, repo: RepoRecord, needed: RepoPermission): void {
+  if (repo.private || req.credential.kind === 'installation') requirePermission(ctx, req, repo, needed)
+}
+
+route('checks/list-for-ref', 'any', (ctx, req) => {
+  const { repo, sha } = commitOf(ctx, req)
+  requireRead(ctx, req, repo, READ_CHECKS)
+  const params = req.url.searchParams
+  const filter = params.get('filter') === 'all' ? 'all' : 'latest'
+  const runs = ctx.checks
+    .runsFor(repo, sha, filter)
+    .filter((run) => !params.has('check_name') || run.name === params.get('check_name'))
+    .filter((run) => !params.has('status') || run.status === params.get('status'))
+    .filter((run) => !params.has('app_id') || ctx.checks.suite(run.suiteId).appId === Number(params.get('app_id')))
+  const page = paginate(req, ctx, runs)
   return json(
     200,
-    page.items.map((invitation) => ctx.shapes.invitation(invitation)),
+    {
+      total_count: runs.length,
+      check_runs: page.items.map((run) => ctx.shapes.checkRun(run, ctx.checks.appById(ctx.checks.suite(run.suiteId).appId))),
+    },
     page.headers,
   )
 })
 
-export function ownInvitation(ctx: Ctx, req: Request) {
-  const user = (req.credential as Credential & { kind: 'user' }).user
-  const invitation = ctx.store.invitation(idParam(req.params.invitation_id))
-  if (!invitation || invitation.inviteeId !== user.id) throw notFound()
-  return invitation
-}
-
-route('repos/accept-invitation-for-authenticated-user', 'user', (ctx, req) => {
-  ctx.world.acceptInvitation(ownInvitation(ctx, req))
-  return { status: 204 }
+route('repos/get-combined-status-for-ref', 'any', (ctx, req) => {
+  const { repo, sha } = commitOf(ctx, req)
+  requireRead(ctx, req, repo, READ_STATUSES)
+  const latest = ctx.checks.statusesFor(repo, sha)
+  const page = paginate(req, ctx, latest)
+  return json(
+    200,
+    { ...ctx.shapes.combinedStatus(repo, sha, ctx.checks.combinedState(latest), page.items), total_count: latest.length },
+    page.headers,
+  )
 })
 
-route('repos/decline-invitation-for-authenticated-user', 'user', (ctx, req) => {
-  ctx.world.declineInvitation(ownInvitation(ctx, req))
-  return { status: 204 }
+route('repos/get-latest-release', 'any', (ctx, req) => {
+  const repo = findRepo(ctx, req)
+  requireRead(ctx, req, repo, READ_CONTENTS)
+  const latest = ctx.releases.latest(repo)
+  if (!latest) throw notFound()
+  return json(200, ctx.shapes.release(latest))
 })

@@ -23,7 +23,7 @@ import type {
 } from './store.ts'
 import { isoSeconds, validationFailed, type DomainEvent, type World } from './world.ts'
 
-export const CHECK_CONCLUSIONS: readonly CheckConclusion[] = [
+const CHECK_CONCLUSIONS: readonly CheckConclusion[] = [
   'action_required',
   'cancelled',
   'failure',
@@ -32,8 +32,8 @@ export const CHECK_CONCLUSIONS: readonly CheckConclusion[] = [
   'skipped',
   'timed_out',
 ]
-export const CHECK_STATUSES: readonly CheckRunStatus[] = ['queued', 'in_progress', 'completed']
-export const COMMIT_STATES: readonly CommitState[] = ['error', 'failure', 'pending', 'success']
+const CHECK_STATUSES: readonly CheckRunStatus[] = ['queued', 'in_progress', 'completed']
+const COMMIT_STATES: readonly CommitState[] = ['error', 'failure', 'pending', 'success']
 
 /** GitHub Actions' App (its real id and slug): the author of the check runs a person sets on the pages. */
 export const ACTIONS_APP: AppRecord = {
@@ -180,12 +180,11 @@ export class Checks {
     return runs.filter((run) => (seen.has(run.name) ? false : (seen.add(run.name), true)))
   }
 
-  /** Statuses for a commit, newest first; `latest`: the newest of each context (the combined status's list). */
-  statusesFor(repo: RepoRecord, sha: string, filter: 'latest' | 'all' = 'latest'): CommitStatusRecord[] {
+  /** The newest status of each context for a commit, newest first (the combined status's list). */
+  statusesFor(repo: RepoRecord, sha: string): CommitStatusRecord[] {
     const statuses = this.state.commitStatuses
       .filter((status) => status.repoId === repo.id && status.sha === sha)
       .sort((a, b) => b.id - a.id)
-    if (filter === 'all') return statuses
     const seen = new Set<string>()
     return statuses.filter((status) => (seen.has(status.context) ? false : (seen.add(status.context), true)))
   }

@@ -39,8 +39,8 @@ import {
 } from '../support/openapi-subset.ts'
 import { OPERATIONS, WEBHOOKS } from './operations.ts'
 
-export const OPENAPI_PACKAGE = '@octokit/openapi'
-export const OPENAPI_VERSION = '23.0.2'
+const OPENAPI_PACKAGE = '@octokit/openapi'
+const OPENAPI_VERSION = '23.0.2'
 const DESCRIPTION_FILE = 'generated/api.github.com.json'
 const OUTPUT = fileURLToPath(new URL('./openapi-subset.json', import.meta.url))
 const DROPPED_KEYS = new Set(['example', 'examples', 'description', 'externalDocs'])
@@ -63,7 +63,7 @@ function main(): void {
   else withPackedFile(`${OPENAPI_PACKAGE}@${version}`, `package/${DESCRIPTION_FILE}`, 'about 30 MB', write)
 }
 
-export function extract(description: Description, origin: string) {
+function extract(description: Description, origin: string) {
   const operations: Record<string, { method: string; path: string; responses: Record<string, { schema?: Json }> }> = {}
   for (const op of OPERATIONS) {
     const found = findOperation(description, op)

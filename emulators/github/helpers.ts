@@ -3,7 +3,7 @@
  * also reachable over HTTP as POST /_emulator/api/<name> (web.ts).
  */
 import { ACTIONS_APP, type CheckRunInput } from './checks.ts'
-import { fullName, installationOwner, issueCode, type Ctx, type FailureSpec } from './http.ts'
+import { fullName, issueCode, type Ctx, type FailureSpec } from './http.ts'
 import type { AccountRecord, CheckConclusion, InstallationRecord, ReleaseRecord, RepoRecord, RepoRole } from './store.ts'
 import { assertLogin, GithubError, isoSeconds, roleName } from './world.ts'
 
@@ -75,7 +75,7 @@ export interface SeedSpec {
 }
 
 /** A commit's checks as the emulator's pages show them (latest run per name, latest status per context). */
-export interface CommitChecksInfo {
+interface CommitChecksInfo {
   repository: string
   sha: string
   checkRuns: Array<{ id: number; name: string; app: string; status: string; conclusion: string | null }>
@@ -84,7 +84,7 @@ export interface CommitChecksInfo {
 }
 
 /** A release as the helpers and pages show it (issue 30). */
-export interface ReleaseInfo {
+interface ReleaseInfo {
   id: number
   tag: string
   name: string | null
@@ -191,15 +191,14 @@ export function createHelpers(ctx: Ctx) {
     if (!invitation) throw new GithubError(404, `${user.login} has no pending invitation to ${fullName(ctx, repo)}`)
     return invitation
   }
-  /** Who GitHub names as the sender when an account installs the App: an organization's first owner. */
+  /** Who GitHub names as the sender of what happens to an account's installation: an organization's first owner. */
   const installationSenderFor = (account: AccountRecord): number =>
     account.type === 'Organization' ? (account.members.find((member) => member.role === 'admin')?.userId ?? account.id) : account.id
+  const senderOf = (installation: InstallationRecord, login: string | undefined): number =>
+    login ? requireAccount(login, 'user').id : installationSenderFor(store.account(installation.accountId)!)
   return {
     createUser(input: { login: string; id?: number; name?: string; email?: string }) {
       return accountInfo(world.createAccount({ ...input, type: 'User' }))
-    },
-    ensureUser(input: { id: number; login: string; name?: string; email?: string }) {
-      return accountInfo(world.ensureUser(input))
     },
     createOrganization(input: { login: string; owners?: string[]; members?: string[]; name?: string }) {
       const members = [
@@ -312,26 +311,18 @@ export function createHelpers(ctx: Ctx) {
     },
     uninstall(input: { installationId: number; sender?: string }) {
       const installation = requireInstallation(input.installationId)
-      world.uninstall(installation, input.sender ? requireAccount(input.sender, 'user').id : installationOwner(ctx, installation))
+      world.uninstall(installation, senderOf(installation, input.sender))
     },
     addRepoToInstallation(input: { installationId: number; repository: string; sender?: string }) {
       const installation = requireInstallation(input.installationId)
       const repo = requireRepo(input.repository, store.account(installation.accountId))
-      world.addRepoToInstallation(
-        installation,
-        repo,
-        input.sender ? requireAccount(input.sender, 'user').id : installationOwner(ctx, installation),
-      )
+      world.addRepoToInstallation(installation, repo, senderOf(installation, input.sender))
       return installationInfo(installation)
     },
     removeRepoFromInstallation(input: { installationId: number; repository: string; sender?: string }) {
       const installation = requireInstallation(input.installationId)
       const repo = requireRepo(input.repository, store.account(installation.accountId))
-      world.removeRepoFromInstallation(
-        installation,
-        repo,
-        input.sender ? requireAccount(input.sender, 'user').id : installationOwner(ctx, installation),
-      )
+      world.removeRepoFromInstallation(installation, repo, senderOf(installation, input.sender))
       return installationInfo(installation)
     },
     acceptInvitation(input: InvitationTarget) {

@@ -16,10 +16,10 @@ import type { AccountRecord, GithubStore, InstallationRecord, InstallationTokenR
 import type { WebhookDispatcher } from './webhooks.ts'
 import { GithubError, type World } from './world.ts'
 
-export const MAX_BODY_BYTES = 1024 * 1024
+const MAX_BODY_BYTES = 1024 * 1024
 export const OAUTH_CODE_TTL_MS = 10 * 60 * 1000
-export const RATE_LIMIT = { token: 5000, anonymous: 60 }
-export const DOCS = 'https://docs.github.com/rest'
+const RATE_LIMIT = { token: 5000, anonymous: 60 }
+const DOCS = 'https://docs.github.com/rest'
 export const API_VERSION = '2022-11-28'
 
 export interface FailureSpec {
@@ -69,7 +69,7 @@ export interface Ctx {
   helpers: Helpers
 }
 
-export interface OAuthCode {
+interface OAuthCode {
   userId: number
   redirectUri: string | null
   codeChallenge: string | null
@@ -176,7 +176,7 @@ export function toRequest(ctx: Ctx, req: IncomingMessage, method: string, url: U
   }
 }
 
-export async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -293,14 +293,14 @@ export async function injectFailure(ctx: Ctx, failure: FailureSpec, req: Incomin
   send(ctx, res, { status, headers, body })
 }
 
-export function lowerKeys(headers: Record<string, string>): Record<string, string> {
+function lowerKeys(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), String(value)]))
 }
 
 // ---------------------------------------------------------------------------
 // Authentication
 
-export function authenticate(ctx: Ctx, req: IncomingMessage): Credential {
+function authenticate(ctx: Ctx, req: IncomingMessage): Credential {
   const header = req.headers.authorization?.trim()
   if (!header) return { kind: 'none' }
   const [scheme, value] = header.split(/\s+/, 2)
@@ -323,7 +323,7 @@ export function authenticate(ctx: Ctx, req: IncomingMessage): Credential {
 }
 
 /** RS256 with the App's key; GitHub's wording, which @octokit/auth-app recognises for its clock-skew retry. */
-export function verifyJwt(ctx: Ctx, jwt: string): Credential {
+function verifyJwt(ctx: Ctx, jwt: string): Credential {
   const undecodable: Credential = { kind: 'invalid', message: 'A JSON web token could not be decoded' }
   const [headerPart, payloadPart, signaturePart] = jwt.split('.')
   let header: { alg?: unknown }
@@ -401,9 +401,4 @@ export function issueCode(ctx: Ctx, user: AccountRecord, redirectUri: string | n
 
 export function fullName(ctx: Ctx, repo: RepoRecord): string {
   return `${ctx.store.account(repo.ownerId)?.login ?? '?'}/${repo.name}`
-}
-
-export function installationOwner(ctx: Ctx, installation: InstallationRecord): number {
-  const account = ctx.store.account(installation.accountId)!
-  return account.type === 'Organization' ? (account.members.find((member) => member.role === 'admin')?.userId ?? account.id) : account.id
 }

@@ -5,7 +5,7 @@
  * the emulator gives for them).
  */
 
-export interface Operation {
+interface Operation {
   /** GitHub's operationId, e.g. 'repos/add-collaborator'. */
   operationId: string
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -14,35 +14,24 @@ export interface Operation {
 }
 
 export const OPERATIONS = [
-  // The App itself (JWT)
+  // The App itself (JWT): @octokit/app's install link reads GET /app; auth-app mints installation tokens
   { operationId: 'apps/get-authenticated', method: 'GET', path: '/app' },
-  { operationId: 'apps/list-installations', method: 'GET', path: '/app/installations' },
   { operationId: 'apps/get-installation', method: 'GET', path: '/app/installations/{installation_id}' },
-  { operationId: 'apps/delete-installation', method: 'DELETE', path: '/app/installations/{installation_id}' },
   {
     operationId: 'apps/create-installation-access-token',
     method: 'POST',
     path: '/app/installations/{installation_id}/access_tokens',
   },
-  { operationId: 'apps/get-repo-installation', method: 'GET', path: '/repos/{owner}/{repo}/installation' },
   // Installation token
   { operationId: 'apps/list-repos-accessible-to-installation', method: 'GET', path: '/installation/repositories' },
   // Repositories
   { operationId: 'repos/get', method: 'GET', path: '/repos/{owner}/{repo}' },
   { operationId: 'repos/get-branch', method: 'GET', path: '/repos/{owner}/{repo}/branches/{branch}' },
-  { operationId: 'repos/get-commit', method: 'GET', path: '/repos/{owner}/{repo}/commits/{ref}' },
-  // Checks and commit statuses (issue 30)
+  // Checks and commit statuses, releases (issue 30): the app reads them; CI and people write them on the pages
   { operationId: 'checks/list-for-ref', method: 'GET', path: '/repos/{owner}/{repo}/commits/{ref}/check-runs' },
-  { operationId: 'checks/create', method: 'POST', path: '/repos/{owner}/{repo}/check-runs' },
   { operationId: 'repos/get-combined-status-for-ref', method: 'GET', path: '/repos/{owner}/{repo}/commits/{ref}/status' },
-  { operationId: 'repos/create-commit-status', method: 'POST', path: '/repos/{owner}/{repo}/statuses/{sha}' },
-  // Releases (issue 30)
-  { operationId: 'repos/list-releases', method: 'GET', path: '/repos/{owner}/{repo}/releases' },
   { operationId: 'repos/get-latest-release', method: 'GET', path: '/repos/{owner}/{repo}/releases/latest' },
-  { operationId: 'repos/create-release', method: 'POST', path: '/repos/{owner}/{repo}/releases' },
-  { operationId: 'repos/delete-release', method: 'DELETE', path: '/repos/{owner}/{repo}/releases/{release_id}' },
   // Collaborators and invitations
-  { operationId: 'repos/list-collaborators', method: 'GET', path: '/repos/{owner}/{repo}/collaborators' },
   { operationId: 'repos/add-collaborator', method: 'PUT', path: '/repos/{owner}/{repo}/collaborators/{username}' },
   { operationId: 'repos/check-collaborator', method: 'GET', path: '/repos/{owner}/{repo}/collaborators/{username}' },
   {
@@ -56,34 +45,15 @@ export const OPERATIONS = [
     method: 'DELETE',
     path: '/repos/{owner}/{repo}/invitations/{invitation_id}',
   },
-  // Forks
-  { operationId: 'repos/create-fork', method: 'POST', path: '/repos/{owner}/{repo}/forks' },
-  { operationId: 'repos/list-forks', method: 'GET', path: '/repos/{owner}/{repo}/forks' },
-  // Users (user-to-server token, or none)
+  // Users (user-to-server token, or an installation token)
   { operationId: 'users/get-authenticated', method: 'GET', path: '/user' },
   { operationId: 'users/get-by-id', method: 'GET', path: '/user/{account_id}' },
-  { operationId: 'users/get-by-username', method: 'GET', path: '/users/{username}' },
   { operationId: 'apps/list-installations-for-authenticated-user', method: 'GET', path: '/user/installations' },
-  {
-    operationId: 'repos/list-invitations-for-authenticated-user',
-    method: 'GET',
-    path: '/user/repository_invitations',
-  },
-  {
-    operationId: 'repos/accept-invitation-for-authenticated-user',
-    method: 'PATCH',
-    path: '/user/repository_invitations/{invitation_id}',
-  },
-  {
-    operationId: 'repos/decline-invitation-for-authenticated-user',
-    method: 'DELETE',
-    path: '/user/repository_invitations/{invitation_id}',
-  },
 ] as const satisfies readonly Operation[]
 
 export type OperationId = (typeof OPERATIONS)[number]['operationId']
 
-export interface WebhookPayload {
+interface WebhookPayload {
   /** The key under `x-webhooks` in GitHub's description, e.g. 'member-added'. */
   name: string
   /** The X-GitHub-Event header. */
@@ -93,22 +63,16 @@ export interface WebhookPayload {
 }
 
 export const WEBHOOKS = [
-  { name: 'installation-created', event: 'installation', action: 'created' },
   { name: 'installation-deleted', event: 'installation', action: 'deleted' },
   { name: 'installation-repositories-added', event: 'installation_repositories', action: 'added' },
   { name: 'installation-repositories-removed', event: 'installation_repositories', action: 'removed' },
   { name: 'member-added', event: 'member', action: 'added' },
-  { name: 'member-removed', event: 'member', action: 'removed' },
   { name: 'fork', event: 'fork' },
   { name: 'check-run-created', event: 'check_run', action: 'created' },
   { name: 'check-run-completed', event: 'check_run', action: 'completed' },
   { name: 'check-suite-completed', event: 'check_suite', action: 'completed' },
   { name: 'status', event: 'status' },
-  { name: 'release-created', event: 'release', action: 'created' },
   { name: 'release-published', event: 'release', action: 'published' },
   { name: 'release-released', event: 'release', action: 'released' },
-  { name: 'release-prereleased', event: 'release', action: 'prereleased' },
   { name: 'release-deleted', event: 'release', action: 'deleted' },
 ] as const satisfies readonly WebhookPayload[]
-
-export type WebhookName = (typeof WEBHOOKS)[number]['name']

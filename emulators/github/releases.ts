@@ -6,13 +6,14 @@
  *   `published_at`; `GET …/releases/latest` is the newest published release that is neither a draft
  *   nor a prerelease (404 when there is none);
  * - the list is newest first.
- * Webhooks: `release` created, then — unless a draft — published, then released (or prereleased);
- * deleted. An App receives them with contents: read when it subscribes to `release`.
+ * Webhooks: `release` published then released for a published release (a prerelease: published only;
+ * a draft: none), deleted for a deleted one — what the app reads (GitHub also sends created, and
+ * prereleased for a prerelease). An App receives them with contents: read when it subscribes to `release`.
  */
 import type { AccountRecord, ReleaseRecord, RepoRecord } from './store.ts'
 import { GithubError, isoSeconds, validationFailed, type World } from './world.ts'
 
-export interface ReleaseInput {
+interface ReleaseInput {
   tagName: string
   targetCommitish?: string
   name?: string | null
@@ -22,7 +23,7 @@ export interface ReleaseInput {
 }
 
 /** GitHub's limit on a release's notes (125,000 characters). */
-export const RELEASE_BODY_MAX = 125_000
+const RELEASE_BODY_MAX = 125_000
 
 export class Releases {
   constructor(
@@ -86,15 +87,14 @@ export class Releases {
     }
     this.state.releases.push(release)
     const senderId = author.id
-    this.world.record([
-      { type: 'release', action: 'created', release: { ...release }, senderId },
-      ...(draft
+    this.world.record(
+      draft
         ? []
-        : ([
+        : [
             { type: 'release', action: 'published', release: { ...release }, senderId },
-            { type: 'release', action: release.prerelease ? 'prereleased' : 'released', release: { ...release }, senderId },
-          ] as const)),
-    ])
+            ...(release.prerelease ? [] : [{ type: 'release', action: 'released', release: { ...release }, senderId } as const]),
+          ],
+    )
     return release
   }
 

@@ -31,46 +31,39 @@
  *   app.getInstallationOctokit(id) → octokit.rest.repos.addCollaborator(…) etc.
  *   app.webhooks.verifyAndReceive({ id, name, signature, payload })           // X-GitHub-Delivery/Event/Hub-Signature-256
  * Things the app side should know (true of GitHub too):
- *   - `app.octokit` (JWT) reaches only /app… routes and GET /repos/{o}/{r}/installation; look users up
- *     by id (GET /user/{account_id}) with an installation Octokit — unauthenticated calls get 60/h.
+ *   - `app.octokit` (JWT) reaches only the /app… routes; look users up by id (GET /user/{account_id})
+ *     with an installation Octokit — unauthenticated calls get 60/h.
  *   - Verify a setup callback's installation_id: the seller's user token must list it in
  *     GET /user/installations (or use requestOAuthOnInstall, which returns a `code` with it).
  *   - @octokit/auth-app caches installation tokens by the real clock and retries a 401 for 5 s after
  *     minting one; after `advanceClock` beyond an hour make a new App (or refresh on 401).
- *   - A buyer signed in with GitHub through the Supabase Auth emulator has a random numeric GitHub
- *     id: `ensureUser({ id, login })` makes it exist here (the launcher's wiring, not the app's).
+ *   - A buyer who signs in with GitHub through the Supabase Auth emulator is an account of this one
+ *     (`account` / `createUser` by login, one id for both: the launcher's wiring, emulators/local-services.ts).
  *
- * ## REST API implemented (operations.ts; shapes validated against openapi-subset.json)
+ * ## REST API implemented (operations.ts: what the app and @octokit/app / auth-app call, nothing more;
+ * shapes validated against openapi-subset.json)
  *   JWT (RS256, iss = App id or client id, exp ≤ 10 min ahead; GitHub's messages, so auth-app's
  *   clock-skew retry works off the `Date` header, which follows `now`):
- *     GET /app, GET /app/installations, GET|DELETE /app/installations/{id},
+ *     GET /app (@octokit/app's install link), GET /app/installations/{id} (404 once uninstalled),
  *     POST /app/installations/{id}/access_tokens (201; ghs_ token, expires_at = now + 1 h,
- *     optional repositories / repository_ids / permissions narrowing; 422 beyond the installation),
- *     GET /repos/{o}/{r}/installation (404 when no installation sees the repository)
+ *     optional repositories / repository_ids / permissions narrowing; 422 beyond the installation)
  *   Installation token: GET /installation/repositories
  *   Any token (installation tokens see only their installation's private repositories: others 404):
  *     GET /repos/{o}/{r} (owner.type Organization|User, private, default_branch, parent/source on forks),
- *     GET /repos/{o}/{r}/branches/{branch}, GET /repos/{o}/{r}/commits/{ref} (branch or SHA),
- *     GET /repos/{o}/{r}/collaborators, GET|PUT|DELETE /repos/{o}/{r}/collaborators/{username},
- *     GET /repos/{o}/{r}/invitations, DELETE /repos/{o}/{r}/invitations/{id},
- *     GET /repos/{o}/{r}/forks (every fork of a repository the token sees), POST /repos/{o}/{r}/forks
- *     (user token; 202, the fork exists at once and the `fork` webhook follows the answer; an
- *     existing fork is returned again), GET /user/{account_id}, GET /users/{username}
- *   Releases (releases.ts, releases-api.ts): GET /repos/{o}/{r}/releases (contents read; newest first;
- *     drafts only for push access / contents write), GET /repos/{o}/{r}/releases/latest (the newest published
- *     release that is not a prerelease; 404 Not Found when there is none), POST /repos/{o}/{r}/releases
- *     (a user with push access or an App with contents write: 201; tag_name required, a new tag at
- *     target_commitish — default branch — 422 already_exists for a tag that has a release, invalid for an
- *     unknown target), DELETE /repos/{o}/{r}/releases/{id} (204; the tag stays)
- *   Checks and statuses (checks.ts, checks-api.ts): GET /repos/{o}/{r}/commits/{ref}/check-runs (checks
- *     read; latest run per name unless filter=all; check_name, status, app_id), POST /repos/{o}/{r}/check-runs
- *     (installation token with checks write only: a user token gets 403 "You must authenticate via a GitHub
- *     App."; `conclusion` completes the run), GET /repos/{o}/{r}/commits/{ref}/status (statuses read; the
- *     latest status per context; failure if any is error/failure, pending if none or any pending, else
- *     success), POST /repos/{o}/{r}/statuses/{sha} (statuses write, or a user with push access; 422 for
- *     an unknown SHA or state). Check runs a person sets are GitHub Actions' (app id 15368).
- *   User-to-server token (ghu_, from the OAuth flow; 8 h, refreshable): GET /user, GET /user/installations,
- *     GET /user/repository_invitations, PATCH|DELETE /user/repository_invitations/{id}
+ *     GET /repos/{o}/{r}/branches/{branch}, GET|PUT|DELETE /repos/{o}/{r}/collaborators/{username},
+ *     GET /repos/{o}/{r}/invitations, DELETE /repos/{o}/{r}/invitations/{id}, GET /user/{account_id}
+ *   Checks and statuses (checks.ts), read with checks / statuses read (public repositories by anyone):
+ *     GET /repos/{o}/{r}/commits/{ref}/check-runs (ref: branch, SHA or SHA prefix, else 422; latest run
+ *     per name unless filter=all; check_name, status, app_id), GET /repos/{o}/{r}/commits/{ref}/status
+ *     (the latest status per context; failure if any is error/failure, pending if none or any pending,
+ *     else success). They are written on the commit page or with setCheckRun / setCommitStatus: check
+ *     runs are GitHub Actions' (app id 15368), statuses a user's with push access.
+ *   Releases (releases.ts), read with contents read: GET /repos/{o}/{r}/releases/latest (the newest
+ *     published release that is not a prerelease; 404 Not Found when there is none). Published on the
+ *     releases page or with publishRelease (a user with push access; one release per tag, a new tag at
+ *     the target — default branch —, 422 for a tag that has a release or an unknown target; a deleted
+ *     release's tag stays).
+ *   User-to-server token (ghu_, from the OAuth flow; 8 h, refreshable): GET /user, GET /user/installations
  *   Collaborator rules as GitHub: PUT → 201 + invitation (a pending one is returned again, not
  *   re-sent), 204 when the user already has access (collaborator, organization member — added at
  *   once); `permission` (pull|triage|push|maintain|admin) only on organization repositories, write
@@ -80,7 +73,7 @@
  *   invitations expire 7 days after they were sent (`expired: true`, cannot be accepted; a new PUT
  *   sends a new one); DELETE collaborator also cancels pending invitations and deletes the user's
  *   private forks. A renamed owner's repositories answer 301 to the new path (fetch follows it);
- *   a renamed user's old login is 404 (look users up by id: GET /user/{account_id}).
+ *   a renamed user's old login is unknown (PUT collaborator 404: look users up by id, GET /user/{account_id}).
  *   Errors: `{ message, documentation_url, status: '404' }` (+ `errors` on 422); 401 Bad
  *   credentials for an unknown or expired token; 403 "Resource not accessible by integration" when
  *   the token lacks the permission; x-ratelimit-* headers on every response (5000/h per token).
@@ -94,9 +87,9 @@
  *     { error: bad_verification_code | incorrect_client_credentials | redirect_uri_mismatch | bad_refresh_token }
  *   GET /apps/{slug}/installations/new?state → pick or type your login and an organization (new,
  *     existing — you must own it — or your personal account), then repositories (all / selected, or
- *     create one) → 302 setupUrl?installation_id&setup_action=install|update&state; sends
- *     `installation` created (or `installation_repositories` when an installation is reconfigured)
- *   GET /_emulator — everything at a glance; /_emulator/users/{login} — act as a user: pending
+ *     create one) → 302 setupUrl?installation_id&setup_action=install|update&state (the app records the
+ *     installation there); reconfiguring one sends `installation_repositories`
+ *   GET /_emulator — everything at a glance (Uninstall → `installation` deleted); /_emulator/users/{login} — act as a user: pending
  *     invitations (Accept → collaborator + `member` added; Decline), Fork (→ `fork` with `forkee`);
  *     GET /{owner}/{repo} (the repository's html_url) and /{owner}/{repo}/invitations (an
  *     invitation's html_url: "Accept as <login>"); /{owner}/{repo}/commit/{sha} — a commit's check runs
@@ -105,18 +98,20 @@
  *     /{owner}/{repo}/releases (and a release's html_url …/releases/tag/{tag}) — its releases, and "Draft a
  *     new release": tag, title, notes, release / pre-release / draft, as a user with push access; Delete.
  *
- * ## Webhooks (webhooks.ts)
- *   installation (created, deleted), installation_repositories (added, removed), member (added,
- *   removed), fork, check_run (created, completed), check_suite (completed: when every run of the
- *   suite has), status, release (created; unless a draft published, then released or prereleased;
- *   deleted — with contents read) — POSTed to webhookUrl after the API answer, signed like GitHub
- *   (X-Hub-Signature-256), never retried automatically (`redeliver(guid)` resends with the same GUID).
+ * ## Webhooks (webhooks.ts): the events and actions the app reads
+ *   installation (deleted), installation_repositories (added, removed), member (added), fork, check_run
+ *   (created, completed), check_suite (completed: when every run of the suite has), status, release
+ *   (published, then released unless a prerelease; never for a draft; deleted — with contents read) —
+ *   POSTed to webhookUrl after the API answer, signed like GitHub (X-Hub-Signature-256), never retried
+ *   automatically (`redeliver(guid)` resends with the same GUID). GitHub also sends installation
+ *   created, member removed and release created / prereleased, which the app ignores: the emulator
+ *   does not.
  *
  * ## Test helpers (returned functions; the same over HTTP: POST /_emulator/api/<name> with the
  * argument as JSON, GET /_emulator/api/snapshot and /_emulator/api/deliveries)
  *   setCheckRun, completeCheckRun, setCommitStatus, commitChecks, publishRelease, deleteRelease, releases (issue 30),
  *   seed (demo data: idempotent, stable ids, collaborators / pending or expired invitations / forks,
- *   no webhooks), createUser, ensureUser, createOrganization, createRepository, pushCommit, renameAccount,
+ *   no webhooks), createUser, createOrganization, createRepository, pushCommit, renameAccount,
  *   install, uninstall, addRepoToInstallation, removeRepoFromInstallation, acceptInvitation,
  *   declineInvitation, fork, authorize (an OAuth code without the page), createUserToken,
  *   failNext (inject a 5xx / 403 or 429 rate limit with retry-after or x-ratelimit-reset / a delay /
@@ -127,8 +122,6 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } f
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { listen, urlHost } from '../support/http.ts'
 import { findApiRoute, runApi } from './api.ts'
-import './checks-api.ts'
-import './releases-api.ts'
 import { Checks } from './checks.ts'
 import {
   createHelpers,
@@ -205,8 +198,6 @@ export interface GithubEmulator {
   /** Where the install flow returns and which OAuth redirect_uris it takes, when the app's address is known only later. */
   setAppUrls(urls: { setupUrl?: string; callbackUrls?: string[] }): void
   createUser(input: { login: string; id?: number; name?: string; email?: string }): AccountInfo
-  /** The user with this id, created with `login` if missing (e.g. a GitHub identity from the auth emulator). */
-  ensureUser(input: { id: number; login: string; name?: string; email?: string }): AccountInfo
   /** `owners` become organization admins (they may install the App there), `members` plain members. */
   createOrganization(input: { login: string; owners?: string[]; members?: string[]; name?: string }): AccountInfo
   createRepository(input: { owner: string; name: string; private?: boolean; defaultBranch?: string; description?: string }): RepositoryInfo
@@ -217,13 +208,13 @@ export interface GithubEmulator {
   /** A commit status set by `login` (push access needed). */
   setCommitStatus: Helpers['setCommitStatus']
   commitChecks: Helpers['commitChecks']
-  /** A release published (or saved as a draft) by `login`, who needs push access (sends the `release` webhooks). */
+  /** A release published (or saved as a draft) by `login`, who needs push access (sends `release` published, released). */
   publishRelease: Helpers['publishRelease']
   deleteRelease: Helpers['deleteRelease']
   /** The repository's releases, newest first, drafts included. */
   releases: Helpers['releases']
   renameAccount(input: { login: string; newLogin: string }): AccountInfo
-  /** Installs the App on an account (sends `installation` created); `repositories`: 'all' (default) or names. */
+  /** Installs the App on an account (no webhook: the app records it from the setup callback); `repositories`: 'all' (default) or names. */
   install(input: { account: string; repositories?: 'all' | string[]; sender?: string }): InstallationInfo
   uninstall(input: { installationId: number; sender?: string }): void
   addRepoToInstallation(input: { installationId: number; repository: string; sender?: string }): InstallationInfo

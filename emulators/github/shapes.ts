@@ -20,7 +20,7 @@ import type {
   RepoRecord,
   RepoRole,
 } from './store.ts'
-import { INVITATION_TTL_MS, isoSeconds, REPO_ROLES, roleName, type World } from './world.ts'
+import { isoSeconds, REPO_ROLES, type World } from './world.ts'
 
 type Schemas = components['schemas']
 type Webhooks = WebhookComponents['schemas']
@@ -69,7 +69,7 @@ export class Shapes {
     }
   }
 
-  /** `GET /users/{username}`, `GET /user/{account_id}`; `GET /user` adds the private fields. */
+  /** `GET /user/{account_id}`; `GET /user` adds the private fields. */
   publicUser(account: AccountRecord): Schemas['public-user'] {
     const repos = this.store.reposOf(account.id)
     return {
@@ -200,11 +200,11 @@ export class Shapes {
     }
   }
 
-  minimalRepository(repo: RepoRecord, viewer?: AccountRecord): Schemas['minimal-repository'] {
-    return this.repository(repo, viewer) as Schemas['minimal-repository']
+  minimalRepository(repo: RepoRecord): Schemas['minimal-repository'] {
+    return this.repository(repo) as Schemas['minimal-repository']
   }
 
-  /** `GET /repos/{owner}/{repo}`, `POST …/forks`: with `parent`/`source` for forks and `organization`. */
+  /** `GET /repos/{owner}/{repo}`: with `parent`/`source` for forks and `organization`. */
   fullRepository(repo: RepoRecord, viewer?: AccountRecord): Schemas['full-repository'] {
     const owner = this.store.account(repo.ownerId)!
     const parent = this.store.repo(repo.parentId)
@@ -349,20 +349,6 @@ export class Shapes {
       expired: this.world.isExpired(invitation),
       url: `${this.url}/user/repository_invitations/${invitation.id}`,
       html_url: `${this.url}/${owner.login}/${repo.name}/invitations`,
-    }
-  }
-
-  /** When an invitation stops being acceptable (GitHub: 7 days after it was sent). */
-  invitationExpiresAt(invitation: InvitationRecord): string {
-    return isoSeconds(invitation.createdAtMs + INVITATION_TTL_MS)
-  }
-
-  collaborator(repo: RepoRecord, account: AccountRecord): Schemas['collaborator'] {
-    const role = this.world.roleOf(account, repo)
-    return {
-      ...this.simpleUser(account),
-      permissions: permissionsFor(role),
-      role_name: role ? roleName(role) : 'read',
     }
   }
 

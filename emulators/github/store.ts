@@ -7,8 +7,8 @@
 import { readDataFile, writeDataFile } from '../support/data-file.ts'
 
 /** 'Bot': the App's own `<slug>[bot]` account, the actor of what the App does through the API. */
-export type AccountType = 'User' | 'Organization' | 'Bot'
-export type OrgRole = 'admin' | 'member'
+type AccountType = 'User' | 'Organization' | 'Bot'
+type OrgRole = 'admin' | 'member'
 /** A collaborator's role as the API's `permission` parameter names it. */
 export type RepoRole = 'pull' | 'triage' | 'push' | 'maintain' | 'admin'
 /** The same role as invitations, `role_name` and webhooks name it. */
@@ -174,7 +174,7 @@ export interface AppRecord {
   events: string[]
 }
 
-export interface PersistedState {
+interface PersistedState {
   version: 1
   app: AppRecord
   nextIds: {

@@ -93,7 +93,7 @@ export function authorizePage(input: {
   )
 }
 
-export interface InstallTarget {
+interface InstallTarget {
   login: string
   type: 'User' | 'Organization'
   owners: string[]

@@ -67,7 +67,7 @@ export async function web(ctx: Ctx, req: Request): Promise<Reply> {
   return json(404, githubErrorBody(404, 'Not Found'))
 }
 
-export function appCallbackAllowed(ctx: Ctx, redirectUri: string): boolean {
+function appCallbackAllowed(ctx: Ctx, redirectUri: string): boolean {
   let target: URL
   try {
     target = new URL(redirectUri)
@@ -83,17 +83,17 @@ export function appCallbackAllowed(ctx: Ctx, redirectUri: string): boolean {
   })
 }
 
-export function withQuery(target: string, params: Record<string, string | undefined>): string {
+function withQuery(target: string, params: Record<string, string | undefined>): string {
   const url = new URL(target)
   for (const [name, value] of Object.entries(params)) if (value !== undefined && value !== '') url.searchParams.set(name, value)
   return url.href
 }
 
-export function userLogins(ctx: Ctx): string[] {
+function userLogins(ctx: Ctx): string[] {
   return ctx.store.state.accounts.filter((account) => account.type === 'User').map((account) => account.login)
 }
 
-export interface AuthorizeParams {
+interface AuthorizeParams {
   clientId: string
   redirectUri: string
   state?: string
@@ -101,7 +101,7 @@ export interface AuthorizeParams {
   login?: string
 }
 
-export function parseAuthorize(ctx: Ctx, params: URLSearchParams): AuthorizeParams | Reply {
+function parseAuthorize(ctx: Ctx, params: URLSearchParams): AuthorizeParams | Reply {
   const clientId = params.get('client_id') ?? ''
   if (clientId !== ctx.store.app.clientId) {
     return { status: 404, html: messagePage('Unknown application', `No GitHub App has the client_id "${clientId}".`) }
@@ -136,11 +136,11 @@ export function parseAuthorize(ctx: Ctx, params: URLSearchParams): AuthorizePara
   return { clientId, redirectUri, state, codeChallenge: params.get('code_challenge') ?? undefined, login: params.get('login') ?? undefined }
 }
 
-export function isReply(value: unknown): value is Reply {
+function isReply(value: unknown): value is Reply {
   return typeof value === 'object' && value !== null && 'status' in value
 }
 
-export function authorizeView(ctx: Ctx, input: AuthorizeParams, error?: string, status = 200): Reply {
+function authorizeView(ctx: Ctx, input: AuthorizeParams, error?: string, status = 200): Reply {
   return {
     status,
     html: authorizePage({
@@ -159,12 +159,12 @@ export function authorizeView(ctx: Ctx, input: AuthorizeParams, error?: string, 
   }
 }
 
-export function authorizeGet(ctx: Ctx, req: Request): Reply {
+function authorizeGet(ctx: Ctx, req: Request): Reply {
   const input = parseAuthorize(ctx, req.url.searchParams)
   return isReply(input) ? input : authorizeView(ctx, input)
 }
 
-export async function authorizePost(ctx: Ctx, req: Request): Promise<Reply> {
+async function authorizePost(ctx: Ctx, req: Request): Promise<Reply> {
   const form = await req.form()
   const input = parseAuthorize(ctx, form)
   if (isReply(input)) return input
@@ -179,14 +179,14 @@ export async function authorizePost(ctx: Ctx, req: Request): Promise<Reply> {
   return { status: 302, headers: { location: withQuery(input.redirectUri, { code, state: input.state }) } }
 }
 
-export function loginProblem(error: unknown, login: string): string {
+function loginProblem(error: unknown, login: string): string {
   if (error instanceof GithubError && error.status === 422 && error.errors?.[0]?.field === 'login') {
     return `"${login}" is not a valid GitHub login: letters, digits and single inner hyphens, at most 39 characters.`
   }
   return error instanceof Error ? error.message : String(error)
 }
 
-export async function accessToken(ctx: Ctx, req: Request): Promise<Reply> {
+async function accessToken(ctx: Ctx, req: Request): Promise<Reply> {
   const params = new URLSearchParams(req.url.searchParams)
   for (const [name, value] of await req.form()) params.set(name, value)
   const wantsJson = (req.raw.headers.accept ?? '').includes('json')
@@ -233,7 +233,7 @@ export async function accessToken(ctx: Ctx, req: Request): Promise<Reply> {
   return answer(tokenBody(ctx.world.issueUserToken(user)))
 }
 
-export function tokenBody(token: UserTokenRecord) {
+function tokenBody(token: UserTokenRecord) {
   return {
     access_token: token.token,
     expires_in: USER_TOKEN_TTL_MS / 1000,
@@ -246,7 +246,7 @@ export function tokenBody(token: UserTokenRecord) {
 
 // --- App installation flow
 
-export function installTargets(ctx: Ctx) {
+function installTargets(ctx: Ctx) {
   return ctx.store.state.accounts
     .filter((account) => account.type === 'Organization')
     .map((org) => ({
@@ -256,13 +256,13 @@ export function installTargets(ctx: Ctx) {
     }))
 }
 
-export interface InstallChoice {
+interface InstallChoice {
   user: AccountRecord
   target: AccountRecord
 }
 
 /** Step 1's answers → the installing user and the account (creating a typed login or organization). */
-export function resolveInstallChoice(ctx: Ctx, params: URLSearchParams): InstallChoice | string {
+function resolveInstallChoice(ctx: Ctx, params: URLSearchParams): InstallChoice | string {
   const login = (params.get('login') ?? '').trim()
   let user: AccountRecord
   try {
@@ -291,7 +291,7 @@ export function resolveInstallChoice(ctx: Ctx, params: URLSearchParams): Install
   return { user, target: org }
 }
 
-export function installGet(ctx: Ctx, req: Request): Reply {
+function installGet(ctx: Ctx, req: Request): Reply {
   const params = req.url.searchParams
   const action = `/apps/${ctx.store.app.slug}/installations/new`
   const state = params.get('state') ?? undefined
@@ -319,7 +319,7 @@ export function installGet(ctx: Ctx, req: Request): Reply {
   return { status: 200, html: repositoriesStep(ctx, choice, state) }
 }
 
-export function repositoriesStep(ctx: Ctx, choice: InstallChoice, state: string | undefined, error?: string): string {
+function repositoriesStep(ctx: Ctx, choice: InstallChoice, state: string | undefined, error?: string): string {
   const existing = ctx.store.installationFor(choice.target.id)
   const covered = new Set(existing ? ctx.world.installationRepos(existing).map((repo) => repo.id) : [])
   return installRepositoriesPage({
@@ -337,7 +337,7 @@ export function repositoriesStep(ctx: Ctx, choice: InstallChoice, state: string 
   })
 }
 
-export async function installPost(ctx: Ctx, req: Request): Promise<Reply> {
+async function installPost(ctx: Ctx, req: Request): Promise<Reply> {
   const form = await req.form()
   const state = form.get('state') ?? undefined
   const user = ctx.store.accountByLogin(form.get('login') ?? '')
@@ -397,7 +397,7 @@ export async function installPost(ctx: Ctx, req: Request): Promise<Reply> {
 
 // --- Act-as pages and the JSON control API
 
-export function invitationView(
+function invitationView(
   ctx: Ctx,
   invitation: { id: number; repoId: number; inviteeId: number; permission: string; createdAtMs: number },
 ): InvitationView {
@@ -412,7 +412,7 @@ export function invitationView(
   }
 }
 
-export function renderRepository(ctx: Ctx, repo: RepoRecord, flash?: string): string {
+function renderRepository(ctx: Ctx, repo: RepoRecord, flash?: string): string {
   const owner = ctx.store.account(repo.ownerId)!
   const forkers = ctx.store.state.accounts.filter(
     (account) => account.type === 'User' && account.id !== owner.id && ctx.world.canRead(account, repo),
@@ -442,7 +442,7 @@ function pushersOf(ctx: Ctx, repo: RepoRecord): AccountRecord[] {
   })
 }
 
-export function renderReleases(ctx: Ctx, repo: RepoRecord, flash?: string): string {
+function renderReleases(ctx: Ctx, repo: RepoRecord, flash?: string): string {
   return releasesPage({
     fullName: fullName(ctx, repo),
     releases: ctx.helpers.releases({ repository: fullName(ctx, repo) }),
@@ -451,7 +451,7 @@ export function renderReleases(ctx: Ctx, repo: RepoRecord, flash?: string): stri
   })
 }
 
-export function renderCommit(ctx: Ctx, repo: RepoRecord, sha: string, flash?: string): string {
+function renderCommit(ctx: Ctx, repo: RepoRecord, sha: string, flash?: string): string {
   const checks = ctx.helpers.commitChecks({ repository: fullName(ctx, repo), sha })
   const pushers = pushersOf(ctx, repo)
   return commitPage({
@@ -466,7 +466,7 @@ export function renderCommit(ctx: Ctx, repo: RepoRecord, sha: string, flash?: st
   })
 }
 
-export function renderAccount(ctx: Ctx, account: AccountRecord, flash?: string): string {
+function renderAccount(ctx: Ctx, account: AccountRecord, flash?: string): string {
   const accessible = ctx.store.state.repos.filter(
     (repo) => repo.ownerId !== account.id && repo.parentId === null && ctx.world.roleOf(account, repo) !== null,
   )
@@ -491,7 +491,7 @@ export function renderAccount(ctx: Ctx, account: AccountRecord, flash?: string):
   })
 }
 
-export function localPath(value: string | null, fallback: string): string {
+function localPath(value: string | null, fallback: string): string {
   return value && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') ? value : fallback
 }
 
@@ -509,13 +509,13 @@ function problemText(error: unknown): string {
   return said.length ? `${error.message}: ${said.join('; ')}.` : error.message
 }
 
-export function backTo(path: string, flash: string): Reply {
+function backTo(path: string, flash: string): Reply {
   const target = new URL(path, 'http://emulator.invalid')
   target.searchParams.set('flash', flash)
   return { status: 303, headers: { location: target.pathname + target.search } }
 }
 
-export async function emulatorRoutes(ctx: Ctx, req: Request): Promise<Reply> {
+async function emulatorRoutes(ctx: Ctx, req: Request): Promise<Reply> {
   const path = req.url.pathname.replace(/\/+$/, '') || '/'
   const { method } = req
   const helpers = ctx.helpers
@@ -662,9 +662,8 @@ export async function emulatorRoutes(ctx: Ctx, req: Request): Promise<Reply> {
   throw notFound()
 }
 
-export const CONTROL_POST = new Set([
+const CONTROL_POST = new Set([
   'createUser',
-  'ensureUser',
   'createOrganization',
   'createRepository',
   'pushCommit',
@@ -693,7 +692,7 @@ export const CONTROL_POST = new Set([
   'seed',
 ])
 
-export async function controlApi(ctx: Ctx, req: Request, name: string, helpers: Helpers): Promise<Reply> {
+async function controlApi(ctx: Ctx, req: Request, name: string, helpers: Helpers): Promise<Reply> {
   try {
     if (req.method === 'GET' && name === 'snapshot') return json(200, helpers.snapshot())
     if (req.method === 'GET' && name === 'deliveries') return json(200, ctx.webhooks.deliveries)
@@ -704,12 +703,6 @@ export async function controlApi(ctx: Ctx, req: Request, name: string, helpers: 
     }
     if (req.method !== 'POST' || !CONTROL_POST.has(name)) throw notFound()
     const body = await req.body()
-    if (name === 'advanceClock') {
-      const ms = Number(body.ms)
-      if (!Number.isFinite(ms) || ms < 0) throw new GithubError(400, 'ms must be a number of milliseconds ≥ 0')
-      ctx.advanceClock(ms)
-      return json(200, { now: new Date(ctx.now()).toISOString() })
-    }
     const helper = helpers[name as keyof Helpers] as (input: unknown) => unknown
     const result = await helper(body)
     return result === undefined ? { status: 204 } : json(200, result)

@@ -37,7 +37,7 @@ const MAX_KEPT = 2000
 const HOOK_ID = 4_242_424
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
-export function signatures(body: string, secret: string): { sha1: string; sha256: string } {
+function signatures(body: string, secret: string): { sha1: string; sha256: string } {
   return {
     sha1: `sha1=${createHmac('sha1', secret).update(body).digest('hex')}`,
     sha256: `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
@@ -141,13 +141,12 @@ export class WebhookDispatcher {
     if (!sender) return undefined
     const shapes = this.shapes
     switch (event.type) {
-      case 'installation.created':
       case 'installation.deleted':
         return {
           event: 'installation',
           installationId: event.installation.id,
           payload: {
-            action: event.type === 'installation.created' ? 'created' : 'deleted',
+            action: 'deleted',
             installation: shapes.installation(event.installation),
             repositories: this.refs(event.repoIds),
             requester: null,
@@ -168,23 +167,18 @@ export class WebhookDispatcher {
             sender: shapes.simpleUser(sender),
           },
         }
-      case 'member.added':
-      case 'member.removed': {
+      case 'member.added': {
         const repo = store.repo(event.repoId)
         const member = store.account(event.userId)
         const context = repo && this.repoContext(repo, 'member')
         if (!repo || !member || !context) return undefined
-        const changes =
-          event.type === 'member.added'
-            ? { changes: { permission: { to: legacyPermission(roleName(event.role)) }, role_name: { to: roleName(event.role) } } }
-            : {}
         return {
           event: 'member',
           installationId: context.installation.id,
           payload: {
-            action: event.type === 'member.added' ? 'added' : 'removed',
+            action: 'added',
             member: shapes.webhookUser(member),
-            ...changes,
+            changes: { permission: { to: legacyPermission(roleName(event.role)) }, role_name: { to: roleName(event.role) } },
             repository: shapes.webhookRepository(repo),
             ...context.extra,
             sender: shapes.simpleUser(sender),

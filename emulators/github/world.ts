@@ -20,10 +20,10 @@ import type {
   RoleName,
 } from './store.ts'
 
-export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000
-export const INVITATION_LIMIT = 50
-export const INVITATION_LIMIT_WINDOW_MS = 24 * 60 * 60 * 1000
-export const INSTALLATION_TOKEN_TTL_MS = 60 * 60 * 1000
+const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000
+const INVITATION_LIMIT = 50
+const INVITATION_LIMIT_WINDOW_MS = 24 * 60 * 60 * 1000
+const INSTALLATION_TOKEN_TTL_MS = 60 * 60 * 1000
 export const USER_TOKEN_TTL_MS = 8 * 60 * 60 * 1000
 export const REFRESH_TOKEN_TTL_MS = 184 * 24 * 60 * 60 * 1000
 export const REPO_ROLES: readonly RepoRole[] = ['pull', 'triage', 'push', 'maintain', 'admin']
@@ -73,7 +73,6 @@ export function validationFailed(errors: Array<Record<string, unknown>>, message
 }
 
 export type DomainEvent =
-  | { type: 'installation.created'; installation: InstallationRecord; repoIds: number[]; senderId: number }
   | { type: 'installation.deleted'; installation: InstallationRecord; repoIds: number[]; senderId: number }
   | {
       type: 'installation_repositories'
@@ -83,15 +82,14 @@ export type DomainEvent =
       senderId: number
     }
   | { type: 'member.added'; repoId: number; userId: number; role: RepoRole; senderId: number }
-  | { type: 'member.removed'; repoId: number; userId: number; senderId: number }
   | { type: 'fork'; parentId: number; forkId: number; senderId: number }
   | { type: 'check_run'; action: 'created' | 'completed'; runId: number; senderId: number }
   | { type: 'check_suite.completed'; suiteId: number; senderId: number }
   | { type: 'status'; statusId: number; senderId: number }
   /** The release as it was at the event (a deleted one is gone from the store when the payload is built). */
-  | { type: 'release'; action: 'created' | 'published' | 'released' | 'prereleased' | 'deleted'; release: ReleaseRecord; senderId: number }
+  | { type: 'release'; action: 'published' | 'released' | 'deleted'; release: ReleaseRecord; senderId: number }
 
-export type InviteResult = { status: 201; invitation: InvitationRecord } | { status: 204 }
+type InviteResult = { status: 201; invitation: InvitationRecord } | { status: 204 }
 
 export function roleName(role: RepoRole): RoleName {
   return ROLE_NAMES[role]
@@ -101,7 +99,7 @@ export function isoSeconds(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
 }
 
-export function randomToken(prefix: string, length: number): string {
+function randomToken(prefix: string, length: number): string {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
   const bytes = randomBytes(length)
   return prefix + Array.from(bytes, (byte) => alphabet[byte % alphabet.length]).join('')
@@ -180,16 +178,6 @@ export class World {
     this.state.accounts.push(account)
     this.changed()
     return account
-  }
-
-  /** The user with this id (created with `login` when missing; an existing user keeps their login). */
-  ensureUser(input: { id: number; login: string; name?: string | null; email?: string | null }): AccountRecord {
-    const existing = this.store.account(input.id)
-    if (existing) {
-      if (existing.type !== 'User') throw new GithubError(422, `Account ${input.id} is an organization`)
-      return existing
-    }
-    return this.createAccount({ ...input, type: 'User' })
   }
 
   /**
@@ -435,8 +423,8 @@ export class World {
       updatedAt: at,
     }
     this.state.installations.push(installation)
-    const repoIds = this.installationRepos(installation).map((repo) => repo.id)
-    this.changed([{ type: 'installation.created', installation: structuredClone(installation), repoIds, senderId: input.senderId }])
+    // GitHub also sends `installation` created, which the app does not read: the setup callback records an installation.
+    this.changed()
     return { installation, action: 'install' }
   }
 
@@ -627,12 +615,11 @@ export class World {
    * `DELETE /repos/{owner}/{repo}/collaborators/{username}`: cancels the user's pending invitations,
    * removes the collaborator and, as GitHub does, deletes their private forks of the repository.
    */
-  removeCollaborator(repo: RepoRecord, user: AccountRecord, senderId: number): void {
+  removeCollaborator(repo: RepoRecord, user: AccountRecord): void {
     this.store.removeInvitations((invitation) => invitation.repoId === repo.id && invitation.inviteeId === user.id)
-    const events: DomainEvent[] = []
     if (repo.collaborators.some((entry) => entry.userId === user.id)) {
       repo.collaborators = repo.collaborators.filter((entry) => entry.userId !== user.id)
-      events.push({ type: 'member.removed', repoId: repo.id, userId: user.id, senderId })
+      // GitHub also sends `member` removed, which the app does not read (it revoked the access itself).
       if (repo.private) {
         const doomed = new Set(
           this.store
@@ -643,18 +630,14 @@ export class World {
         this.state.repos = this.state.repos.filter((entry) => !doomed.has(entry.id))
       }
     }
-    this.changed(events)
+    this.changed()
   }
 
   // ---------------------------------------------------------------------------
   // Forks
 
-  /** `POST /repos/{owner}/{repo}/forks` as `user`: an existing fork is returned again. */
-  fork(
-    repo: RepoRecord,
-    user: AccountRecord,
-    input: { organization?: AccountRecord; name?: string; defaultBranchOnly?: boolean } = {},
-  ): RepoRecord {
+  /** A fork by `user` (the Fork button of the pages, `fork()`): an existing fork is returned again. */
+  fork(repo: RepoRecord, user: AccountRecord, input: { organization?: AccountRecord; name?: string } = {}): RepoRecord {
     if (!this.canRead(user, repo)) throw notFound()
     const target = input.organization ?? user
     if (input.organization && !this.isOrgMember(input.organization, user.id)) {
@@ -674,7 +657,6 @@ export class World {
     }
     for (let n = 1; this.store.repoByName(target.id, name); n += 1) name = `${input.name?.trim() || repo.name}-${n}`
     const at = this.stamp()
-    const branches = input.defaultBranchOnly ? { [repo.defaultBranch]: repo.branches[repo.defaultBranch] } : { ...repo.branches }
     const fork: RepoRecord = {
       id: this.store.nextId('repo'),
       ownerId: target.id,
@@ -685,7 +667,7 @@ export class World {
       createdAt: at,
       updatedAt: at,
       pushedAt: repo.pushedAt,
-      branches,
+      branches: { ...repo.branches },
       commits: structuredClone(repo.commits),
       parentId: repo.id,
       sourceId: repo.sourceId ?? repo.id,
