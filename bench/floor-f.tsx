@@ -30,7 +30,6 @@ import { renderToPipeableStream } from 'react-dom/server'
 import {
   createStaticHandler,
   createStaticRouter,
-  UNSAFE_decodeViaTurboStream as decodeViaTurboStream,
   Outlet,
   StaticRouterProvider,
   useLoaderData,
@@ -39,6 +38,7 @@ import {
   type StaticHandlerContext,
 } from 'react-router'
 import { PreventFlashOnWrongTheme, ThemeProvider, useTheme, type Theme } from 'remix-themes'
+import { loadAllFromApp, waitForApp } from './lib/app-data.ts'
 
 const APP_URL = process.env.FLOOR_F_APP_URL ?? 'http://127.0.0.1:3900'
 const PATHS_FILE = process.env.FLOOR_F_PATHS_FILE
@@ -52,7 +52,6 @@ const { htmlCompression } = await import('../app/server/http/compression.server.
 const marketplace = await import('../app/routes/marketplace.tsx')
 const listing = await import('../app/routes/listing.tsx')
 
-type RouteData = Record<string, unknown>
 type MetaEntry = { title?: string; name?: string; content?: string }
 
 /** The root's Layout and Document (app/root.tsx), without the framework's <Meta>, <Links> and <Scripts>. */
@@ -109,46 +108,15 @@ function ListingRoute() {
 // ---------------------------------------------------------------------------
 // Startup: the data of every URL, once.
 
-/** What the app's loaders answered for a URL (single fetch: `/marketplace.data?…`, `/listing/x.data`). */
-async function loadFromApp(path: string): Promise<Record<string, RouteData>> {
-  const url = new URL(path, APP_URL)
-  url.pathname = `${url.pathname}.data`
-  const response = await fetch(url, { headers: { Accept: '*/*' } })
-  if (!response.ok || !response.body) throw new Error(`GET ${url} answered ${response.status}`)
-  const decoded = await decodeViaTurboStream(response.body, globalThis)
-  await decoded.done
-  const result: Record<string, RouteData> = {}
-  for (const [id, value] of Object.entries(decoded.value as Record<string, { data?: RouteData; error?: unknown }>)) {
-    if (!value || !('data' in value)) throw new Error(`GET ${url}: no data for route ${id}`)
-    result[id] = value.data!
-  }
-  return result
-}
-
-const paths: string[] = PATHS_FILE ? JSON.parse((await import('node:fs')).readFileSync(PATHS_FILE, 'utf8')) : []
-const data = new Map<string, Record<string, RouteData>>()
+// Started beside the app: wait until it answers.
+await waitForApp(APP_URL, 'floor F')
+const data = await loadAllFromApp(APP_URL, PATHS_FILE)
 let stylesheet = ''
 {
-  // Started beside the app: wait until it answers.
-  for (let tries = 0; ; tries++) {
-    const up = await fetch(new URL('/healthz', APP_URL)).then(
-      (r) => r.ok,
-      () => false,
-    )
-    if (up) break
-    if (tries > 600) throw new Error(`floor F: the app at ${APP_URL} did not start`)
-    await new Promise((r) => setTimeout(r, 250))
-  }
   // The stylesheet's hashed name, from the app's own page.
   const html = await (await fetch(new URL('/marketplace', APP_URL), { headers: { Accept: 'text/html' } })).text()
   stylesheet = /<link[^>]* rel="stylesheet" href="([^"]+)"/.exec(html)?.[1] ?? ''
   if (!stylesheet) throw new Error("floor F: no stylesheet link in the app's /marketplace")
-  const queue = [...paths]
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      for (let path = queue.shift(); path !== undefined; path = queue.shift()) data.set(path, await loadFromApp(path))
-    }),
-  )
 }
 
 const metaOf = (id: string, loaderData: unknown): MetaEntry[] => {

@@ -100,6 +100,8 @@ const PORTS = {
   floorD: PORT_BASE + 1,
   floorE: PORT_BASE + 2,
   floorF: PORT_BASE + 5,
+  /** Past nginx's emulators (nginx + 7 … + 12). */
+  floorG: PORT_BASE + 14,
   /** nginx in front of the cluster (scripts/cluster), for B and C through its cache; its emulators on the next six. */
   nginx: PORT_BASE + 6,
   auth: PORT_BASE + 3,
@@ -240,6 +242,7 @@ interface Servers {
   floorD: Managed
   floorE: Managed
   floorF: Managed
+  floorG: Managed
 }
 
 function nodeArgs(script: string, extra: string[] = []) {
@@ -306,14 +309,27 @@ async function startServers(
       FLOOR_F_PATHS_FILE: pathsFile,
     },
   })
+  // G imports the app's own build and replaces only the loaders' answers (bench/floor-g.ts).
+  const floorG = startProcess('floor G', process.execPath, nodeArgs('bench/floor-g.ts'), {
+    cwd: ROOT,
+    logFile: path.join(LOG_DIR, `floor-g-${label}.log`),
+    env: {
+      ...appEnv,
+      PORT: String(PORTS.floorG),
+      DATABASE_URL: 'postgres://nobody:nothing@127.0.0.1:9/none',
+      FLOOR_G_APP_URL: `http://127.0.0.1:${PORTS.app}`,
+      FLOOR_G_PATHS_FILE: pathsFile,
+    },
+  })
   await Promise.all([
     waitForHttp(app, `http://127.0.0.1:${PORTS.app}/healthz`, 120_000),
     waitForHttp(floorD, `http://127.0.0.1:${PORTS.floorD}/healthz`),
     waitForHttp(floorE, `http://127.0.0.1:${PORTS.floorE}/`),
     // F loads its modules while the app starts, then waits for it to read the pages' data.
     waitForHttp(floorF, `http://127.0.0.1:${PORTS.floorF}/healthz`, 180_000),
+    waitForHttp(floorG, `http://127.0.0.1:${PORTS.floorG}/healthz`, 180_000),
   ])
-  return { app, floorD, floorE, floorF }
+  return { app, floorD, floorE, floorF, floorG }
 }
 
 async function stopServers(servers: Servers) {
@@ -322,6 +338,7 @@ async function stopServers(servers: Servers) {
     stopProcess(servers.floorD),
     stopProcess(servers.floorE),
     stopProcess(servers.floorF),
+    stopProcess(servers.floorG),
   ])
 }
 
@@ -333,6 +350,23 @@ async function getJson(url: string): Promise<unknown> {
   const text = await response.text()
   if (!response.ok) throw new Error(`GET ${url} answered ${response.status}: ${text.slice(0, 300)}`)
   return JSON.parse(text)
+}
+
+/**
+ * Floor G serves the app's own route modules from the app's own loader data: the same document, byte
+ * for byte, but for the nonce attributes (G renders with entry.server's default policy, a nonce; the
+ * app's anonymous pages carry hashes instead, decision 023).
+ */
+async function checkFloorG(pagePath: string, appHtml: string) {
+  const response = await fetch(`http://127.0.0.1:${PORTS.floorG}${pagePath}`, { headers: { Accept: 'text/html' } })
+  const html = await response.text()
+  if (!response.ok) throw new Error(`floor G: GET ${pagePath} answered ${response.status}`)
+  const withoutNonces = (page: string) => page.replace(/ nonce="[^"]*"/g, '')
+  if (withoutNonces(html) !== withoutNonces(appHtml)) {
+    writeFileSync(path.join(RUN_DIR, 'mismatch-app.html'), appHtml)
+    writeFileSync(path.join(RUN_DIR, 'mismatch-g.html'), html)
+    throw new Error(`floor G's ${pagePath} is not the app's document (see ${RUN_DIR}/mismatch-{app,g}.html)`)
+  }
 }
 
 async function checkTargets(workload: Workload, withPages: boolean) {
@@ -355,6 +389,7 @@ async function checkTargets(workload: Workload, withPages: boolean) {
       if (!page.ok) throw new Error(`GET /marketplace?${query} answered ${page.status}`)
       check.pageCards = new Set(html.match(/href="\/listing\/[^"?#]+"/g) ?? []).size
       check.pageBytes = Buffer.byteLength(html)
+      await checkFloorG(`/marketplace?${query}`, html)
       // Floor F renders the same page from the same data: the same cards, less only the framework's scripts.
       const floor = await fetch(`http://127.0.0.1:${PORTS.floorF}/marketplace?${query}`, { headers: { Accept: 'text/html' } })
       const floorHtml = await floor.text()
@@ -377,6 +412,7 @@ async function checkTargets(workload: Workload, withPages: boolean) {
       const response = await fetch(`http://127.0.0.1:${PORTS.app}/listing/${slug}`, { headers: { Accept: 'text/html' } })
       const html = await response.text()
       if (!response.ok) throw new Error(`GET /listing/${slug} answered ${response.status}`)
+      await checkFloorG(`/listing/${slug}`, html)
       const floor = await fetch(`http://127.0.0.1:${PORTS.floorF}/listing/${slug}`, { headers: { Accept: 'text/html' } })
       const floorHtml = await floor.text()
       if (!floor.ok) throw new Error(`floor F: GET /listing/${slug} answered ${floor.status}`)
@@ -393,7 +429,7 @@ async function checkTargets(workload: Workload, withPages: boolean) {
 // ---------------------------------------------------------------------------
 // Load
 
-type TargetId = 'A' | 'B' | 'C' | 'D' | 'E' | 'FB' | 'FC'
+type TargetId = 'A' | 'B' | 'C' | 'D' | 'E' | 'FB' | 'FC' | 'GB' | 'GC'
 interface TargetSpec {
   id: TargetId
   label: string
@@ -474,6 +510,24 @@ function targetSpecs(workload: Workload): Record<TargetId, TargetSpec> {
       order: 'random',
       accept: html,
       server: 'floorF',
+    },
+    GB: {
+      id: 'GB',
+      label: "floor G for B: the app's build under React Router's own handler, loaders answering from memory, no middleware of ours",
+      port: PORTS.floorG,
+      paths: pages,
+      order: 'rotate',
+      accept: html,
+      server: 'floorG',
+    },
+    GC: {
+      id: 'GC',
+      label: 'floor G for C: the same, for the listing pages',
+      port: PORTS.floorG,
+      paths: floorFSlugs(workload).map((s) => `/listing/${s}`),
+      order: 'random',
+      accept: html,
+      server: 'floorG',
     },
   }
 }
@@ -829,7 +883,7 @@ async function measureThroughCache(
  * targets that send no statement were measured (E, FB, FC), taken off at each target's rate.
  */
 function capacityInputs(targets: Record<string, TargetResult>, statements: Record<string, StatementCount> | null) {
-  const quiet = ['E', 'FB', 'FC'].map((id) => targets[id]).filter((t): t is TargetResult => t !== undefined)
+  const quiet = ['E', 'FB', 'FC', 'GB', 'GC'].map((id) => targets[id]).filter((t): t is TargetResult => t !== undefined)
   const backgroundMsPerSecond = quiet.length ? mean(quiet.map((t) => t.pgCpuMsPerRequest * t.requestsPerSecond)) : 0
   const perTarget = Object.fromEntries(
     (['A', 'B', 'C', 'D'] as const)
@@ -954,7 +1008,9 @@ async function main() {
 
   const specs = targetSpecs(workload)
   const statements = opts.only ? null : await statementsPerRequest(databaseUrl, specs)
-  const selected = [specs.A, specs.D, specs.B, specs.FB, specs.E, specs.C, specs.FC].filter((t) => !opts.only || opts.only.includes(t.id))
+  const selected = [specs.A, specs.D, specs.B, specs.GB, specs.FB, specs.E, specs.C, specs.GC, specs.FC].filter(
+    (t) => !opts.only || opts.only.includes(t.id),
+  )
   const targets = await loadRounds(tool, selected, servers, `${opts.baseListings / 1000}k`)
   const ratio = (a: TargetResult | undefined, b: TargetResult | undefined, field: 'requestsPerSecond' | 'p99Ms') =>
     a && b ? round(a[field] / b[field]) : (null as unknown as number)
@@ -1058,7 +1114,7 @@ async function main() {
       durationS: opts.durationS,
       warmupS: opts.warmupS,
       rounds: opts.rounds,
-      order: 'alternating: A D B FB E C FC, then the reverse; figures are the mean over rounds, peak RSS the maximum',
+      order: 'alternating: A D B GB FB E C GC FC, then the reverse; figures are the mean over rounds, peak RSS the maximum',
       appMode: 'NODE_ENV=production, production build, real configuration; emulators for Supabase Auth and Stripe run outside the server',
     },
     listings: opts.baseListings,
@@ -1073,6 +1129,11 @@ async function main() {
     'C/E': ratio(targets.C, targets.E, 'requestsPerSecond'),
     'B/F': ratio(targets.B, targets.FB, 'requestsPerSecond'),
     'C/F': ratio(targets.C, targets.FC, 'requestsPerSecond'),
+    // Issue 28.2: what we add over the framework (database, middleware, loaders, session), and what it costs over React alone.
+    'B/G': ratio(targets.B, targets.GB, 'requestsPerSecond'),
+    'C/G': ratio(targets.C, targets.GC, 'requestsPerSecond'),
+    'G/F (B)': ratio(targets.GB, targets.FB, 'requestsPerSecond'),
+    'G/F (C)': ratio(targets.GC, targets.FC, 'requestsPerSecond'),
     'p99(A)/p99(D)': ratio(targets.A, targets.D, 'p99Ms'),
     // Issue 28.1: the budgets read A and D each at the same share of its own closed-loop maximum.
     'p99(A)/p99(D) at 50 %': openLoop?.rates[0]?.ownShare?.['p99(A)/p99(D)'] ?? (null as unknown as number),
@@ -1095,6 +1156,8 @@ async function main() {
         'C/E': r(at('C'), at('E'), 'requestsPerSecond'),
         'B/F': r(at('B'), at('FB'), 'requestsPerSecond'),
         'C/F': r(at('C'), at('FC'), 'requestsPerSecond'),
+        'B/G': r(at('B'), at('GB'), 'requestsPerSecond'),
+        'C/G': r(at('C'), at('GC'), 'requestsPerSecond'),
         'p99(A)/p99(D)': r(at('A'), at('D'), 'p99Ms'),
       }
     }),
@@ -1124,7 +1187,7 @@ async function main() {
   }
   const missing = REQUIRED_KEYS.filter((key) => !(key in results) || (results as unknown as Record<string, unknown>)[key] === undefined)
   if (missing.length) failures.push(`results lack keys: ${missing.join(', ')}`)
-  for (const id of ['A', 'B', 'C', 'D', 'E', 'FB', 'FC'] as const) {
+  for (const id of ['A', 'B', 'C', 'D', 'E', 'FB', 'FC', 'GB', 'GC'] as const) {
     const t = results.targets[id]
     if (!t || !Number.isFinite(t.requestsPerSecond) || !Number.isFinite(t.p99Ms)) failures.push(`target ${id} has no figures`)
   }

@@ -21,11 +21,4 @@ export const ReportProblemSchema = z.object({
 
 export const PurchaseActionSchema = z.discriminatedUnion('intent', [ConfirmReceiptSchema, ReportProblemSchema])
 
-/** The id of a purchase's row in My Purchases, and the link to it (the listing page's "You own this"). */
-export function purchaseRowId(transactionId: string): string {
-  return `purchase-${transactionId}`
-}
-
-export function purchaseHref(transactionId: string): string {
-  return `/purchases#${purchaseRowId(transactionId)}`
-}
+export { purchaseHref, purchaseRowId } from '~/lib/purchase-links'

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { timeAgo, updatedAgo, VersionNoteSchema } from './releases'
+import { timeAgo, updatedAgo } from './releases'
+import { VersionNoteSchema } from './version-note'
 
 const NOW = new Date('2026-12-06T12:00:00Z')
 const before = (ms: number) => new Date(NOW.getTime() - ms)

@@ -1,10 +1,9 @@
 import { DISPUTE_WINDOW_HOURS, STATUS_LABELS, UPDATE_RECIPIENT_STATUSES } from '~/lib/escrow'
-import { z } from '~/lib/zod'
 
 /**
  * A listing's versions (issue 30, docs/decisions/036): what the listing page, its Changelog and the
- * cards show, the version-note form's rules (Conform on the page, the same schema in the action), and
- * the relative "Updated 3 days ago".
+ * cards show, and the relative "Updated 3 days ago". The version-note form's rules are in
+ * version-note.ts: the cards import this module, and the marketplace page should not carry Zod.
  */
 
 /** Who is told of a new version, in words ("delivered or completed"), from UPDATE_RECIPIENT_STATUSES. */
@@ -26,31 +25,6 @@ export interface ListingVersion {
   htmlUrl: string | null
   publishedAt: Date
 }
-
-export const VERSION_REQUIRED_MESSAGE = 'Enter the version, e.g. 1.2.0'
-export const VERSION_FORMAT_MESSAGE = 'Use letters, digits, dots, dashes, underscores or plus signs, e.g. 1.2.0 or v2-beta'
-export const VERSION_TOO_LONG_MESSAGE = `Versions must be at most ${VERSION_MAX} characters`
-export const NOTES_REQUIRED_MESSAGE = 'Say what changed in this version'
-export const NOTES_TOO_LONG_MESSAGE = `Notes must be at most ${VERSION_NOTE_MAX.toLocaleString('en-US')} characters`
-
-export const VersionNoteSchema = z.object({
-  version: z
-    .string({ error: VERSION_REQUIRED_MESSAGE })
-    .trim()
-    .min(1, VERSION_REQUIRED_MESSAGE)
-    // One message at a time: the format is checked once the version is there.
-    .pipe(
-      z
-        .string()
-        .max(VERSION_MAX, VERSION_TOO_LONG_MESSAGE)
-        .regex(/^[A-Za-z0-9][A-Za-z0-9._+-]*$/, VERSION_FORMAT_MESSAGE),
-    ),
-  notes: z
-    .string({ error: NOTES_REQUIRED_MESSAGE })
-    .transform((v) => v.replace(/\r\n/g, '\n').trim())
-    .pipe(z.string().min(1, NOTES_REQUIRED_MESSAGE).max(VERSION_NOTE_MAX, NOTES_TOO_LONG_MESSAGE)),
-})
-export type VersionNoteInput = z.output<typeof VersionNoteSchema>
 
 const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
   ['year', 365 * 24 * 3600],
