@@ -21,6 +21,8 @@ import path from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import pg from 'pg'
 import type { EmbeddedDatabase } from '../db/embedded.ts'
+import type { AuthEmulator } from '../emulators/supabase-auth/server.ts'
+import { sessionCookieHeader } from '../emulators/supabase-auth/session-cookie.ts'
 import { compileFloorPlans } from './lib/app-queries.ts'
 import { ensureSeededCluster, startRunCluster } from './lib/database.ts'
 import { postmasterPid, sampleConnections, withStatementStats, type ConnectionSample, type StatementCount } from './lib/db-stats.ts'
@@ -42,6 +44,7 @@ import {
 } from './lib/processes.ts'
 import { summarizeProfiles } from './lib/profile-summary.ts'
 import { budgets, renderMarkdown, REQUIRED_KEYS, type BenchResults, type TargetResult } from './lib/report.ts'
+import { BENCH_BUYER, BENCH_SELLER, seedSignedInFixture, SIGNED_IN_SALES } from './lib/signed-in.ts'
 import { chooseWorkload, type Workload } from './lib/workload.ts'
 import { BROWSER_HEADERS } from './lib/wrk.ts'
 
@@ -204,18 +207,21 @@ function buildAll() {
   }
 }
 
+/** The run's Supabase Auth emulator (started by startEmulators), which signs the signed-in targets in. */
+let authEmulator: AuthEmulator | undefined
+
 async function startEmulators(): Promise<Record<string, string>> {
   // Hosted-service stand-ins run here in the harness, not in the server's process: the server
   // runs with NODE_ENV=production and real configuration, and its memory is its own.
   const { emailUserId } = await import('../db/seed/demo-data.ts')
   const { startAuthEmulator } = await import('../emulators/supabase-auth/server.ts')
   const { startStripeEmulator } = await import('../emulators/stripe/server.ts')
-  const auth = await startAuthEmulator({
+  const auth = (authEmulator = await startAuthEmulator({
     port: PORTS.auth,
     dataFile: path.join(RUN_DIR, 'auth-emulator.json'),
     siteUrl: `http://localhost:${PORTS.app}`,
     userIdForEmail: emailUserId,
-  })
+  }))
   const webhookSecret = `whsec_${randomBytes(24).toString('hex')}`
   const stripe = await startStripeEmulator({
     port: PORTS.stripe,
@@ -429,7 +435,7 @@ async function checkTargets(workload: Workload, withPages: boolean) {
 // ---------------------------------------------------------------------------
 // Load
 
-type TargetId = 'A' | 'B' | 'C' | 'D' | 'E' | 'FB' | 'FC' | 'GB' | 'GC'
+type TargetId = 'A' | 'B' | 'C' | 'D' | 'E' | 'FB' | 'FC' | 'GB' | 'GC' | 'BS' | 'CS' | 'P' | 'SD'
 interface TargetSpec {
   id: TargetId
   label: string
@@ -438,12 +444,49 @@ interface TargetSpec {
   order: 'rotate' | 'random'
   accept: string
   server: keyof Servers
+  /** Signed in (issue 28.3): the session cookie sent with every request. */
+  cookie?: string
+}
+
+interface SignedInSessions {
+  buyer: string
+  seller: string
+}
+
+/**
+ * Issue 28.3: a buyer with SIGNED_IN_SALES completed purchases and their seller (bench/lib/signed-in.ts),
+ * signed in at the run's auth emulator (a real session, verified by the app on every request like a
+ * browser's); each page is checked to be the signed-in one before it is measured.
+ */
+async function signInForTheRun(databaseUrl: string, workload: Workload): Promise<SignedInSessions> {
+  await seedSignedInFixture(databaseUrl)
+  const auth = authEmulator!
+  const cookieOf = async (who: { email: string; displayName: string }) =>
+    sessionCookieHeader(auth.url, await auth.createSession({ email: who.email, fullName: who.displayName }))
+  const sessions = { buyer: await cookieOf(BENCH_BUYER), seller: await cookieOf(BENCH_SELLER) }
+  const page = async (pagePath: string, cookie: string) => {
+    const response = await fetch(`http://127.0.0.1:${PORTS.app}${pagePath}`, { headers: { Accept: 'text/html', Cookie: cookie } })
+    const html = await response.text()
+    if (!response.ok) throw new Error(`signed in: GET ${pagePath} answered ${response.status}`)
+    if (!html.includes('Sign Out')) throw new Error(`signed in: GET ${pagePath} is not a signed-in page`)
+    if (!/private|no-store/.test(response.headers.get('cache-control') ?? '')) throw new Error(`signed in: GET ${pagePath} is cacheable`)
+    return html
+  }
+  await page(`/marketplace?${workload.queries[0]!.query}`, sessions.buyer)
+  await page(`/listing/${workload.slugs[0]}`, sessions.buyer)
+  const purchases = await page('/purchases', sessions.buyer)
+  const rows = new Set(purchases.match(/id="purchase-[0-9a-f-]{36}"/g) ?? []).size
+  if (rows !== SIGNED_IN_SALES) throw new Error(`signed in: /purchases lists ${rows} purchases, not ${SIGNED_IN_SALES}`)
+  const dashboard = await page('/seller/dashboard', sessions.seller)
+  if (!dashboard.includes(BENCH_BUYER.displayName)) throw new Error("signed in: the seller's dashboard does not show the sales")
+  log(`signed in: a buyer with ${SIGNED_IN_SALES} purchases and their seller; /purchases lists ${rows}`)
+  return sessions
 }
 
 /** The listing pages floor F loads at startup: all of C's in a full run, 20 in the smoke (a faster start). */
 const floorFSlugs = (workload: Workload) => (smoke ? workload.slugs.slice(0, 20) : workload.slugs)
 
-function targetSpecs(workload: Workload): Record<TargetId, TargetSpec> {
+function targetSpecs(workload: Workload, sessions: SignedInSessions): Record<TargetId, TargetSpec> {
   const api = workload.queries.map((q) => `/api/listings?${q.query}`)
   const pages = workload.queries.map((q) => `/marketplace?${q.query}`)
   const html = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8'
@@ -529,6 +572,46 @@ function targetSpecs(workload: Workload): Record<TargetId, TargetSpec> {
       accept: html,
       server: 'floorG',
     },
+    BS: {
+      id: 'BS',
+      label: `B signed in: a buyer with ${SIGNED_IN_SALES} purchases (session, sidebar, unread count; private, uncacheable)`,
+      port: PORTS.app,
+      paths: pages,
+      order: 'rotate',
+      accept: html,
+      server: 'app',
+      cookie: sessions.buyer,
+    },
+    CS: {
+      id: 'CS',
+      label: 'C signed in: the same buyer',
+      port: PORTS.app,
+      paths: workload.slugs.map((s) => `/listing/${s}`),
+      order: 'random',
+      accept: html,
+      server: 'app',
+      cookie: sessions.buyer,
+    },
+    P: {
+      id: 'P',
+      label: `GET /purchases: the buyer's ${SIGNED_IN_SALES} purchases`,
+      port: PORTS.app,
+      paths: ['/purchases'],
+      order: 'rotate',
+      accept: html,
+      server: 'app',
+      cookie: sessions.buyer,
+    },
+    SD: {
+      id: 'SD',
+      label: `GET /seller/dashboard: their seller's ${SIGNED_IN_SALES} sales`,
+      port: PORTS.app,
+      paths: ['/seller/dashboard'],
+      order: 'rotate',
+      accept: html,
+      server: 'app',
+      cookie: sessions.seller,
+    },
   }
 }
 
@@ -544,7 +627,7 @@ function noteSeqScans(plans: QueryPlanSummary[], listings: number) {
 async function measure(tool: Awaited<ReturnType<typeof loadTool>>, spec: TargetSpec, servers: Servers, tag: string) {
   const base = `http://127.0.0.1:${spec.port}`
   const scriptFile = path.join(RUN_DIR, `${spec.id}.lua`)
-  tool.prepare(scriptFile, spec.paths, { order: spec.order, accept: spec.accept })
+  tool.prepare(scriptFile, spec.paths, { order: spec.order, accept: spec.accept, cookie: spec.cookie })
   const load = { connections: opts.connections, threads: opts.threads, timeoutS: 30 }
   if (opts.warmupS > 0) await tool.run(base, scriptFile, spec.paths, { ...load, durationS: opts.warmupS })
   const rss = sampleRss(servers[spec.server].pid)
@@ -1006,11 +1089,24 @@ async function main() {
     await new Promise(() => {})
   }
 
-  const specs = targetSpecs(workload)
+  const sessions = await signInForTheRun(databaseUrl, workload)
+  const specs = targetSpecs(workload, sessions)
   const statements = opts.only ? null : await statementsPerRequest(databaseUrl, specs)
-  const selected = [specs.A, specs.D, specs.B, specs.GB, specs.FB, specs.E, specs.C, specs.GC, specs.FC].filter(
-    (t) => !opts.only || opts.only.includes(t.id),
-  )
+  const selected = [
+    specs.A,
+    specs.D,
+    specs.B,
+    specs.BS,
+    specs.GB,
+    specs.FB,
+    specs.E,
+    specs.C,
+    specs.CS,
+    specs.GC,
+    specs.FC,
+    specs.P,
+    specs.SD,
+  ].filter((t) => !opts.only || opts.only.includes(t.id))
   const targets = await loadRounds(tool, selected, servers, `${opts.baseListings / 1000}k`)
   const ratio = (a: TargetResult | undefined, b: TargetResult | undefined, field: 'requestsPerSecond' | 'p99Ms') =>
     a && b ? round(a[field] / b[field]) : (null as unknown as number)
@@ -1114,7 +1210,7 @@ async function main() {
       durationS: opts.durationS,
       warmupS: opts.warmupS,
       rounds: opts.rounds,
-      order: 'alternating: A D B GB FB E C GC FC, then the reverse; figures are the mean over rounds, peak RSS the maximum',
+      order: 'alternating: A D B BS GB FB E C CS GC FC P SD, then the reverse; figures are the mean over rounds, peak RSS the maximum',
       appMode: 'NODE_ENV=production, production build, real configuration; emulators for Supabase Auth and Stripe run outside the server',
     },
     listings: opts.baseListings,
@@ -1132,6 +1228,9 @@ async function main() {
     // Issue 28.2: what we add over the framework (database, middleware, loaders, session), and what it costs over React alone.
     'B/G': ratio(targets.B, targets.GB, 'requestsPerSecond'),
     'C/G': ratio(targets.C, targets.GC, 'requestsPerSecond'),
+    // Issue 28.3: the same pages signed in, against the same floor.
+    'B signed in/G': ratio(targets.BS, targets.GB, 'requestsPerSecond'),
+    'C signed in/G': ratio(targets.CS, targets.GC, 'requestsPerSecond'),
     'G/F (B)': ratio(targets.GB, targets.FB, 'requestsPerSecond'),
     'G/F (C)': ratio(targets.GC, targets.FC, 'requestsPerSecond'),
     'p99(A)/p99(D)': ratio(targets.A, targets.D, 'p99Ms'),
@@ -1158,6 +1257,8 @@ async function main() {
         'C/F': r(at('C'), at('FC'), 'requestsPerSecond'),
         'B/G': r(at('B'), at('GB'), 'requestsPerSecond'),
         'C/G': r(at('C'), at('GC'), 'requestsPerSecond'),
+        'B signed in/G': r(at('BS'), at('GB'), 'requestsPerSecond'),
+        'C signed in/G': r(at('CS'), at('GC'), 'requestsPerSecond'),
         'p99(A)/p99(D)': r(at('A'), at('D'), 'p99Ms'),
       }
     }),

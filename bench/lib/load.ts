@@ -2,10 +2,17 @@ import { runWrk, writeWrkScript, WRK_PATH, wrkVersion, type LoadOptions, type Lo
 
 export type { LoadResult }
 
+export interface PrepareOptions {
+  order: 'rotate' | 'random'
+  accept: string
+  /** A signed-in visitor's Cookie header (issue 28.3), sent with every request. */
+  cookie?: string
+}
+
 export interface LoadTool {
   /** Written into the results: which generator produced the figures. */
   name: string
-  prepare(scriptFile: string, paths: string[], options: { order: 'rotate' | 'random'; accept: string }): void
+  prepare(scriptFile: string, paths: string[], options: PrepareOptions): void
   run(baseUrl: string, scriptFile: string, paths: string[], options: LoadOptions): Promise<{ result: LoadResult; output: string }>
 }
 
@@ -32,12 +39,12 @@ export async function loadTool(): Promise<LoadTool> {
       `wrk is not installed at ${WRK_PATH} (apt-get install wrk) and the autocannon fallback is not installed either (npm install -D autocannon).`,
     )
   }
-  const orders = new Map<string, { order: 'rotate' | 'random'; accept: string }>()
+  const orders = new Map<string, PrepareOptions>()
   return {
     name: "autocannon (FALLBACK: wrk not found; autocannon shares the 2 cores with the server, figures are about half of wrk's)",
     prepare: (scriptFile, _paths, options) => orders.set(scriptFile, options),
     run: async (baseUrl, scriptFile, paths, options) => {
-      const { order, accept } = orders.get(scriptFile)!
+      const { order, accept, cookie } = orders.get(scriptFile)!
       // Each connection walks the list in turn; for random order, walk a shuffled copy.
       const list = order === 'random' ? [...paths].sort(() => Math.random() - 0.5) : paths
       const raw = await autocannon({
@@ -45,7 +52,11 @@ export async function loadTool(): Promise<LoadTool> {
         connections: options.connections,
         duration: options.durationS,
         timeout: options.timeoutS,
-        requests: list.map((p) => ({ method: 'GET', path: p, headers: { accept, 'accept-encoding': 'gzip, deflate, br' } })),
+        requests: list.map((p) => ({
+          method: 'GET',
+          path: p,
+          headers: { accept, 'accept-encoding': 'gzip, deflate, br', ...(cookie ? { cookie } : {}) },
+        })),
       })
       const durationS = Number(raw.duration)
       return {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as purchases from '../../app/routes/purchases.tsx'
 import { routeConsoleToLog } from '../../app/server/infra/log.server.ts'
+import { sessionCookieHeader } from '../../emulators/supabase-auth/session-cookie.ts'
 import { APP, callRoute } from '../support/call-route.ts'
 import { authEmulator } from '../support/services.ts'
 
@@ -12,10 +13,8 @@ import { authEmulator } from '../support/services.ts'
 
 afterEach(() => vi.restoreAllMocks())
 
-/** The cookie @supabase/ssr keeps the session in (`sb-<first host label>-auth-token`, base64url JSON). */
 function sessionCookie(session: object) {
-  const name = `sb-${new URL(authEmulator.url).hostname.split('.')[0]}-auth-token`
-  return `${name}=base64-${Buffer.from(JSON.stringify(session)).toString('base64url')}`
+  return sessionCookieHeader(authEmulator.url, session)
 }
 
 describe('what libraries print', () => {
