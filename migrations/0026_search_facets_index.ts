@@ -12,16 +12,13 @@ import { sql, type Kysely } from 'kysely'
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE INDEX listings_search_facets_idx ON listings USING gin (search_vector, languages, frameworks, dependencies)
     WHERE visible AND archived_at IS NULL`.execute(db)
-  for (const index of ['listings_search_idx', 'listings_languages_idx', 'listings_frameworks_idx', 'listings_dependencies_idx']) {
-    await sql`DROP INDEX ${sql.id(index)}`.execute(db)
-  }
+  await sql`DROP INDEX listings_search_idx, listings_languages_idx, listings_frameworks_idx, listings_dependencies_idx`.execute(db)
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  const partial = sql`WHERE visible AND archived_at IS NULL`
-  await sql`CREATE INDEX listings_search_idx ON listings USING gin (search_vector) ${partial}`.execute(db)
-  for (const column of ['languages', 'frameworks', 'dependencies']) {
-    await sql`CREATE INDEX ${sql.id(`listings_${column}_idx`)} ON listings USING gin (${sql.id(column)}) ${partial}`.execute(db)
-  }
+  await sql`CREATE INDEX listings_search_idx ON listings USING gin (search_vector) WHERE visible AND archived_at IS NULL`.execute(db)
+  await sql`CREATE INDEX listings_languages_idx ON listings USING gin (languages) WHERE visible AND archived_at IS NULL`.execute(db)
+  await sql`CREATE INDEX listings_frameworks_idx ON listings USING gin (frameworks) WHERE visible AND archived_at IS NULL`.execute(db)
+  await sql`CREATE INDEX listings_dependencies_idx ON listings USING gin (dependencies) WHERE visible AND archived_at IS NULL`.execute(db)
   await sql`DROP INDEX listings_search_facets_idx`.execute(db)
 }
