@@ -335,7 +335,7 @@ export async function startMailEmulator(opts: MailEmulatorOptions = {}): Promise
           web.close(() => resolve())
           web.closeAllConnections()
         }),
-      ]).then(() => undefined)
+      ]).then(() => store.flush())
       return closing
     },
   }

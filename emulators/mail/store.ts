@@ -1,9 +1,13 @@
 /**
  * The mail catcher's messages: kept in memory, newest first, and optionally mirrored to a JSON
- * file after every change (like the other emulators' dataFile), so `npm start` keeps the inbox
- * across restarts. The oldest messages are dropped past `limit`.
+ * file a moment after a change (like the other emulators' dataFile), so `npm start` keeps the inbox
+ * across restarts. The oldest messages are dropped past `limit`. The file is written at most once
+ * every WRITE_DELAY_MS: a full inbox is ~10 MB of JSON, and under `npm start` the catcher shares the
+ * app's process, whose requests wait while it is written (the soak, bench/soak.ts, found it).
  */
-import { readDataFile, writeDataFile } from '../support/data-file.ts'
+import { DebouncedDataFile, readDataFile } from '../support/data-file.ts'
+
+const WRITE_DELAY_MS = 1_000
 
 /** One caught message, as `GET /api/messages` returns it (stable: tests and other engineers read it). */
 export interface CaughtMessage {
@@ -48,13 +52,17 @@ interface PersistedState {
 
 export class MailStore {
   private messages: CaughtMessage[]
+  private readonly file: DebouncedDataFile | undefined
 
   private constructor(
-    private readonly dataFile: string | undefined,
+    dataFile: string | undefined,
     private readonly limit: number,
     messages: CaughtMessage[],
   ) {
     this.messages = messages
+    this.file = dataFile
+      ? new DebouncedDataFile(dataFile, (): PersistedState => ({ version: 1, messages: this.messages }), WRITE_DELAY_MS)
+      : undefined
   }
 
   static open(dataFile: string | undefined, limit: number): MailStore {
@@ -86,10 +94,13 @@ export class MailStore {
     return doomed.size
   }
 
+  /** Writes the data file now if a change is waiting (on close). */
+  flush(): void {
+    this.file?.flush()
+  }
+
   private persist(): void {
-    if (!this.dataFile) return
-    const state: PersistedState = { version: 1, messages: this.messages }
-    writeDataFile(this.dataFile, state)
+    this.file?.schedule()
   }
 }
 

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url'
 import Stripe from 'stripe'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startStripeEmulator, type StripeEmulator, type StripeEvent } from './server.ts'
+import { WRITE_DELAY_MS } from './state-file.ts'
 import { closeServer, rejection, sdkFor, startReceiver, type Received } from './test-support.ts'
 
 const WEBHOOK_SECRET = 'whsec_emulator_test_secret'
@@ -905,7 +906,7 @@ describe('Stripe emulator data file (npm start keeps its payments across restart
         confirm: true,
         payment_method: 'pm_card_visa',
       })
-      await sleep(500)
+      await sleep(WRITE_DELAY_MS + 500)
       const reader = await startStripeEmulator({ port: 0, webhookSecret: WEBHOOK_SECRET, dataFile })
       try {
         const charges = await sdkFor(reader).charges.list({ payment_intent: intent.id })

@@ -19,7 +19,7 @@ import { parseForm, type Params } from './form.ts'
 import { IdempotencyStore, isSaved, requestFingerprint, type ExecutedResponse, type StoredResponse } from './idempotency.ts'
 import { newId } from './objects.ts'
 import type { OperationId } from './operations.ts'
-import { readStripeState, StateFileWriter } from './state-file.ts'
+import { readStripeState, stateFileWriter } from './state-file.ts'
 import { WebhookDispatcher, type Delivery, type StripeEvent, type WebhookDelay } from './webhooks.ts'
 
 export type { Delivery, StripeEvent, WebhookDelay } from './webhooks.ts'
@@ -132,7 +132,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions): Promise<
     idempotency.restore(saved.idempotency)
   }
   const stateFile = opts.dataFile
-    ? new StateFileWriter(opts.dataFile, () => ({ api: api.snapshot(), idempotency: idempotency.snapshot() }))
+    ? stateFileWriter(opts.dataFile, () => ({ api: api.snapshot(), idempotency: idempotency.snapshot() }))
     : undefined
   const app: App = {
     api,

@@ -32,3 +32,31 @@ export function writeDataFile(dataFile: string, state: unknown): void {
   writeFileSync(temporary, JSON.stringify(state), { mode: 0o600 })
   renameSync(temporary, dataFile)
 }
+
+/**
+ * Writes an emulator's state a moment after it changed, once for every change made meanwhile (a burst of
+ * requests is one write, and a large state — a full inbox, a busy Stripe account — is not serialized
+ * for each change), and at once on `flush()` (on close). A crash loses at most the last `delayMs`.
+ */
+export class DebouncedDataFile {
+  private timer: NodeJS.Timeout | undefined
+
+  constructor(
+    private readonly dataFile: string,
+    private readonly read: () => unknown,
+    private readonly delayMs: number,
+  ) {}
+
+  /** Writes after `delayMs`, once for all changes made meanwhile. */
+  schedule(): void {
+    this.timer ??= setTimeout(() => this.flush(), this.delayMs)
+  }
+
+  /** Writes now if a change is waiting. */
+  flush(): void {
+    if (!this.timer) return
+    clearTimeout(this.timer)
+    this.timer = undefined
+    writeDataFile(this.dataFile, this.read())
+  }
+}
