@@ -11,7 +11,8 @@
  * app server into the run directory), --keep (leave the build and the database copy in place),
  * --seed-only (fill the cache of seeded clusters and stop), --app-build DIR (measure an existing build),
  * --serve (start and check everything, then keep it running until Ctrl-C), --only A,B (measure
- * only those targets; results to bench/.cache/run/results.json).
+ * only those targets; results to bench/.cache/run/results.json), --shapes (A and D per query shape, with the
+ * search's indexes as they are and as before migration 0026; results to bench/.cache/run/shapes.json).
  */
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -24,6 +25,7 @@ import type { EmbeddedDatabase } from '../db/embedded.ts'
 import type { AuthEmulator } from '../emulators/supabase-auth/server.ts'
 import { sessionCookieHeader } from '../emulators/supabase-auth/session-cookie.ts'
 import { compileFloorPlans } from './lib/app-queries.ts'
+import { productionClusterEnv } from './lib/cluster-env.ts'
 import { ensureSeededCluster, startRunCluster } from './lib/database.ts'
 import { postmasterPid, sampleConnections, withStatementStats, type ConnectionSample, type StatementCount } from './lib/db-stats.ts'
 import { explainPlans, type QueryPlanSummary } from './lib/explain.ts'
@@ -93,6 +95,8 @@ const opts = {
       ?.split(',')
       .map((t) => t.trim().toUpperCase()) ?? null,
   keep: flag('keep'),
+  /** Issue 28.5: A and D per query shape, with the search's indexes as they are and as before migration 0026. */
+  shapes: flag('shapes'),
 }
 if (opts.scaleListings === opts.baseListings) opts.scaleListings = null
 
@@ -361,13 +365,25 @@ async function getJson(url: string): Promise<unknown> {
 /**
  * Floor G serves the app's own route modules from the app's own loader data: the same document, byte
  * for byte, but for the nonce attributes (G renders with entry.server's default policy, a nonce; the
- * app's anonymous pages carry hashes instead, decision 023).
+ * app's anonymous pages carry hashes instead, decision 023). The loaders word some times ("Updated 49
+ * minutes ago", issue 30) and G's data was read at its start: when the documents differ, G reads the
+ * app's data again and both are compared once more, fetched together.
  */
 async function checkFloorG(pagePath: string, appHtml: string) {
-  const response = await fetch(`http://127.0.0.1:${PORTS.floorG}${pagePath}`, { headers: { Accept: 'text/html' } })
-  const html = await response.text()
-  if (!response.ok) throw new Error(`floor G: GET ${pagePath} answered ${response.status}`)
-  const withoutNonces = (page: string) => page.replace(/ nonce="[^"]*"/g, '')
+  const floorG = `http://127.0.0.1:${PORTS.floorG}`
+  const page = async (origin: string) => {
+    const response = await fetch(`${origin}${pagePath}`, { headers: { Accept: 'text/html' } })
+    const html = await response.text()
+    if (!response.ok) throw new Error(`${origin === floorG ? 'floor G' : 'the app'}: GET ${pagePath} answered ${response.status}`)
+    return html
+  }
+  const withoutNonces = (html: string) => html.replace(/ nonce="[^"]*"/g, '')
+  let html = await page(floorG)
+  if (withoutNonces(html) !== withoutNonces(appHtml)) {
+    const reload = await fetch(`${floorG}/reload`, { method: 'POST' })
+    if (!reload.ok) throw new Error(`floor G: POST /reload answered ${reload.status}`)
+    ;[appHtml, html] = await Promise.all([page(`http://127.0.0.1:${PORTS.app}`), page(floorG)])
+  }
   if (withoutNonces(html) !== withoutNonces(appHtml)) {
     writeFileSync(path.join(RUN_DIR, 'mismatch-app.html'), appHtml)
     writeFileSync(path.join(RUN_DIR, 'mismatch-g.html'), html)
@@ -712,6 +728,69 @@ async function loadRounds(
 }
 
 // ---------------------------------------------------------------------------
+// Throughput per query shape (issue 28.5, `--shapes`): A and D on one query at a time, first with the
+// search's indexes as the migrations leave them, then as they were before migration 0026 (its down()
+// on this run's copy of the database: the four one-column GIN indexes instead of the one that serves
+// the text and the facets together). Results: the run directory's shapes.json.
+
+/** The shapes migration 0026 was for: a text search with a facet (decision 037's two). */
+const TEXT_AND_FACET_SHAPES = [
+  { name: 'text and language', query: 'search=authentication&languages=Python&sortBy=newest' },
+  { name: 'text, language and price', query: 'search=dashboard&languages=TypeScript&maxPrice=100&sortBy=newest' },
+]
+
+async function measureShapes(
+  tool: Awaited<ReturnType<typeof loadTool>>,
+  queries: Array<{ name: string; query: string }>,
+  servers: Servers,
+  databaseUrl: string,
+) {
+  const one = (id: 'A' | 'D', query: string): TargetSpec => ({
+    id,
+    label: id,
+    port: id === 'A' ? PORTS.app : PORTS.floorD,
+    paths: [`/api/listings?${query}`],
+    order: 'rotate',
+    accept: 'application/json',
+    server: id === 'A' ? 'app' : 'floorD',
+  })
+  const pass = async (indexes: 'after 0026' | 'before 0026') => {
+    const rows = []
+    for (const { name, query } of queries) {
+      const a = await measure(tool, one('A', query), servers, `${indexes} ${name}`)
+      const d = await measure(tool, one('D', query), servers, `${indexes} ${name}`)
+      rows.push({
+        indexes,
+        shape: name,
+        query,
+        A: round(a.requestsPerSecond, 1),
+        D: round(d.requestsPerSecond, 1),
+        'A/D': round(a.requestsPerSecond / d.requestsPerSecond),
+        pgCpuMsPerRequestA: a.pgCpuMsPerRequest,
+        pgCpuMsPerRequestD: d.pgCpuMsPerRequest,
+      })
+    }
+    return rows
+  }
+  const after = await pass('after 0026')
+  log('the indexes as before migration 0026 (its down() on this copy)…')
+  const { createDb } = await import('../db/connection.ts')
+  const { down } = await import('../migrations/0026_search_facets_index.ts')
+  const db = createDb(databaseUrl, { max: 1, applicationName: 'forkmarket-bench' })
+  await down(db as never).finally(() => db.destroy())
+  const before = await pass('before 0026')
+  const file = path.join(RUN_DIR, 'shapes.json')
+  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), listings: opts.baseListings, before, after }, null, 2)}\n`)
+  console.log(`\n| Shape | query | A before | A after | D before | D after | PostgreSQL ms/request (A) before → after |`)
+  console.log('|---|---|--:|--:|--:|--:|--:|')
+  for (const [i, b] of before.entries()) {
+    const a = after[i]!
+    console.log(`| ${b.shape} | \`${b.query}\` | ${b.A} | ${a.A} | ${b.D} | ${a.D} | ${b.pgCpuMsPerRequestA} → ${a.pgCpuMsPerRequestA} |`)
+  }
+  log(`per shape: ${path.relative(ROOT, file)}`)
+}
+
+// ---------------------------------------------------------------------------
 // Tail latency at fixed rates (issue 20): open loop, A and D at the same rates.
 
 const OPEN_LOOP_SHARES = [0.5, 0.8] as const
@@ -843,7 +922,6 @@ async function measureThroughCache(
   const dataDir = path.join(RUN_DIR, 'cluster')
   const clusterLog = path.join(LOG_DIR, 'cluster.log')
   log(`starting the cluster: nginx on ${PORTS.nginx} in front of ${instances} instance(s) on the same database…`)
-  const port = (i: number) => String(PORTS.nginx + i)
   const cluster = await startCluster({
     instances,
     port: PORTS.nginx,
@@ -851,21 +929,7 @@ async function measureThroughCache(
     dataDir,
     seedDemoData: false,
     log: (line) => appendFileSync(clusterLog, `${line}\n`),
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: 'production',
-      BUILD_DIR: APP_BUILD,
-      SKIP_BUILD: 'true',
-      DATABASE_URL: databaseUrl,
-      SUPABASE_EMULATOR_PORT: port(1),
-      STRIPE_EMULATOR_PORT: port(2),
-      GITHUB_EMULATOR_PORT: port(3),
-      MAIL_EMULATOR_SMTP_PORT: port(4),
-      MAIL_EMULATOR_WEB_PORT: port(5),
-      S3_EMULATOR_PORT: port(6),
-      LOG_SILENT: 'true',
-    },
+    env: productionClusterEnv({ buildDir: APP_BUILD, databaseUrl, portBase: PORTS.nginx }),
   })
   const stopCluster = () => cluster.stop()
   cleanups.push(stopCluster)
@@ -1065,10 +1129,11 @@ async function main() {
   const workload = await chooseWorkload(client, smoke ? 100 : 1000).finally(() => client.end())
   log(`queries: ${workload.queries.map((q) => q.query).join(' | ')}`)
 
+  const shapeQueries = opts.shapes ? [...workload.queries, ...TEXT_AND_FACET_SHAPES] : workload.queries
   const plans = await compileFloorPlans(
     ROOT,
     databaseUrl,
-    workload.queries.map((q) => q.query),
+    shapeQueries.map((q) => q.query),
   )
   const plansFile = path.join(RUN_DIR, 'floor-plans.json')
   writeFileSync(plansFile, JSON.stringify(plans, null, 2))
@@ -1089,6 +1154,13 @@ async function main() {
     await new Promise(() => {})
   }
 
+  if (opts.shapes) {
+    // D answers the extra shapes as A does, too.
+    await checkTargets({ ...workload, queries: TEXT_AND_FACET_SHAPES }, false)
+    await measureShapes(tool, shapeQueries, servers, databaseUrl)
+    await stopServers(servers)
+    return
+  }
   const sessions = await signInForTheRun(databaseUrl, workload)
   const specs = targetSpecs(workload, sessions)
   const statements = opts.only ? null : await statementsPerRequest(databaseUrl, specs)

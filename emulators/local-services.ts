@@ -6,6 +6,7 @@ import { localSecret } from '../db/local-secrets.ts'
 import { assertPortFree } from '../db/ports.ts'
 import { emailUserId } from '../db/seed/demo-data.ts'
 import { demoGithubSpec, type DemoGithub } from '../db/seed/demo-github.ts'
+import type { AuthEmulator } from './supabase-auth/server.ts'
 
 /**
  * Starts the local stand-ins for hosted services (Supabase Auth, Stripe, GitHub, mail) when
@@ -21,6 +22,11 @@ export interface LocalServices {
   demoGithub?: DemoGithub
   /** A client of the Stripe emulator when it was started: the demo data's sales are paid there. */
   demoStripe?: Stripe
+  /**
+   * The auth emulator's session for any e-mail, without a browser, when it was started (the soak signs
+   * its buyers in with it, bench/soak.ts).
+   */
+  createSession?: AuthEmulator['createSession']
   /**
    * Points the emulators' webhooks and redirects at the app on `port`: a launcher that started them with
    * `appPort` 0 calls it once its server has bound a port (decision 031).
@@ -50,6 +56,7 @@ export async function startLocalServices(options: {
   let githubAccount: ((profile: { email: string; login: string; fullName: string }) => { id: number; login: string }) | undefined
   let demoGithub: DemoGithub | undefined
   let demoStripe: Stripe | undefined
+  let createSession: AuthEmulator['createSession'] | undefined
   if (!env.GITHUB_APP_ID) {
     if (production) {
       options.log('no GITHUB_APP_ID: GitHub delivery is off (every listing is delivered by its seller)')
@@ -119,6 +126,7 @@ export async function startLocalServices(options: {
       githubAccount,
     })
     appPortSetters.push((appPort) => auth.setSiteUrl(`http://localhost:${appPort}`))
+    createSession = (input) => auth.createSession(input)
     supplied.SUPABASE_URL = auth.url
     supplied.SUPABASE_ANON_KEY = auth.anonKey
     defaults.ADMIN_EMAILS = 'admin@forkmarket.dev'
@@ -212,6 +220,7 @@ export async function startLocalServices(options: {
     defaults,
     demoGithub,
     demoStripe,
+    createSession,
     setAppPort: (port) => {
       for (const setAppPort of appPortSetters) setAppPort(port)
     },

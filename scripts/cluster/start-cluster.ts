@@ -65,6 +65,8 @@ export interface Cluster {
   /** The configuration every instance shares (database, secrets, emulators, TRUST_PROXY). */
   sharedEnv: Record<string, string>
   nginx: RunningNginx
+  /** What the launcher's emulators offer a client of the cluster: paying at Stripe, a session without a browser. */
+  services: Pick<LocalServices, 'demoStripe' | 'createSession'>
   /** Stops nginx, then the instances (SIGTERM: in-flight requests finish), the emulators, the database. */
   stop: () => Promise<void>
 }
@@ -309,7 +311,17 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`
     await waitHealthy(url, running.child, () => '', 30_000, 'nginx')
     log(`Forkmarket (${count} instances behind nginx) is running at http://localhost:${port}`)
-    return { url, port, instances, databaseUrl: config.DATABASE_URL, sharedEnv, nginx: running, stop }
+    const { demoStripe, createSession } = services
+    return {
+      url,
+      port,
+      instances,
+      databaseUrl: config.DATABASE_URL,
+      sharedEnv,
+      nginx: running,
+      services: { demoStripe, createSession },
+      stop,
+    }
   } catch (error) {
     await stop()
     throw error
