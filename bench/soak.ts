@@ -14,7 +14,7 @@
  * its signed `payment_intent.succeeded`; the app then writes the sale, the ledger and the mails.
  *
  * The instance's RSS is sampled every 5 s, during the load and for a minute after it. It levels off
- * when the last third of the load grows it by at most 10 % (and 30 MB) over the middle third; the run
+ * when the last third of the load grows it by at most 10 % or 30 MB, whichever is more, over the middle third; the run
  * fails when it does not, when a page answers other than 200, or when a confirmed payment never
  * becomes a paid sale. Results: bench/results/soak.json.
  */
@@ -51,6 +51,8 @@ const number = (name: keyof typeof args) => {
   return value
 }
 const LOAD_MS = number('minutes') * 60_000
+// Each third of the load needs samples of its own (every 5 s) for the verdict to mean anything.
+if (LOAD_MS < 60_000) throw new Error('--minutes must be at least 1')
 const PURCHASES = Math.round(number('purchases'))
 const LISTINGS = Math.round(number('listings'))
 const CONNECTIONS = Math.round(number('connections'))

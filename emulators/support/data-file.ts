@@ -33,30 +33,61 @@ export function writeDataFile(dataFile: string, state: unknown): void {
   renameSync(temporary, dataFile)
 }
 
+/** The writers with a change waiting: written when the process exits (one handler for all of them). */
+const waiting = new Set<DebouncedDataFile>()
+let exitHandler = false
+
 /**
  * Writes an emulator's state a moment after it changed, once for every change made meanwhile (a burst of
  * requests is one write, and a large state — a full inbox, a busy Stripe account — is not serialized
- * for each change), and at once on `flush()` (on close). A crash loses at most the last `delayMs`.
+ * for each change), at once on `flush()` (on close), and when the process exits with a change waiting
+ * (`process.exit` after a failed start included). A crash (SIGKILL) loses at most the last `delayMs`. A
+ * write that fails (disk full) is logged and tried again later: under `npm start` the emulators share
+ * the app's process, which must not die of it.
  */
 export class DebouncedDataFile {
   private timer: NodeJS.Timeout | undefined
 
   constructor(
-    private readonly dataFile: string,
+    readonly dataFile: string,
     private readonly read: () => unknown,
     private readonly delayMs: number,
   ) {}
 
   /** Writes after `delayMs`, once for all changes made meanwhile. */
   schedule(): void {
-    this.timer ??= setTimeout(() => this.flush(), this.delayMs)
+    if (!exitHandler) {
+      exitHandler = true
+      process.once('exit', () => {
+        for (const file of waiting) {
+          try {
+            file.flush()
+          } catch (error) {
+            console.error(`could not write ${file.dataFile} at exit:`, error instanceof Error ? error.message : error)
+          }
+        }
+      })
+    }
+    waiting.add(this)
+    this.timer ??= setTimeout(() => {
+      try {
+        this.flush()
+      } catch (error) {
+        console.error(
+          `could not write ${this.dataFile}, trying again in ${this.delayMs} ms:`,
+          error instanceof Error ? error.message : error,
+        )
+        this.schedule()
+      }
+    }, this.delayMs)
   }
 
-  /** Writes now if a change is waiting. */
+  /** Writes now if a change is waiting (throws when the write fails). */
   flush(): void {
     if (!this.timer) return
     clearTimeout(this.timer)
     this.timer = undefined
+    waiting.delete(this)
     writeDataFile(this.dataFile, this.read())
   }
 }
