@@ -130,9 +130,10 @@ async function main() {
     // The purchases: a buyer per client address, each buying five of the listings that sell without GitHub.
     let buyers = 0
     const signIn = async () => {
-      buyers += 1
-      const session = await createSession({ email: `soak-buyer-${buyers}@soak.forkmarket.dev`, fullName: `Soak Buyer ${buyers}` })
-      return { token: session.access_token, address: `10.${(buyers >> 16) & 255}.${(buyers >> 8) & 255}.${buyers & 255}` }
+      // This buyer's number, taken before the await: the other purchase loop may sign one in meanwhile.
+      const n = ++buyers
+      const session = await createSession({ email: `soak-buyer-${n}@soak.forkmarket.dev`, fullName: `Soak Buyer ${n}` })
+      return { token: session.access_token, address: `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` }
     }
     const startPurchase = async (buyer: { token: string; address: string }, listingId: string) => {
       const response = await fetch(`${appUrl}/api/listings/${listingId}/purchase`, {
