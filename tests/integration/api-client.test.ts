@@ -1,4 +1,3 @@
-import '../support/stripe.ts'
 import createClient from 'openapi-fetch'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ApiKeyScope } from '../../app/lib/api-keys.ts'

@@ -1,4 +1,3 @@
-import '../support/stripe.ts'
 import { beforeEach, describe, expect, it } from 'vitest'
 import * as adminScreen from '../../app/routes/admin.tsx'
 import * as rejectApi from '../../app/routes/api/admin-bank-reject.ts'

@@ -1,4 +1,3 @@
-import '../support/stripe.ts'
 import { describe, expect, it } from 'vitest'
 import * as setTheme from '../../app/routes/action.set-theme.ts'
 import * as webhook from '../../app/routes/api/stripe-webhook.ts'

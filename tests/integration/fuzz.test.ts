@@ -1,4 +1,3 @@
-import '../support/stripe.ts'
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { callRoute } from '../support/call-route.ts'

@@ -1,4 +1,3 @@
-import '../support/stripe.ts'
 import { sql } from 'kysely'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { ADMIN_READ_ACTION } from '../../app/server/domain/sale-messages.server.ts'

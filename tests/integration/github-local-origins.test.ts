@@ -4,7 +4,6 @@ import * as install from '../../app/routes/github/install.ts'
 import { signFlowState } from '../../app/server/domain/github-accounts.server.ts'
 import { callRoute } from '../support/call-route.ts'
 import { setEnv } from '../support/config.ts'
-import '../support/github.ts'
 import { signUp } from '../support/payment-fixtures.ts'
 
 /*

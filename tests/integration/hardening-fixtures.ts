@@ -26,7 +26,8 @@ interface Account {
   token: string
 }
 
-let accounts: Record<Exclude<Role, 'anon'>, Account> | undefined
+/** The four accounts, made once for each file's auth emulator (a file's tokens are signed by its own). */
+const accounts = new WeakMap<object, Record<Exclude<Role, 'anon'>, Account>>()
 
 async function account(name: string): Promise<Account> {
   const email = `${name}-${Math.random().toString(36).slice(2, 8)}@hardening.test`
@@ -35,13 +36,14 @@ async function account(name: string): Promise<Account> {
 }
 
 async function getAccounts() {
-  accounts ??= {
+  const made = accounts.get(authEmulator) ?? {
     buyer: await account('buyer'),
     other: await account('other'),
     owner: await account('owner'),
     admin: await account('admin'),
   }
-  return accounts
+  accounts.set(authEmulator, made)
+  return made
 }
 
 /** A real (emulated) Stripe payment, so refunds have something to refund. */

@@ -1,4 +1,3 @@
-import '../support/stripe.ts'
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, rmSync } from 'node:fs'

@@ -1,4 +1,3 @@
-import '../support/stripe.ts'
 import { request as httpRequest } from 'node:http'
 import { connect, type AddressInfo } from 'node:net'
 import express from 'express'

@@ -1,4 +1,3 @@
-import '../support/stripe.ts'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { callRoute } from '../support/call-route.ts'
 import { buildRequest, buildWorld, type Body, type World } from './hardening-fixtures.ts'

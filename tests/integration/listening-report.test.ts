@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { parseConfig } from '../../app/server/infra/env.server.ts'
 import { startLocalServices } from '../../emulators/local-services.ts'
 import { spawnListening, type ListeningChild } from '../../scripts/spawn-listening.ts'
-import { authEmulator, s3Emulator } from '../support/services.ts'
+import { authAndStorageEnv } from '../support/services.ts'
 
 // Issue 26.18: a port found free and handed to a child process could be taken before the child bound it
 // (a test run failed with EADDRINUSE). A child now binds port 0 and reports the port it got over its IPC
@@ -49,14 +49,7 @@ describe('a child process on port 0', () => {
         PORT: '0',
         HOST: '127.0.0.1',
         DATA_DIR: temporaryDir(),
-        SUPABASE_URL: authEmulator.url,
-        SUPABASE_ANON_KEY: authEmulator.anonKey,
-        S3_ENDPOINT: s3Emulator.url,
-        S3_BUCKET: 'forkmarket-uploads',
-        S3_REGION: s3Emulator.region,
-        S3_ACCESS_KEY_ID: s3Emulator.accessKeyId,
-        S3_SECRET_ACCESS_KEY: s3Emulator.secretAccessKey,
-        S3_FORCE_PATH_STYLE: 'true',
+        ...authAndStorageEnv(),
         STRIPE_EMULATOR_PORT: '0',
         GITHUB_EMULATOR_PORT: '0',
         MAIL_EMULATOR_SMTP_PORT: '0',

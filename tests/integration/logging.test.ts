@@ -1,4 +1,3 @@
-import '../support/stripe.ts'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CLIENT_IP_HEADER } from '../../app/server/http/client-ip.server.ts'
 import { resetRateLimits } from '../../app/server/http/rate-limit.server.ts'

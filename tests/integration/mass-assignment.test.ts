@@ -1,4 +1,3 @@
-import '../support/stripe.ts'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { approvePayoutBatch } from '../../app/server/domain/payout-batches.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'

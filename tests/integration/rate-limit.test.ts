@@ -1,7 +1,6 @@
 import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
-import '../support/stripe.ts'
 import * as sellerListingsApi from '../../app/routes/api/seller-listings.ts'
 import * as login from '../../app/routes/login.tsx'
 import { createApiKey } from '../../app/server/domain/api-keys.server.ts'

@@ -1,4 +1,3 @@
-import '../support/stripe.ts'
 import { describe, expect, it } from 'vitest'
 import * as adminScreen from '../../app/routes/admin.tsx'
 import * as csvApi from '../../app/routes/api/admin-reconciliation-csv.ts'

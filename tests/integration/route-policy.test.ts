@@ -1,4 +1,3 @@
-import '../support/stripe.ts'
 import pg from 'pg'
 import { describe, expect, inject, it } from 'vitest'
 import { syncUser } from '../../app/server/domain/users.server.ts'

@@ -1,4 +1,3 @@
-import '../support/stripe.ts'
 import { createElement } from 'react'
 import { renderToString } from 'react-dom/server'
 import { createRoutesStub } from 'react-router'

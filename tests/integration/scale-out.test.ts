@@ -5,7 +5,7 @@ import path from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { spawnListening } from '../../scripts/spawn-listening.ts'
-import { authEmulator, s3Emulator } from '../support/services.ts'
+import { authAndStorageEnv, s3Emulator } from '../support/services.ts'
 import { makeImage, signUp } from './listings-support.ts'
 
 // Issue 20: two app processes (`server.ts`, each with its own memory and its own
@@ -68,17 +68,9 @@ beforeAll(async () => {
   const shared = {
     NODE_ENV: 'development',
     DATABASE_URL: process.env.DATABASE_URL!,
-    SUPABASE_URL: authEmulator.url,
-    SUPABASE_ANON_KEY: authEmulator.anonKey,
     SESSION_SECRET: process.env.SESSION_SECRET!,
     BANK_DETAILS_KEY: process.env.BANK_DETAILS_KEY!,
-    STORAGE: 's3',
-    S3_ENDPOINT: s3Emulator.url,
-    S3_BUCKET: 'forkmarket-uploads',
-    S3_REGION: s3Emulator.region,
-    S3_ACCESS_KEY_ID: s3Emulator.accessKeyId,
-    S3_SECRET_ACCESS_KEY: s3Emulator.secretAccessKey,
-    S3_FORCE_PATH_STYLE: 'true',
+    ...authAndStorageEnv(),
     SEED_DEMO_DATA: 'false',
     RATE_LIMIT_MULTIPLIER: '1',
     LOG_SILENT: 'true',

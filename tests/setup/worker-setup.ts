@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
-import { beforeEach, inject } from 'vitest'
+import { afterAll, beforeEach, inject } from 'vitest'
 import { loadConfig } from '../../app/server/infra/env.server.ts'
-import '../support/services.ts'
 
 // Runs in every test file before it imports app code: give this worker its own
 // database cloned from the migrated template, and make it the app's DATABASE_URL.
@@ -23,7 +22,22 @@ process.env.APP_URL ??= 'http://localhost:3000'
 process.env.LOG_SILENT ??= 'true'
 // Rate limits are relaxed in tests; tests/integration/rate-limit.test.ts tightens them itself.
 process.env.RATE_LIMIT_MULTIPLIER ??= '1000'
-loadConfig()
+
+// The integration project runs without isolation (vitest.config.ts): this worker's files share one
+// import of the app, one after another. The variables above are the worker's (set by its first file;
+// the app's modules read some once, as they do in production); what a file sets is put back after it,
+// and each file gets emulators of its own (tests/support/services.ts).
+const environmentBefore = { ...process.env }
+// Imported now: the services reach the app's webhook routes, whose modules read DATABASE_URL.
+const { startFileServices, stopFileServices } = await import('../support/services.ts')
+await startFileServices()
+
+afterAll(async () => {
+  await stopFileServices()
+  for (const name of Object.keys(process.env)) if (!(name in environmentBefore)) delete process.env[name]
+  Object.assign(process.env, environmentBefore)
+  loadConfig()
+})
 
 const tables = [
   'audit_log',

@@ -1,11 +1,10 @@
-import { afterAll } from 'vitest'
-import { startMailEmulator, type CaughtMessage } from '../../emulators/mail/server.ts'
-import { setEnv } from './config.ts'
+import type { CaughtMessage } from '../../emulators/mail/server.ts'
+import { mailEmulator } from './services.ts'
 
 /*
- * Each integration test file that imports this gets its own mail catcher (ports 0), and the app's
- * SMTP_URL points at it: the app's real sendMail (Nodemailer) delivers to a real SMTP server
- * (smtp-server), which parses and keeps every mail. Import it before any app module.
+ * Every integration test file has its own mail catcher (tests/support/services.ts, started for each
+ * file), and the app's SMTP_URL points at it: the app's real sendMail (Nodemailer) delivers to a real
+ * SMTP server (smtp-server), which parses and keeps every mail.
  *
  *   import { mailEmulator, inbox, waitForMail, withSmtpDown } from '../support/mail.ts'
  *   const receipt = await waitForMail({ to: buyer.email, subject: /receipt/i })
@@ -13,10 +12,7 @@ import { setEnv } from './config.ts'
  *
  * The same is reachable over HTTP (mailEmulator.webUrl + '/api/messages?to=…'), as e2e tests do.
  */
-export const mailEmulator = await startMailEmulator({ smtpPort: 0, webPort: 0 })
-
-setEnv({ SMTP_URL: mailEmulator.smtpUrl, MAIL_FROM: 'Forkmarket <notifications@forkmarket.test>' })
-
+export { mailEmulator } from './services.ts'
 export type { CaughtMessage } from '../../emulators/mail/server.ts'
 
 /** The mails caught so far, newest first (`to`: envelope, To or Cc, case-insensitive). */
@@ -38,7 +34,3 @@ export async function withSmtpDown<T>(work: () => Promise<T>): Promise<T> {
     mailEmulator.setOutage(false)
   }
 }
-
-afterAll(async () => {
-  await mailEmulator.close()
-})

@@ -1,10 +1,9 @@
-import Stripe from 'stripe'
 import { splitFee } from '../../app/lib/money.ts'
 import { syncUser } from '../../app/server/domain/users.server.ts'
 import { db } from '../../app/server/infra/db.server.ts'
 import type { TransactionStatus } from '../../db/schema.ts'
-import { authEmulator } from './services.ts'
-import { stripeEmulator, webhookSecret } from './stripe.ts'
+import { authEmulator, stripeAsBrowser as stripe } from './services.ts'
+import { webhookSecret } from './stripe.ts'
 
 // Fixtures for the checkout, webhook and escrow suites.
 
@@ -107,11 +106,7 @@ export async function insertSale(input: {
 }
 
 /** The Stripe SDK pointed at this file's emulator (to play the browser's part: confirm an intent). */
-export const stripe = new Stripe(stripeEmulator.secretKey, {
-  host: stripeEmulator.host,
-  port: stripeEmulator.port,
-  protocol: 'http',
-})
+export { stripe }
 
 /** Pays a PaymentIntent with a test card number, as Stripe.js would from the card form. */
 export async function payIntent(clientSecret: string, cardNumber = '4242424242424242') {
