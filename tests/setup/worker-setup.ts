@@ -33,6 +33,10 @@ const { startFileServices, stopFileServices } = await import('../support/service
 await startFileServices()
 
 afterAll(async () => {
+  // The demo images a seeding test started are stored in the background (db/seed/demo.ts): they finish
+  // against this file's S3 emulator, not the next file's.
+  const { demoImagesStored } = await import('../../db/seed/demo.ts')
+  await demoImagesStored()
   await stopFileServices()
   for (const name of Object.keys(process.env)) if (!(name in environmentBefore)) delete process.env[name]
   Object.assign(process.env, environmentBefore)
