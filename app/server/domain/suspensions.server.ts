@@ -134,13 +134,12 @@ export function liftSuspension(input: { userId: string; adminId: string; reason:
 /** Is this user suspended now (an approved suspension not lifted)? Asked on every signed-in request. */
 export async function isSuspended(userId: string): Promise<boolean> {
   if (!isUuid(userId)) return false
-  const row = await db
-    .selectFrom('userSuspensions')
-    .select('id')
-    .where('userId', '=', userId)
-    .where('status', '=', 'active')
-    .executeTakeFirst()
-  return row !== undefined
+  return (await activeSuspensionQuery(userId).executeTakeFirst()) !== undefined
+}
+
+/** The one rule of "is this user suspended": an active suspension (also read inside auth.server.ts's caller read). */
+export function activeSuspensionQuery(userId: string) {
+  return db.selectFrom('userSuspensions').select('id').where('userId', '=', userId).where('status', '=', 'active')
 }
 
 export interface SuspensionView {

@@ -49,7 +49,12 @@ async function uniqueUsername(base: string): Promise<string> {
 }
 
 export async function getUserById(id: string): Promise<PublicUser | undefined> {
-  return db.selectFrom('users').select(PUBLIC_COLUMNS).where('id', '=', id).executeTakeFirst()
+  return publicUserQuery(id).executeTakeFirst()
+}
+
+/** The read of a user's public columns, for a statement that asks more beside it (auth.server.ts). */
+export function publicUserQuery(id: string) {
+  return db.selectFrom('users').select(PUBLIC_COLUMNS).where('id', '=', id)
 }
 
 /**

@@ -1,13 +1,14 @@
 import { createContext, data, redirect, type MiddlewareFunction, type RouterContextProvider } from 'react-router'
 import type { ApiKeyScope } from '~/lib/api-keys'
+import { isUuid } from '~/lib/ids'
 import { isApiKeyToken } from '../domain/api-keys.server.ts'
-import { isSuspended } from '../domain/suspensions.server.ts'
-import { displayNameFor, getUserById, syncUser, type PublicUser } from '../domain/users.server.ts'
+import { activeSuspensionQuery, isSuspended } from '../domain/suspensions.server.ts'
+import { displayNameFor, getUserById, publicUserQuery, syncUser, type PublicUser } from '../domain/users.server.ts'
 import { logSecurityEvent } from '../infra/log.server.ts'
 import { createSupabaseServerClient, hasAuthCookie } from '../infra/supabase.server.ts'
 import { apiKeyCaller } from './api-key-auth.server.ts'
 import { routePolicyContext } from './route-policy.server.ts'
-import { revokeSession, verifyAccessToken, type VerifiedClaims } from './session-tokens.server.ts'
+import { isRevoked, revokedSessionQuery, revokeSession, verifyAccessToken, type VerifiedClaims } from './session-tokens.server.ts'
 
 export interface RequestAuth {
   /** The verified product user of this request (cookie session or bearer token), resolved once. */
@@ -54,9 +55,9 @@ function payloadFromClaims(claims: VerifiedClaims) {
  * Finds the product user for verified claims; a user whose sync failed at
  * sign-in is synced now. A failed sync is logged and treated as signed out.
  */
-async function userFromClaims(claims: VerifiedClaims | undefined | null): Promise<PublicUser | null> {
+async function userFromClaims(claims: VerifiedClaims | undefined | null, read?: PublicUser): Promise<PublicUser | null> {
   if (!claims?.sub || !claims.email) return null
-  const existing = await getUserById(claims.sub)
+  const existing = read ?? (await getUserById(claims.sub))
   if (existing) return existing
   try {
     return await syncUser(payloadFromClaims(claims))
@@ -64,6 +65,22 @@ async function userFromClaims(claims: VerifiedClaims | undefined | null): Promis
     console.error('Failed to sync user:', error instanceof Error ? error.message : error)
     return null
   }
+}
+
+/**
+ * Who a session token's claims name, in one statement (issue 28.3: every signed-in request asks it):
+ * the user's public columns, whether the session was revoked here and whether the user is suspended —
+ * each rule where it lives (revokedSessionQuery, activeSuspensionQuery). No row: the user is not synced
+ * yet (the revocation is then asked on its own).
+ */
+async function readCaller(userId: string, sessionId: string) {
+  const row = await publicUserQuery(userId)
+    .select((eb) => [eb.exists(revokedSessionQuery(sessionId)).as('revoked'), eb.exists(activeSuspensionQuery(userId)).as('suspended')])
+    .executeTakeFirst()
+  if (!row) return { user: undefined, revoked: await isRevoked(sessionId), suspended: false }
+  const { revoked, suspended, ...user } = row
+  // PostgreSQL answers EXISTS as a boolean (Kysely types it SqlBool for other databases).
+  return { user: user as PublicUser, revoked: revoked === true, suspended: suspended === true }
 }
 
 /**
@@ -97,34 +114,42 @@ export const authMiddleware: MiddlewareFunction<Response> = async ({ request, co
   let resolved: Promise<PublicUser | null> | undefined
   const getUser = () =>
     (resolved ??= (async () => {
-      const user = await resolveCaller()
+      const { user, suspended } = await resolveCaller()
       // Issue 30: a suspended user is signed out everywhere (session, bearer token, API key) until it is lifted.
-      if (user && (await isSuspended(user.id))) {
+      if (user && (suspended ?? (await isSuspended(user.id)))) {
         logSecurityEvent('suspended_user_refused', request, { userId: user.id, via })
         return null
       }
       return user
     })())
-  const resolveCaller = async (): Promise<PublicUser | null> => {
-    if (via === 'none') return null
+  /** The caller, and whether they are suspended when the same read answered it (a session token's). */
+  const resolveCaller = async (): Promise<{ user: PublicUser | null; suspended?: boolean }> => {
+    if (via === 'none') return { user: null }
     if (via === 'api-key') {
       if (!isApiRequest(request)) {
         logSecurityEvent('api_key_refused', request, { reason: 'not an API endpoint' })
-        return null
+        return { user: null }
       }
       // Read now, not when this middleware ran: the route's policy middleware runs after it.
       const method = request.method === 'HEAD' ? 'GET' : request.method
       const scopes: Partial<Record<string, ApiKeyScope>> = context.get(routePolicyContext).apiKeys ?? {}
-      return apiKeyCaller(request, apiKey ?? '', scopes[method])
+      return { user: await apiKeyCaller(request, apiKey ?? '', scopes[method]) }
     }
     const accessToken = token ?? (await sessionAccessToken(supabase()))
-    if (!accessToken) return null
-    const check = await verifyAccessToken(accessToken)
+    if (!accessToken) return { user: null }
+    let caller: Awaited<ReturnType<typeof readCaller>> | undefined
+    const check = await verifyAccessToken(accessToken, {
+      isRevoked: async ({ sub, session_id }) => {
+        if (!isUuid(sub)) return isRevoked(session_id)
+        caller = await readCaller(sub, session_id)
+        return caller.revoked
+      },
+    })
     if (!check.ok) {
       logSecurityEvent('auth_invalid_token', request, { reason: check.reason, via })
-      return null
+      return { user: null }
     }
-    return userFromClaims(check.claims)
+    return { user: await userFromClaims(check.claims, caller?.user), suspended: caller?.suspended }
   }
 
   context.set(authContext, { getUser, supabase, via, apiKey })

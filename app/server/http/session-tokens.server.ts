@@ -39,7 +39,17 @@ const confirmedAt = new Map<string, number>()
 
 export type TokenCheck = { ok: true; claims: VerifiedClaims } | { ok: false; reason: string }
 
-export async function verifyAccessToken(token: string, now = Date.now()): Promise<TokenCheck> {
+export interface TokenCheckOptions {
+  now?: number
+  /**
+   * Whether the token's session was revoked here; by default its own read (isRevoked). The request's
+   * middleware answers it with the read of the caller, which asks it in the same statement (auth.server.ts).
+   */
+  isRevoked?: (claims: VerifiedClaims & { session_id: string }) => Promise<boolean>
+}
+
+export async function verifyAccessToken(token: string, options: TokenCheckOptions = {}): Promise<TokenCheck> {
+  const now = options.now ?? Date.now()
   let claims: VerifiedClaims
   try {
     const result = await jwtVerify<VerifiedClaims>(token, keySet(), {
@@ -60,14 +70,19 @@ export async function verifyAccessToken(token: string, now = Date.now()): Promis
 
   const sessionId = claims.session_id
   if (typeof sessionId !== 'string' || !isUuid(sessionId)) return { ok: false, reason: 'no session' }
-  if (await isRevoked(sessionId)) return { ok: false, reason: 'session revoked' }
+  const revoked = options.isRevoked ? await options.isRevoked({ ...claims, session_id: sessionId }) : await isRevoked(sessionId)
+  if (revoked) return { ok: false, reason: 'session revoked' }
   if (!(await stillLiveAtProvider(token, claims, now))) return { ok: false, reason: 'session ended at the provider' }
   return { ok: true, claims }
 }
 
-async function isRevoked(sessionId: string): Promise<boolean> {
-  const row = await db.selectFrom('revokedSessions').select('sessionId').where('sessionId', '=', sessionId).executeTakeFirst()
-  return Boolean(row)
+export async function isRevoked(sessionId: string): Promise<boolean> {
+  return Boolean(await revokedSessionQuery(sessionId).executeTakeFirst())
+}
+
+/** The one rule of "was this session signed out here": a row in revoked_sessions (seen by every instance). */
+export function revokedSessionQuery(sessionId: string) {
+  return db.selectFrom('revokedSessions').select('sessionId').where('sessionId', '=', sessionId)
 }
 
 /**
