@@ -71,13 +71,13 @@ async function userFromClaims(claims: VerifiedClaims | undefined | null, read?: 
  * Who a session token's claims name, in one statement (issue 28.3: every signed-in request asks it):
  * the user's public columns, whether the session was revoked here and whether the user is suspended —
  * each rule where it lives (revokedSessionQuery, activeSuspensionQuery). No row: the user is not synced
- * yet (the revocation is then asked on its own).
+ * yet; the revocation is then asked on its own, the suspension after the sync (`suspended` left unknown).
  */
 async function readCaller(userId: string, sessionId: string) {
   const row = await publicUserQuery(userId)
     .select((eb) => [eb.exists(revokedSessionQuery(sessionId)).as('revoked'), eb.exists(activeSuspensionQuery(userId)).as('suspended')])
     .executeTakeFirst()
-  if (!row) return { user: undefined, revoked: await isRevoked(sessionId), suspended: false }
+  if (!row) return { user: undefined, revoked: await isRevoked(sessionId), suspended: undefined }
   const { revoked, suspended, ...user } = row
   // PostgreSQL answers EXISTS as a boolean (Kysely types it SqlBool for other databases).
   return { user: user as PublicUser, revoked: revoked === true, suspended: suspended === true }
