@@ -3,21 +3,17 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
   brandSlug,
-  CATEGORIES,
   COUNTRIES,
   COUNTRY_LABELS,
   DARK_TECH_ICON_SLUGS,
   DELIVERY_TIMEFRAME_LABELS,
   DELIVERY_TIMEFRAMES,
-  DEPENDENCIES,
   EMAIL_SUPPORT_DURATION_LABELS,
   EMAIL_SUPPORT_DURATIONS,
-  FRAMEWORKS,
   GENERIC_ICON_NAMES,
   GENERIC_TECH_ICON_URL,
   hasTechIcon,
   isOneOf,
-  LANGUAGES,
   LICENCE_LABELS,
   LICENCES,
   LISTING_TYPE_LABELS,
@@ -28,6 +24,7 @@ import {
   techIconSlug,
   techIconUrl,
 } from './options'
+import { CATEGORIES, DEPENDENCIES, FRAMEWORKS, LANGUAGES } from './tech-stack'
 
 const ICON_DIR = path.resolve(__dirname, '../../public/tech-icons')
 const byName = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'base' })

@@ -23,6 +23,7 @@ export function seedKey(root: string, listings: number): string {
     ...readdirSync(path.join(root, 'migrations')).map((f) => path.join('migrations', f)),
     'db/seed/bulk.ts',
     'app/lib/options.ts',
+    'app/lib/tech-stack.ts',
   ].sort()
   for (const file of files) {
     const full = path.join(root, file)

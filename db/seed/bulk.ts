@@ -15,8 +15,9 @@
  */
 import { pathToFileURL } from 'node:url'
 import { sql, type Kysely } from 'kysely'
-import { DELIVERY_TIMEFRAMES, DEPENDENCIES, EMAIL_SUPPORT_DURATIONS } from '../../app/lib/options.ts'
+import { DELIVERY_TIMEFRAMES, EMAIL_SUPPORT_DURATIONS } from '../../app/lib/options.ts'
 import { ratingSummary, type RatingSummary } from '../../app/lib/ratings.ts'
+import { DEPENDENCIES } from '../../app/lib/tech-stack.ts'
 import { parseConfig } from '../../app/server/infra/env.server.ts'
 import { createDb } from '../connection.ts'
 import { migrateToLatest } from '../migrate.ts'

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { DEPENDENCIES, FRAMEWORKS, LANGUAGES } from '../../app/lib/options.ts'
+import { DEPENDENCIES, FRAMEWORKS, LANGUAGES } from '../../app/lib/tech-stack.ts'
 import { DEMO_LISTINGS } from './demo-data.ts'
 
 it('demo listings use only values of the option lists', () => {

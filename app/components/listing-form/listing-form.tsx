@@ -26,17 +26,15 @@ import { formatCents, PLATFORM_FEE_RATE } from '~/lib/money'
 import {
   DELIVERY_TIMEFRAME_LABELS,
   DELIVERY_TIMEFRAMES,
-  DEPENDENCIES,
   EMAIL_SUPPORT_DURATION_LABELS,
   EMAIL_SUPPORT_DURATIONS,
-  FRAMEWORKS,
-  LANGUAGES,
   LICENCE_LABELS,
   LICENCES,
   LISTING_TYPE_LABELS,
   LISTING_TYPES,
 } from '~/lib/options'
 import type { SourceRepositoryData } from '~/lib/source-repository'
+import { DEPENDENCIES, FRAMEWORKS, LANGUAGES } from '~/lib/tech-stack'
 import { CharacterCount } from './character-count'
 import { ImageUploader } from './image-uploader'
 import { MultiSelectPicker } from './multi-select-picker'

@@ -13,8 +13,8 @@ import {
   type LicenceFilter,
 } from '~/lib/filters'
 import { pluralize } from '~/lib/format'
-import { DEPENDENCIES, FRAMEWORKS, LANGUAGES } from '~/lib/options'
 import { MIN_RATING_OPTIONS } from '~/lib/ratings'
+import { DEPENDENCIES, FRAMEWORKS, LANGUAGES } from '~/lib/tech-stack'
 import { OptionGroup } from './option-group'
 import { SyncedInput } from './synced-input'
 
