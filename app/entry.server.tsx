@@ -13,6 +13,7 @@ import { ESCROW_JOBS } from '~/server/domain/escrow-auto-confirm.server'
 import { GITHUB_JOBS } from '~/server/domain/github-jobs.server'
 import { NOTIFICATION_JOBS } from '~/server/domain/notification-sender.server'
 import { RECONCILIATION_JOBS } from '~/server/domain/reconciliation.server'
+import { flushListingViews } from '~/server/domain/seller-analytics.server'
 import { WEBHOOK_JOBS } from '~/server/domain/webhook-sender.server'
 import { isCacheCandidate, renderedPageResponse } from '~/server/http/http-cache.server'
 import { routePolicyContext } from '~/server/http/route-policy.server'
@@ -141,5 +142,7 @@ export async function startBackgroundJobs(): Promise<{ stop(): Promise<void> }> 
 
 /** Called by server.ts last on shutdown, after in-flight requests and jobs have finished. */
 export async function closeDatabase(): Promise<void> {
+  // The views counted in this instance's last second are written before the pool closes.
+  await flushListingViews()
   await db.destroy()
 }

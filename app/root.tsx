@@ -6,7 +6,7 @@ import { ErrorPage } from '~/components/error-page'
 import { Toaster } from '~/components/ui/toaster'
 import { useNonce } from '~/lib/nonce'
 import { unreadCount } from '~/server/domain/notification-inbox.server'
-import { authMiddleware, getOptionalUser } from '~/server/http/auth.server'
+import { authContext, authMiddleware, getOptionalUser } from '~/server/http/auth.server'
 import { readSidebarOpen, readToast, themeSessionResolver } from '~/server/http/cookies.server'
 import { csrfMiddleware } from '~/server/http/csrf.server'
 import { dbOutageMiddleware } from '~/server/http/db-outage.server'
@@ -44,8 +44,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   ])
   const headers = new Headers()
   if (setCookie) headers.append('Set-Cookie', setCookie)
-  // The header's bell (issue 17): one indexed count, only for a signed-in user.
-  const unreadNotifications = user ? await unreadCount(user.id) : 0
+  // The header's bell (issue 17): one indexed count, only for a signed-in user — asked with their session's read when it could be.
+  const unreadNotifications = user ? ((await context.get(authContext).unreadNotifications()) ?? (await unreadCount(user.id))) : 0
   return data(
     {
       // Null until the visitor picks one: the page then follows the system's light or dark (issue 26.14).

@@ -29,13 +29,17 @@ export function listNotifications(userId: string): Promise<InboxNotification[]> 
     .execute()
 }
 
-export async function unreadCount(userId: string): Promise<number> {
-  const row = await db
+/** The header bell's count (issue 17): one indexed count. Also asked inside the caller's own read (auth.server.ts). */
+export function unreadCountQuery(userId: string) {
+  return db
     .selectFrom('notifications')
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('userId', '=', userId)
     .where('readAt', 'is', null)
-    .executeTakeFirstOrThrow()
+}
+
+export async function unreadCount(userId: string): Promise<number> {
+  const row = await unreadCountQuery(userId).executeTakeFirstOrThrow()
   return Number(row.n)
 }
 

@@ -14,10 +14,12 @@ import { csvCell, payoutDue } from './payouts.server.ts'
  * The seller's analytics and payout statements (issue 19, docs/decisions/021).
  *
  * Listing views are counted without personal data: one row per listing and
- * UTC day (listing_views_daily), incremented by a single upsert started after
- * the listing page's data is ready and never awaited by it. Nothing about the
- * visitor is stored (no IP, user id, cookie or user agent); bots (isbot),
- * prefetches and the seller's own visits are not counted.
+ * UTC day (listing_views_daily). A signed-in visitor's page view is added to
+ * this instance's tally and never awaited; the tally is written at most once a
+ * second, every listing in one upsert (each instance adds its own, so several
+ * instances count together). Nothing about the visitor is stored (no IP, user
+ * id, cookie or user agent); bots (isbot), prefetches and the seller's own
+ * visits are not counted.
  */
 
 export const ANALYTICS_DAYS = 30
@@ -59,11 +61,43 @@ export async function countViewFromBrowser(request: Request, listingId: string, 
   return { counted: true }
 }
 
-/** Counts the view without delaying the page: started, not awaited; a failure is logged, never shown. */
+/** How long a view waits in the instance's tally before it is written (issue 28.3). */
+export const VIEW_TALLY_FLUSH_MS = 1_000
+
+/** Views counted here and not yet written: listing id → views. */
+let tally = new Map<string, number>()
+let flushTimer: ReturnType<typeof setTimeout> | undefined
+
+/**
+ * Counts the view without delaying the page: added to the tally, written with the others within
+ * VIEW_TALLY_FLUSH_MS (a signed-in listing page used to start a write of its own: issue 28.3 measured
+ * it among the statements a signed-in page costs). A crash loses at most that second's views.
+ */
 export function countListingViewLater(listingId: string): void {
-  countListingView(listingId).catch((error: unknown) =>
-    logEvent('warn', 'listing_view_not_counted', { listingId, error: error instanceof Error ? error.message : String(error) }),
-  )
+  tally.set(listingId, (tally.get(listingId) ?? 0) + 1)
+  flushTimer ??= setTimeout(() => void flushListingViews(), VIEW_TALLY_FLUSH_MS).unref()
+}
+
+/** Writes the tally now, in one statement (server shutdown, tests); a failure is logged and those views are lost, never shown. */
+export async function flushListingViews(): Promise<void> {
+  clearTimeout(flushTimer)
+  flushTimer = undefined
+  if (tally.size === 0) return
+  const written = tally
+  tally = new Map()
+  const ids = [...written.keys()]
+  const counts = ids.map((id) => written.get(id)!)
+  try {
+    await sql`
+      INSERT INTO listing_views_daily (listing_id, day, views)
+      SELECT t.id, (now() AT TIME ZONE 'utc')::date, t.n FROM unnest(${ids}::uuid[], ${counts}::int[]) AS t(id, n)
+      -- A listing deleted since its view was counted is left out, not a failed write for all the others.
+      JOIN listings ON listings.id = t.id
+      ON CONFLICT (listing_id, day) DO UPDATE SET views = listing_views_daily.views + excluded.views
+    `.execute(db)
+  } catch (error) {
+    logEvent('warn', 'listing_view_not_counted', { listings: ids.length, error: error instanceof Error ? error.message : String(error) })
+  }
 }
 
 export interface AnalyticsDay {

@@ -2,6 +2,7 @@ import { createContext, data, redirect, type MiddlewareFunction, type RouterCont
 import type { ApiKeyScope } from '~/lib/api-keys'
 import { isUuid } from '~/lib/ids'
 import { isApiKeyToken } from '../domain/api-keys.server.ts'
+import { unreadCountQuery } from '../domain/notification-inbox.server.ts'
 import { activeSuspensionQuery, isSuspended } from '../domain/suspensions.server.ts'
 import { displayNameFor, getUserById, publicUserQuery, syncUser, type PublicUser } from '../domain/users.server.ts'
 import { logSecurityEvent } from '../infra/log.server.ts'
@@ -13,6 +14,11 @@ import { isRevoked, revokedSessionQuery, revokeSession, verifyAccessToken, type 
 export interface RequestAuth {
   /** The verified product user of this request (cookie session or bearer token), resolved once. */
   getUser(): Promise<PublicUser | null>
+  /**
+   * The signed-in user's unread notifications when the read that verified their session answered it
+   * too (a page's GET: no action ran before the page's loaders), else null: the caller asks unreadCount.
+   */
+  unreadNotifications(): Promise<number | null>
   /** The Supabase client bound to this request's cookies (sign-in, callback, sign-out). */
   supabase(): ReturnType<typeof createSupabaseServerClient>
   /**
@@ -70,18 +76,29 @@ async function userFromClaims(claims: VerifiedClaims | undefined | null, read?: 
 /**
  * Who a session token's claims name, in one statement (issue 28.3: every signed-in request asks it):
  * the user's public columns, whether the session was revoked here and whether the user is suspended —
- * each rule where it lives (revokedSessionQuery, activeSuspensionQuery). No row: the user is not synced
- * yet; the revocation is then asked on its own, the suspension after the sync (`suspended` left unknown).
+ * each rule where it lives (revokedSessionQuery, activeSuspensionQuery) — and, for a page's GET, the
+ * header bell's unread count (unreadCountQuery), which the root loader would otherwise ask on its own.
+ * No row: the user is not synced yet; the revocation is then asked on its own, the suspension after the
+ * sync (`suspended` left unknown), the count by the root loader.
  */
-async function readCaller(userId: string, sessionId: string) {
+async function readCaller(userId: string, sessionId: string, withUnread: boolean) {
   const row = await publicUserQuery(userId)
     .select((eb) => [eb.exists(revokedSessionQuery(sessionId)).as('revoked'), eb.exists(activeSuspensionQuery(userId)).as('suspended')])
+    .$if(withUnread, (qb) => qb.select(() => unreadCountQuery(userId).as('unread')))
     .executeTakeFirst()
-  if (!row) return { user: undefined, revoked: await isRevoked(sessionId), suspended: undefined }
-  const { revoked, suspended, ...user } = row
-  // PostgreSQL answers EXISTS as a boolean (Kysely types it SqlBool for other databases).
-  return { user: user as PublicUser, revoked: revoked === true, suspended: suspended === true }
+  if (!row) return { user: undefined, revoked: await isRevoked(sessionId), suspended: undefined, unread: null }
+  const { revoked, suspended, unread, ...user } = row as typeof row & { unread?: string | number | null }
+  // PostgreSQL answers EXISTS as a boolean (Kysely types it SqlBool for other databases), count(*) as a bigint string.
+  return {
+    user: user as PublicUser,
+    revoked: revoked === true,
+    suspended: suspended === true,
+    unread: unread === undefined || unread === null ? null : Number(unread),
+  }
 }
+
+/** A page's read, before which no action can have changed what the bell counts. */
+const isRead = (request: Request) => request.method === 'GET' || request.method === 'HEAD'
 
 /**
  * The access token of the cookie session. supabase-js refreshes an expired one
@@ -112,6 +129,7 @@ export const authMiddleware: MiddlewareFunction<Response> = async ({ request, co
   const via: RequestAuth['via'] = apiKey ? 'api-key' : token ? 'bearer' : hasAuthCookie(request) ? 'cookie' : 'none'
 
   let resolved: Promise<PublicUser | null> | undefined
+  let unread: number | null = null
   const getUser = () =>
     (resolved ??= (async () => {
       const { user, suspended } = await resolveCaller()
@@ -141,7 +159,7 @@ export const authMiddleware: MiddlewareFunction<Response> = async ({ request, co
     const check = await verifyAccessToken(accessToken, {
       isRevoked: async ({ sub, session_id }) => {
         if (!isUuid(sub)) return isRevoked(session_id)
-        caller = await readCaller(sub, session_id)
+        caller = await readCaller(sub, session_id, isRead(request) && !isApiRequest(request))
         return caller.revoked
       },
     })
@@ -149,10 +167,12 @@ export const authMiddleware: MiddlewareFunction<Response> = async ({ request, co
       logSecurityEvent('auth_invalid_token', request, { reason: check.reason, via })
       return { user: null }
     }
+    unread = caller?.user ? caller.unread : null
     return { user: await userFromClaims(check.claims, caller?.user), suspended: caller?.suspended }
   }
+  const unreadNotifications = async () => ((await getUser()) ? unread : null)
 
-  context.set(authContext, { getUser, supabase, via, apiKey })
+  context.set(authContext, { getUser, unreadNotifications, supabase, via, apiKey })
   const response = await next()
   cookieHeaders.forEach((value, name) => {
     if (name.toLowerCase() === 'set-cookie') return
