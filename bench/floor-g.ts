@@ -11,6 +11,11 @@
  * close). What B and C cost beyond G is ours: database, middleware, loaders, session; G over F is what
  * the framework costs (its request pipeline, the route manifest and hydration data, <Meta>/<Links>/<Scripts>).
  *
+ * Signed in (issue 28.3: BS and CS against GBS and GCS): `POST /signed-in` with a session cookie reads
+ * the same pages as that visitor sees them (their sidebar, their bell, their purchase of a listing);
+ * a request carrying exactly that cookie is then answered that data — the same signed-in document,
+ * without the session's verification and reads, which are ours.
+ *
  * Importing the build evaluates the app's server modules, which read their configuration: the process
  * gets the app's configuration with a DATABASE_URL where nothing listens, so a request that touched
  * the database would fail.
@@ -28,7 +33,9 @@ const BUILD_DIR = path.resolve(process.env.BUILD_DIR ?? 'build')
 
 const build = (await import(pathToFileURL(path.join(BUILD_DIR, 'server', 'index.js')).href)) as ServerBuild
 await waitForApp(APP_URL, 'floor G')
-let data = await loadAllFromApp(APP_URL, process.env.FLOOR_G_PATHS_FILE)
+const PATHS_FILE = process.env.FLOOR_G_PATHS_FILE
+let data = await loadAllFromApp(APP_URL, PATHS_FILE)
+let signedIn: { cookie: string; data: Awaited<ReturnType<typeof loadAllFromApp>> } | null = null
 
 /** The URL a loader answers for, as the paths file spells it. */
 const pageOf = (request: Request) => {
@@ -43,7 +50,8 @@ const routes: ServerBuild['routes'] = Object.fromEntries(
     const { middleware: _ours, loader: theirs, ...module } = route.module
     const loader = theirs
       ? ({ request }: { request: Request }) => {
-          const recorded = data.get(pageOf(request))?.[id]
+          const pages = signedIn && request.headers.get('Cookie') === signedIn.cookie ? signedIn.data : data
+          const recorded = pages.get(pageOf(request))?.[id]
           if (recorded === undefined) throw new Response(`floor G: no data for ${pageOf(request)} (${id})`, { status: 404 })
           return recorded
         }
@@ -61,9 +69,22 @@ app.get('/healthz', (_req, res) => {
 // Reads the app's data again (bench/run.ts's document check): the loaders word some times ("Updated 49 minutes
 // ago", issue 30), so data recorded a minute before the app's document may differ from it by that word only.
 app.post('/reload', (_req, res, next) => {
-  loadAllFromApp(APP_URL, process.env.FLOOR_G_PATHS_FILE).then((fresh) => {
+  const cookie = signedIn?.cookie
+  Promise.all([loadAllFromApp(APP_URL, PATHS_FILE), cookie ? loadAllFromApp(APP_URL, PATHS_FILE, cookie) : null]).then(([fresh, mine]) => {
     data = fresh
+    if (cookie && mine) signedIn = { cookie, data: mine }
     res.json({ ok: true, pages: data.size })
+  }, next)
+})
+app.post('/signed-in', express.json(), (req, res, next) => {
+  const cookie = (req.body as { cookie?: unknown } | undefined)?.cookie
+  if (typeof cookie !== 'string' || !cookie) {
+    res.status(400).json({ error: 'a session cookie is required' })
+    return
+  }
+  loadAllFromApp(APP_URL, PATHS_FILE, cookie).then((mine) => {
+    signedIn = { cookie, data: mine }
+    res.json({ ok: true, pages: mine.size })
   }, next)
 })
 app.use(htmlCompression())

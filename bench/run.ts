@@ -320,17 +320,24 @@ async function startServers(
     },
   })
   // G imports the app's own build and replaces only the loaders' answers (bench/floor-g.ts).
-  const floorG = startProcess('floor G', process.execPath, nodeArgs('bench/floor-g.ts'), {
-    cwd: ROOT,
-    logFile: path.join(LOG_DIR, `floor-g-${label}.log`),
-    env: {
-      ...appEnv,
-      PORT: String(PORTS.floorG),
-      DATABASE_URL: 'postgres://nobody:nothing@127.0.0.1:9/none',
-      FLOOR_G_APP_URL: `http://127.0.0.1:${PORTS.app}`,
-      FLOOR_G_PATHS_FILE: pathsFile,
+  // With --cpu-prof G is profiled too (profiles/floor-g/): what B and C cost beyond it, function by function.
+  if (opts.cpuProf) mkdirSync(path.join(profDir, 'floor-g'), { recursive: true })
+  const floorG = startProcess(
+    'floor G',
+    process.execPath,
+    nodeArgs('bench/floor-g.ts', opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profDir, 'floor-g')}`] : []),
+    {
+      cwd: ROOT,
+      logFile: path.join(LOG_DIR, `floor-g-${label}.log`),
+      env: {
+        ...appEnv,
+        PORT: String(PORTS.floorG),
+        DATABASE_URL: 'postgres://nobody:nothing@127.0.0.1:9/none',
+        FLOOR_G_APP_URL: `http://127.0.0.1:${PORTS.app}`,
+        FLOOR_G_PATHS_FILE: pathsFile,
+      },
     },
-  })
+  )
   await Promise.all([
     waitForHttp(app, `http://127.0.0.1:${PORTS.app}/healthz`, 120_000),
     waitForHttp(floorD, `http://127.0.0.1:${PORTS.floorD}/healthz`),
@@ -369,10 +376,10 @@ async function getJson(url: string): Promise<unknown> {
  * minutes ago", issue 30) and G's data was read at its start: when the documents differ, G reads the
  * app's data again and both are compared once more, fetched together.
  */
-async function checkFloorG(pagePath: string, appHtml: string) {
+async function checkFloorG(pagePath: string, appHtml: string, cookie?: string) {
   const floorG = `http://127.0.0.1:${PORTS.floorG}`
   const page = async (origin: string) => {
-    const response = await fetch(`${origin}${pagePath}`, { headers: { Accept: 'text/html' } })
+    const response = await fetch(`${origin}${pagePath}`, { headers: { Accept: 'text/html', ...(cookie ? { Cookie: cookie } : {}) } })
     const html = await response.text()
     if (!response.ok) throw new Error(`${origin === floorG ? 'floor G' : 'the app'}: GET ${pagePath} answered ${response.status}`)
     return html
@@ -451,7 +458,7 @@ async function checkTargets(workload: Workload, withPages: boolean) {
 // ---------------------------------------------------------------------------
 // Load
 
-type TargetId = 'A' | 'B' | 'C' | 'D' | 'E' | 'FB' | 'FC' | 'GB' | 'GC' | 'BS' | 'CS' | 'P' | 'SD'
+type TargetId = 'A' | 'B' | 'C' | 'D' | 'E' | 'FB' | 'FC' | 'GB' | 'GC' | 'GBS' | 'GCS' | 'BS' | 'CS' | 'P' | 'SD'
 interface TargetSpec {
   id: TargetId
   label: string
@@ -488,8 +495,15 @@ async function signInForTheRun(databaseUrl: string, workload: Workload): Promise
     if (!/private|no-store/.test(response.headers.get('cache-control') ?? '')) throw new Error(`signed in: GET ${pagePath} is cacheable`)
     return html
   }
-  await page(`/marketplace?${workload.queries[0]!.query}`, sessions.buyer)
-  await page(`/listing/${workload.slugs[0]}`, sessions.buyer)
+  // Floor G reads the same pages as the buyer sees them (GBS, GCS): the same signed-in documents.
+  const recorded = await fetch(`http://127.0.0.1:${PORTS.floorG}/signed-in`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ cookie: sessions.buyer }),
+  })
+  if (!recorded.ok) throw new Error(`floor G: POST /signed-in answered ${recorded.status}`)
+  for (const pagePath of [`/marketplace?${workload.queries[0]!.query}`, ...workload.slugs.slice(0, 3).map((slug) => `/listing/${slug}`)])
+    await checkFloorG(pagePath, await page(pagePath, sessions.buyer), sessions.buyer)
   const purchases = await page('/purchases', sessions.buyer)
   const rows = new Set(purchases.match(/id="purchase-[0-9a-f-]{36}"/g) ?? []).size
   if (rows !== SIGNED_IN_SALES) throw new Error(`signed in: /purchases lists ${rows} purchases, not ${SIGNED_IN_SALES}`)
@@ -587,6 +601,26 @@ function targetSpecs(workload: Workload, sessions: SignedInSessions): Record<Tar
       order: 'random',
       accept: html,
       server: 'floorG',
+    },
+    GBS: {
+      id: 'GBS',
+      label: "floor G for BS: the buyer's signed-in pages, their data from memory, no session verified",
+      port: PORTS.floorG,
+      paths: pages,
+      order: 'rotate',
+      accept: html,
+      server: 'floorG',
+      cookie: sessions.buyer,
+    },
+    GCS: {
+      id: 'GCS',
+      label: 'floor G for CS: the same, for the listing pages',
+      port: PORTS.floorG,
+      paths: floorFSlugs(workload).map((s) => `/listing/${s}`),
+      order: 'random',
+      accept: html,
+      server: 'floorG',
+      cookie: sessions.buyer,
     },
     BS: {
       id: 'BS',
@@ -876,18 +910,19 @@ async function openLoopLatency(specs: Record<TargetId, TargetSpec>, dMax: number
 async function statementsPerRequest(databaseUrl: string, specs: Record<TargetId, TargetSpec>) {
   return withStatementStats(databaseUrl, async (stats) => {
     const out: Record<string, StatementCount> = {}
-    for (const spec of [specs.A, specs.B, specs.C, specs.D]) {
+    // Signed in too (issue 28.3): the session's read, the bell, the buyer's relation to a listing, the view tally.
+    for (const spec of [specs.A, specs.B, specs.C, specs.D, specs.BS, specs.CS]) {
       const n = smoke ? 12 : 60
       await stats.reset()
       for (let i = 0; i < n; i++) {
         const response = await fetch(`http://127.0.0.1:${spec.port}${spec.paths[i % spec.paths.length]}`, {
-          headers: { Accept: spec.accept, ...BROWSER_HEADERS },
+          headers: { Accept: spec.accept, ...BROWSER_HEADERS, ...(spec.cookie ? { Cookie: spec.cookie } : {}) },
         })
         await response.arrayBuffer()
         if (!response.ok) throw new Error(`statement count: ${spec.paths[i % spec.paths.length]} answered ${response.status}`)
       }
-      // The listing page's view counter is written after the answer (not awaited): let it land.
-      await new Promise((r) => setTimeout(r, 500))
+      // A signed-in listing page's view is written from the instance's tally within a second: let it land.
+      await new Promise((r) => setTimeout(r, 1_500))
       out[spec.id] = await stats.perRequest(n)
       log(`${spec.id}: ${out[spec.id]!.statementsPerRequest} statements per request (${JSON.stringify(out[spec.id]!.byKind)})`)
     }
@@ -1030,7 +1065,7 @@ async function measureThroughCache(
  * targets that send no statement were measured (E, FB, FC), taken off at each target's rate.
  */
 function capacityInputs(targets: Record<string, TargetResult>, statements: Record<string, StatementCount> | null) {
-  const quiet = ['E', 'FB', 'FC', 'GB', 'GC'].map((id) => targets[id]).filter((t): t is TargetResult => t !== undefined)
+  const quiet = ['E', 'FB', 'FC', 'GB', 'GC', 'GBS', 'GCS'].map((id) => targets[id]).filter((t): t is TargetResult => t !== undefined)
   const backgroundMsPerSecond = quiet.length ? mean(quiet.map((t) => t.pgCpuMsPerRequest * t.requestsPerSecond)) : 0
   const perTarget = Object.fromEntries(
     (['A', 'B', 'C', 'D'] as const)
@@ -1163,18 +1198,20 @@ async function main() {
   }
   const sessions = await signInForTheRun(databaseUrl, workload)
   const specs = targetSpecs(workload, sessions)
-  const statements = opts.only ? null : await statementsPerRequest(databaseUrl, specs)
+  const statements = await statementsPerRequest(databaseUrl, specs)
   const selected = [
     specs.A,
     specs.D,
     specs.B,
     specs.BS,
     specs.GB,
+    specs.GBS,
     specs.FB,
     specs.E,
     specs.C,
     specs.CS,
     specs.GC,
+    specs.GCS,
     specs.FC,
     specs.P,
     specs.SD,
@@ -1282,7 +1319,8 @@ async function main() {
       durationS: opts.durationS,
       warmupS: opts.warmupS,
       rounds: opts.rounds,
-      order: 'alternating: A D B BS GB FB E C CS GC FC P SD, then the reverse; figures are the mean over rounds, peak RSS the maximum',
+      order:
+        'alternating: A D B BS GB GBS FB E C CS GC GCS FC P SD, then the reverse; figures are the mean over rounds, peak RSS the maximum',
       appMode: 'NODE_ENV=production, production build, real configuration; emulators for Supabase Auth and Stripe run outside the server',
     },
     listings: opts.baseListings,
@@ -1300,9 +1338,11 @@ async function main() {
     // Issue 28.2: what we add over the framework (database, middleware, loaders, session), and what it costs over React alone.
     'B/G': ratio(targets.B, targets.GB, 'requestsPerSecond'),
     'C/G': ratio(targets.C, targets.GC, 'requestsPerSecond'),
-    // Issue 28.3: the same pages signed in, against the same floor.
-    'B signed in/G': ratio(targets.BS, targets.GB, 'requestsPerSecond'),
-    'C signed in/G': ratio(targets.CS, targets.GC, 'requestsPerSecond'),
+    // Issue 28.3: the same pages signed in, against floor G serving the same signed-in documents; against the anonymous one, reported.
+    'B signed in/G': ratio(targets.BS, targets.GBS, 'requestsPerSecond'),
+    'C signed in/G': ratio(targets.CS, targets.GCS, 'requestsPerSecond'),
+    'B signed in/anonymous G': ratio(targets.BS, targets.GB, 'requestsPerSecond'),
+    'C signed in/anonymous G': ratio(targets.CS, targets.GC, 'requestsPerSecond'),
     'G/F (B)': ratio(targets.GB, targets.FB, 'requestsPerSecond'),
     'G/F (C)': ratio(targets.GC, targets.FC, 'requestsPerSecond'),
     'p99(A)/p99(D)': ratio(targets.A, targets.D, 'p99Ms'),
@@ -1329,8 +1369,8 @@ async function main() {
         'C/F': r(at('C'), at('FC'), 'requestsPerSecond'),
         'B/G': r(at('B'), at('GB'), 'requestsPerSecond'),
         'C/G': r(at('C'), at('GC'), 'requestsPerSecond'),
-        'B signed in/G': r(at('BS'), at('GB'), 'requestsPerSecond'),
-        'C signed in/G': r(at('CS'), at('GC'), 'requestsPerSecond'),
+        'B signed in/G': r(at('BS'), at('GBS'), 'requestsPerSecond'),
+        'C signed in/G': r(at('CS'), at('GCS'), 'requestsPerSecond'),
         'p99(A)/p99(D)': r(at('A'), at('D'), 'p99Ms'),
       }
     }),

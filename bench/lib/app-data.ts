@@ -3,7 +3,8 @@ import { UNSAFE_decodeViaTurboStream as decodeViaTurboStream } from 'react-route
 
 /**
  * What the app's loaders answer an anonymous visitor, read once at startup by the page floors
- * (F: the page's React tree alone; G: the same route modules under React Router's own handler).
+ * (F: the page's React tree alone; G: the same route modules under React Router's own handler) —
+ * and, for floor G's signed-in pages (issue 28.3), what they answer the run's signed-in buyer.
  */
 export type RouteData = Record<string, unknown>
 
@@ -21,10 +22,10 @@ export async function waitForApp(appUrl: string, floor: string): Promise<void> {
 }
 
 /** Each matched route's loader data for a URL (single fetch: `/marketplace.data?…`, `/listing/x.data`), decoded by React Router. */
-export async function loadFromApp(appUrl: string, path: string): Promise<Record<string, RouteData>> {
+export async function loadFromApp(appUrl: string, path: string, cookie?: string): Promise<Record<string, RouteData>> {
   const url = new URL(path, appUrl)
   url.pathname = `${url.pathname}.data`
-  const response = await fetch(url, { headers: { Accept: '*/*' } })
+  const response = await fetch(url, { headers: { Accept: '*/*', ...(cookie ? { Cookie: cookie } : {}) } })
   if (!response.ok || !response.body) throw new Error(`GET ${url} answered ${response.status}`)
   const decoded = await decodeViaTurboStream(response.body, globalThis)
   await decoded.done
@@ -36,14 +37,18 @@ export async function loadFromApp(appUrl: string, path: string): Promise<Record<
   return result
 }
 
-/** The data of every path in the floor's paths file (a JSON array), eight at a time. */
-export async function loadAllFromApp(appUrl: string, pathsFile: string | undefined): Promise<Map<string, Record<string, RouteData>>> {
+/** The data of every path in the floor's paths file (a JSON array), eight at a time; with a cookie, as that visitor sees them. */
+export async function loadAllFromApp(
+  appUrl: string,
+  pathsFile: string | undefined,
+  cookie?: string,
+): Promise<Map<string, Record<string, RouteData>>> {
   const paths: string[] = pathsFile ? JSON.parse(readFileSync(pathsFile, 'utf8')) : []
   const data = new Map<string, Record<string, RouteData>>()
   const queue = [...paths]
   await Promise.all(
     Array.from({ length: 8 }, async () => {
-      for (let path = queue.shift(); path !== undefined; path = queue.shift()) data.set(path, await loadFromApp(appUrl, path))
+      for (let path = queue.shift(); path !== undefined; path = queue.shift()) data.set(path, await loadFromApp(appUrl, path, cookie))
     }),
   )
   return data
