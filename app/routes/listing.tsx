@@ -22,7 +22,6 @@ import { isOneOf, LICENCE_LABELS, LICENCES, LISTING_TYPE_LABELS, LISTING_TYPES }
 import { purchaseHref } from '~/lib/purchase-links'
 import { REPORT_REASON_LABELS } from '~/lib/report-reasons'
 import { z } from '~/lib/zod'
-import { ownedPurchaseId } from '~/server/domain/checkout.server'
 import { checksView, latestListingChecks } from '~/server/domain/github-checks.server'
 import { listingDeliveryMethod, toListingRepository } from '~/server/domain/github-listing-sources.server'
 import { listingChangelog } from '~/server/domain/listing-releases.server'
@@ -62,10 +61,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (viewer && countsAsView(request, viewer.id, listing.sellerId)) countListingViewLater(listing.id)
   // The listing's source repository and rating came with it (one read); the reviews are their own.
   const repository = toListingRepository(page.source)
-  const [reviews, ownedPurchase, checks, versions] = await Promise.all([
+  const [{ ownedPurchaseId, ...reviews }, checks, versions] = await Promise.all([
+    // With the viewer's own review and sale to review, the copy they own (issue 26.8: a buyer who already owns it
+    // gets their purchase, not a Buy Now that checkout refuses): one read.
     listingReviewsData(listing.id, page.rating, viewer, new URL(request.url).searchParams.get('reviews')),
-    // Issue 26.8: a buyer who already owns it gets their purchase, not a Buy Now that checkout refuses.
-    viewer && !isOwner ? ownedPurchaseId(viewer.id, listing.id) : null,
     // Issue 30: the code host's checks of the listed commit, as last read.
     repository ? latestListingChecks(listing.id, repository.listedSha) : null,
     // Issue 30: its versions (GitHub releases or the seller's notes), newest first.
@@ -89,7 +88,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     },
     // Buy Now only when the seller can take payments (a dead end at checkout otherwise).
     purchasable,
-    ownedPurchase,
+    ownedPurchase: isOwner ? null : ownedPurchaseId,
     ownerBankStatus: isOwner ? page.sellerBankStatus : null,
     confirmDelete: isOwner && new URL(request.url).searchParams.has('delete'),
     reportView: !viewer,

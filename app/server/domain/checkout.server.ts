@@ -80,11 +80,6 @@ async function ownedCopy(buyerId: string, listingId: string, exceptId?: string) 
   return query.executeTakeFirst()
 }
 
-/** The buyer's purchase of this listing that they still own (the listing page's "You own this"), or null. */
-export async function ownedPurchaseId(buyerId: string, listingId: string): Promise<string | null> {
-  return (await ownedCopy(buyerId, listingId))?.id ?? null
-}
-
 /** What may be bought, and what the checkout shows: refuses (AppError) what may not; reads only. */
 async function purchasable(input: { listingId: string; buyerId: string }) {
   const listing = await getCheckoutListing(input.listingId)

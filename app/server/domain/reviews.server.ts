@@ -14,6 +14,7 @@
  *   and the minimum-rating filter read one indexed column.
  */
 import { sql, type Transaction as DbTransaction, type Kysely } from 'kysely'
+import { OWNED_STATUSES } from '~/lib/escrow'
 import { isUuid } from '~/lib/ids'
 import { ratingSummary, type RatingTotals } from '~/lib/ratings'
 import { REVIEW_WINDOW_DAYS, type ReviewInput } from '~/lib/review-schema'
@@ -285,8 +286,10 @@ function reviewQuery(executor: Executor) {
 }
 
 type ReviewRow = Awaited<ReturnType<ReturnType<typeof reviewQuery>['execute']>>[number]
+/** What a review's view is made of (the keyset column aside). */
+type ReviewFields = Omit<ReviewRow, 'createdAtKey'>
 
-function toView(row: ReviewRow, showHidden: boolean): ReviewView {
+function toView(row: ReviewFields, showHidden: boolean): ReviewView {
   return {
     id: row.id,
     stars: row.stars,
@@ -324,17 +327,6 @@ export async function listingReviews(
   }
 }
 
-/** The viewer's own review of this listing, hidden or not (the author sees why it was hidden). */
-export async function ownListingReview(listingId: string, buyerId: string): Promise<ReviewView | null> {
-  if (!isUuid(listingId) || !isUuid(buyerId)) return null
-  const row = await reviewQuery(db)
-    .where('r.listingId', '=', listingId)
-    .where('r.buyerId', '=', buyerId)
-    .orderBy('r.createdAt', 'desc')
-    .executeTakeFirst()
-  return row ? toView(row, true) : null
-}
-
 /** Hidden reviews of a listing, with their reasons (admins). */
 export async function hiddenListingReviews(listingId: string): Promise<ReviewView[]> {
   if (!isUuid(listingId)) return []
@@ -347,21 +339,45 @@ export async function hiddenListingReviews(listingId: string): Promise<ReviewVie
   return rows.map((row) => toView(row, true))
 }
 
-/** The buyer's completed sale of this listing they may review now, if any (the listing page's form). */
-export async function reviewableSale(listingId: string, buyerId: string, now = new Date()): Promise<{ saleId: string } | null> {
-  if (!isUuid(listingId) || !isUuid(buyerId)) return null
+/**
+ * A signed-in visitor's relation to a listing, in one statement (issue 28.3: the listing page asked it in
+ * three): their sales of it, each with its review — their own review, newest first, hidden or not (the
+ * author sees why it was hidden); when they have none, the completed sale they may review now (the
+ * listing page's form: reviewRefusal, the latest completion first); and the copy they own (OWNED_STATUSES:
+ * "You own this" instead of a Buy Now that checkout refuses).
+ */
+export async function viewerListingRelation(
+  listingId: string,
+  buyerId: string,
+  now = new Date(),
+): Promise<{ ownReview: ReviewView | null; reviewableSaleId: string | null; ownedPurchaseId: string | null }> {
+  const none = { ownReview: null, reviewableSaleId: null, ownedPurchaseId: null }
+  if (!isUuid(listingId) || !isUuid(buyerId)) return none
   const sales = await db
     .selectFrom('transactions as t')
-    .leftJoin('reviews as r', 'r.transactionId', 't.id')
-    .select(['t.id', 't.status', 't.completedAt', 't.refundedAt', 't.refundRequestedAt'])
+    .leftJoin('reviews as r', (join) => join.onRef('r.transactionId', '=', 't.id').onRef('r.buyerId', '=', 't.buyerId'))
+    .leftJoin('users as u', 'u.id', 'r.buyerId')
+    .select(['t.id as saleId', 't.status', 't.completedAt', 't.refundedAt', 't.refundRequestedAt'])
+    .select(['r.id', 'r.stars', 'r.body', 'r.createdAt', 'r.sellerReply', 'r.sellerRepliedAt', 'r.hiddenAt', 'r.hiddenReason'])
+    .select(['r.buyerId', 'u.displayName', 'u.username', 'u.avatarUrl'])
     .where('t.listingId', '=', listingId)
     .where('t.buyerId', '=', buyerId)
-    .where('t.status', '=', 'completed')
-    .where('r.id', 'is', null)
-    .orderBy('t.completedAt', 'desc')
     .execute()
-  const sale = sales.find((s) => reviewRefusal(s, now) === null)
-  return sale ? { saleId: sale.id } : null
+  // A review's columns are all there when its id is (NOT NULL columns, its author by foreign key).
+  const reviewed = sales.filter((sale): sale is (typeof sales)[number] & ReviewFields => sale.id !== null)
+  const newest = reviewed.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0]
+  const reviewable = newest
+    ? undefined
+    : sales
+        .filter((sale) => sale.id === null && sale.status === 'completed')
+        .sort((a, b) => (b.completedAt?.getTime() ?? 0) - (a.completedAt?.getTime() ?? 0))
+        .find((sale) => reviewRefusal(sale, now) === null)
+  const owned = sales.find((sale) => (OWNED_STATUSES as readonly string[]).includes(sale.status))
+  return {
+    ownReview: newest ? toView(newest, true) : null,
+    reviewableSaleId: reviewable?.saleId ?? null,
+    ownedPurchaseId: owned?.saleId ?? null,
+  }
 }
 
 export interface ReviewPrompt {

@@ -15,9 +15,8 @@ import {
   hiddenListingReviews,
   hideReview,
   listingReviews,
-  ownListingReview,
   replyToReview,
-  reviewableSale,
+  viewerListingRelation,
 } from '../domain/reviews.server.ts'
 import type { PublicUser } from '../domain/users.server.ts'
 
@@ -29,23 +28,25 @@ export async function listingReviewsData(
 ) {
   // An unreadable page link shows the newest reviews rather than an error page.
   const cursor = cursorParam ? decodeReviewCursor(cursorParam) : null
-  const [page, ownReview, isAdmin] = await Promise.all([
-    listingReviews(listingId, { cursor }),
-    viewer ? ownListingReview(listingId, viewer.id) : null,
-    Promise.resolve(viewer?.isAdmin ?? false),
-  ])
-  const [reviewable, hiddenReviews] = await Promise.all([
-    viewer && !ownReview ? reviewableSale(listingId, viewer.id) : null,
+  const isAdmin = viewer?.isAdmin ?? false
+  const [page, relation, hiddenReviews] = await Promise.all([
+    // The stored rating counts the visible reviews (refreshListingRating, in the transaction that changes them):
+    // none counted, none to read (issue 28: a statement fewer for most listing pages).
+    rating.ratingCount > 0 ? listingReviews(listingId, { cursor }) : { reviews: [], nextCursor: null },
+    // The viewer's own review, the sale they may review and the copy they own: one read (issue 28.3).
+    viewer ? viewerListingRelation(listingId, viewer.id) : null,
     isAdmin ? hiddenListingReviews(listingId) : [],
   ])
   return {
     rating: { average: rating.ratingCount > 0 ? rating.ratingAverageTenths / 10 : null, count: rating.ratingCount },
     page,
     paged: cursor !== null,
-    ownReview,
-    reviewableSaleId: reviewable?.saleId ?? null,
+    ownReview: relation?.ownReview ?? null,
+    reviewableSaleId: relation?.reviewableSaleId ?? null,
     isAdmin,
     hiddenReviews,
+    /** Not the reviews' own: the copy the viewer owns, which the same read answered (the page's "You own this"). */
+    ownedPurchaseId: relation?.ownedPurchaseId ?? null,
   }
 }
 
