@@ -24,7 +24,6 @@ import { REPORT_REASON_LABELS } from '~/lib/report-reasons'
 import { z } from '~/lib/zod'
 import { checksView, latestListingChecks } from '~/server/domain/github-checks.server'
 import { listingDeliveryMethod, toListingRepository } from '~/server/domain/github-listing-sources.server'
-import { listingChangelog } from '~/server/domain/listing-releases.server'
 import { canViewListing, checkListingOwner, deleteListing, getListingBySlug, getListingPageBySlug } from '~/server/domain/listings.server'
 import { takedownInForce } from '~/server/domain/moderation.server'
 import { countListingViewLater, countsAsView } from '~/server/domain/seller-analytics.server'
@@ -53,22 +52,21 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const [page, viewer] = await Promise.all([getListingPageBySlug(params.slug), getOptionalUser(context)])
   // Hidden listings only for their seller; archived ones (sold, then deleted) for nobody.
   if (!page || !canViewListing(page.listing, viewer?.id)) throw data('Listing not found', { status: 404 })
-  const { listing, purchasable } = page
+  // Issue 30: its versions (GitHub releases or the seller's notes), newest first, came with it.
+  const { listing, purchasable, versions } = page
   const isOwner = viewer?.id === listing.sellerId
   // Issue 19: an anonymous daily view counter (no IP, no user id); bots and the seller are not counted.
-  // A signed-in visitor's page is private: one upsert started here, not awaited. An anonymous page is
+  // A signed-in visitor's page is private: counted here, in the instance's tally, not awaited. An anonymous page is
   // shared by a cache (decision 023) and its loader runs for few visitors: the browser reports the view.
   if (viewer && countsAsView(request, viewer.id, listing.sellerId)) countListingViewLater(listing.id)
   // The listing's source repository and rating came with it (one read); the reviews are their own.
   const repository = toListingRepository(page.source)
-  const [{ ownedPurchaseId, ...reviews }, checks, versions] = await Promise.all([
+  const [{ ownedPurchaseId, ...reviews }, checks] = await Promise.all([
     // With the viewer's own review and sale to review, the copy they own (issue 26.8: a buyer who already owns it
     // gets their purchase, not a Buy Now that checkout refuses): one read.
     listingReviewsData(listing.id, page.rating, viewer, new URL(request.url).searchParams.get('reviews')),
     // Issue 30: the code host's checks of the listed commit, as last read.
     repository ? latestListingChecks(listing.id, repository.listedSha) : null,
-    // Issue 30: its versions (GitHub releases or the seller's notes), newest first.
-    listingChangelog(listing.id),
   ])
   return {
     reviews,

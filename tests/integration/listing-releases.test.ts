@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import * as versionsRoute from '../../app/routes/listing-versions.tsx'
 import { setListingRepository } from '../../app/server/domain/github-listing-sources.server.ts'
 import { listingChangelog, publishVersionNote } from '../../app/server/domain/listing-releases.server.ts'
+import { getListingPageBySlug } from '../../app/server/domain/listings.server.ts'
 import { takeDownListing } from '../../app/server/domain/moderation.server.ts'
 import { saveNotificationSettings } from '../../app/server/domain/notification-inbox.server.ts'
 import { sendOne } from '../../app/server/domain/notification-sender.server.ts'
@@ -247,10 +248,17 @@ describe('a version note by hand (no GitHub delivery)', () => {
     expect((await told(listing.title)).map((row) => row.userId)).toEqual([owners.delivered])
     expect(await inApp(owners.refunded!)).toEqual([])
 
+    // The listing page reads the same Changelog inside the listing's own read (JSON), dates and order as they are.
+    await post(listing.id, { version: '1.2.0', notes: 'Faster.' }, seller.token)
+    const page = await getListingPageBySlug(listing.slug)
+    expect(page?.versions).toEqual(await listingChangelog(listing.id))
+    expect(page?.versions.map((v) => v.version)).toEqual(['1.2.0', '1.1.0'])
+    expect(page?.versions[0]!.publishedAt).toBeInstanceOf(Date)
+
     const again = await post(listing.id, { version: '1.1.0', notes: 'Again' }, seller.token)
     expect(again.status).toBe(400)
     expect(await again.text()).toContain('You published version 1.1.0 already: use a new version number')
-    expect(await told(listing.title)).toHaveLength(1)
+    expect(await told(listing.title)).toHaveLength(2)
   })
 
   it("is refused to anyone but the listing's seller (403 for a visible listing), and for a GitHub-delivered listing (409)", async () => {

@@ -19,7 +19,8 @@
  *     ("Updated 3 days ago", the "Recently updated" sort): `refreshLastUpdatedAt` in the same transaction.
  */
 import type { EmitterWebhookEvent } from '@octokit/webhooks'
-import { sql, type Transaction as DbTransaction } from 'kysely'
+import { sql, type Transaction as DbTransaction, type Expression } from 'kysely'
+import { jsonArrayFrom } from 'kysely/helpers/postgres'
 import type { UpdateNotice } from '~/emails/content'
 import { UPDATE_RECIPIENT_STATUSES } from '~/lib/escrow'
 import { listingDeliveryMethod } from '~/lib/github'
@@ -336,9 +337,8 @@ export async function publishVersionNote(input: {
 /** How many versions the listing page's Changelog shows (newest first). */
 export const CHANGELOG_SHOWN = 20
 
-/** The listing's versions, newest first: the first is its latest. */
-export async function listingChangelog(listingId: string, limit = CHANGELOG_SHOWN): Promise<ListingVersion[]> {
-  if (!isUuid(listingId)) return []
+/** The listing's versions, newest first (`listingId` a value, or the listing's column in a read that includes this one). */
+function changelogQuery(listingId: string | Expression<string>, limit: number) {
   return db
     .selectFrom('listingReleases')
     .select(['id', 'source', 'version', 'name', 'notes', 'htmlUrl', 'publishedAt'])
@@ -346,5 +346,23 @@ export async function listingChangelog(listingId: string, limit = CHANGELOG_SHOW
     .orderBy('publishedAt', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
-    .execute()
+}
+
+/** The listing's versions, newest first: the first is its latest. */
+export async function listingChangelog(listingId: string, limit = CHANGELOG_SHOWN): Promise<ListingVersion[]> {
+  if (!isUuid(listingId)) return []
+  return changelogQuery(listingId, limit).execute()
+}
+
+/**
+ * The listing page's Changelog inside the listing's own read (issue 28: a statement fewer for every listing
+ * page): the same versions as JSON, made ListingVersions again by `changelogFromJson`.
+ */
+export function changelogJson(listingId: Expression<string>) {
+  return jsonArrayFrom(changelogQuery(listingId, CHANGELOG_SHOWN))
+}
+
+/** JSON has no dates: publishedAt comes back as its ISO text. */
+export function changelogFromJson(rows: Array<Omit<ListingVersion, 'publishedAt'> & { publishedAt: Date | string }>): ListingVersion[] {
+  return rows.map((row) => ({ ...row, publishedAt: new Date(row.publishedAt) }))
 }

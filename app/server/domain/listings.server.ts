@@ -1,6 +1,7 @@
 import { data } from 'react-router'
 import { isUuid } from '~/lib/ids'
 import type { ListingInput } from '~/lib/listing-schema'
+import type { ListingVersion } from '~/lib/releases'
 import { sellerCanTakePayments } from '~/lib/seller-eligibility'
 import { slugify } from '~/lib/slug'
 import type {
@@ -16,6 +17,7 @@ import { logEvent } from '../infra/log.server.ts'
 import { cancelStaleCheckouts } from './checkout.server.ts'
 import { checkReplay, type IdempotentCreate } from './idempotency.server.ts'
 import { assertOwnImages, deleteUnusedImages } from './images.server.ts'
+import { changelogFromJson, changelogJson } from './listing-releases.server.ts'
 import { takedownInForce } from './moderation.server.ts'
 
 export type ListingSeller = Pick<User, 'id' | 'username' | 'displayName' | 'avatarUrl' | 'bio'>
@@ -141,8 +143,9 @@ function splitColumns<T extends object, K extends keyof T>(row: T, keys: readonl
 /**
  * The listing page in one read: the listing, whether its seller can take
  * payments (`sellerCanTakePayments`), its source repository's columns
- * (github-listing-sources.server.ts's toListingRepository reads them) and its stored
- * rating — the page used to read the same row three more times. The seller's
+ * (github-listing-sources.server.ts's toListingRepository reads them), its stored
+ * rating and its Changelog — the page used to read the same row three more times,
+ * and the versions in a statement of their own. The seller's
  * bank-details state and the repository are private: callers show them to the
  * seller only.
  */
@@ -153,6 +156,7 @@ export async function getListingPageBySlug(slug: string): Promise<
       sellerBankStatus: BankDetailsStatus | null
       source: Pick<Listing, ListingGithubColumns>
       rating: Pick<Listing, 'ratingCount' | 'ratingAverageTenths'>
+      versions: ListingVersion[]
     }
   | undefined
 > {
@@ -162,16 +166,19 @@ export async function getListingPageBySlug(slug: string): Promise<
     .select('bankDetails.status as sellerBankStatus')
     .select(LISTING_SOURCE_SELECTION)
     .select(['listings.ratingCount', 'listings.ratingAverageTenths'])
+    // Its Changelog too (listing-releases.server.ts), as the page used to read in a statement of its own.
+    .select((eb) => changelogJson(eb.ref('listings.id')).as('versions'))
     .where('listings.slug', '=', slug)
     .executeTakeFirst()
   if (!row) return undefined
-  const [source, { sellerBankStatus, ratingCount, ratingAverageTenths, ...view }] = splitColumns(row, LISTING_SOURCE_COLUMNS)
+  const [source, { sellerBankStatus, ratingCount, ratingAverageTenths, versions, ...view }] = splitColumns(row, LISTING_SOURCE_COLUMNS)
   return {
     listing: toView(view),
     purchasable: sellerCanTakePayments(sellerBankStatus),
     sellerBankStatus,
     source,
     rating: { ratingCount, ratingAverageTenths },
+    versions: changelogFromJson(versions),
   }
 }
 
