@@ -59,12 +59,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // A signed-in visitor's page is private: counted here, in the instance's tally, not awaited. An anonymous page is
   // shared by a cache (decision 023) and its loader runs for few visitors: the browser reports the view.
   if (viewer && countsAsView(request, viewer.id, listing.sellerId)) countListingViewLater(listing.id)
-  // The listing's source repository and rating came with it (one read); the reviews are their own.
+  // The listing's source repository, rating and first reviews came with it (one read).
   const repository = toListingRepository(page.source)
   const [{ ownedPurchaseId, ...reviews }, checks] = await Promise.all([
     // With the viewer's own review and sale to review, the copy they own (issue 26.8: a buyer who already owns it
     // gets their purchase, not a Buy Now that checkout refuses): one read.
-    listingReviewsData(listing.id, page.rating, viewer, new URL(request.url).searchParams.get('reviews')),
+    listingReviewsData(listing.id, page.rating, viewer, new URL(request.url).searchParams.get('reviews'), page.reviews),
     // Issue 30: the code host's checks of the listed commit, as last read.
     repository ? latestListingChecks(listing.id, repository.listedSha) : null,
   ])

@@ -9,9 +9,11 @@ import * as profileRoute from '../../app/routes/profile.tsx'
 import * as purchasesRoute from '../../app/routes/purchases.tsx'
 import * as sellerPageRoute from '../../app/routes/seller-page.tsx'
 import { fire } from '../../app/server/domain/escrow.server.ts'
+import { getListingPageBySlug } from '../../app/server/domain/listings.server.ts'
 import {
   createReview,
   hideReview,
+  listingReviews,
   REPLY_ALREADY,
   replyToReview,
   REVIEW_ALREADY,
@@ -263,6 +265,20 @@ describe('averages and pages', () => {
       cursor = body.pagination.nextCursor
     } while (cursor)
     expect(seen).toEqual(Array.from({ length: 50 }, (_, i) => `Review ${49 - i}`))
+    // The listing page reads its first page with the listing (as JSON inside its one read): the same reviews,
+    // dates as dates, and the same cursor to the next page.
+    const newest = await db
+      .selectFrom('reviews')
+      .select('id')
+      .where('listingId', '=', popular.listing.id)
+      .where('body', '=', 'Review 49')
+      .executeTakeFirstOrThrow()
+    await replyToReview({ reviewId: newest.id, sellerId: popular.seller.id, reply: 'Thank you!' })
+    const first = (await getListingPageBySlug(popular.listing.slug))!.reviews
+    expect(first).toEqual(await listingReviews(popular.listing.id))
+    expect(first.reviews).toHaveLength(10)
+    expect(first.reviews[0]!.sellerReply?.createdAt).toBeInstanceOf(Date)
+    expect(first.nextCursor).not.toBeNull()
     const bad = await callRoute(listingReviewsApiRoute, apiRequest(`/api/listings/${popular.listing.id}/reviews?cursor=bogus`), {
       id: popular.listing.id,
     })

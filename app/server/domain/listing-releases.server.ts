@@ -363,6 +363,6 @@ export function changelogJson(listingId: Expression<string>) {
 }
 
 /** JSON has no dates: publishedAt comes back as its ISO text. */
-export function changelogFromJson(rows: Array<Omit<ListingVersion, 'publishedAt'> & { publishedAt: Date | string }>): ListingVersion[] {
+export function changelogFromJson(rows: Array<Omit<ListingVersion, 'publishedAt'> & { publishedAt: string }>): ListingVersion[] {
   return rows.map((row) => ({ ...row, publishedAt: new Date(row.publishedAt) }))
 }

@@ -19,6 +19,7 @@ import { checkReplay, type IdempotentCreate } from './idempotency.server.ts'
 import { assertOwnImages, deleteUnusedImages } from './images.server.ts'
 import { changelogFromJson, changelogJson } from './listing-releases.server.ts'
 import { takedownInForce } from './moderation.server.ts'
+import { firstReviewsJson, reviewPageFromJson, type ReviewPage } from './reviews.server.ts'
 
 export type ListingSeller = Pick<User, 'id' | 'username' | 'displayName' | 'avatarUrl' | 'bio'>
 
@@ -144,8 +145,8 @@ function splitColumns<T extends object, K extends keyof T>(row: T, keys: readonl
  * The listing page in one read: the listing, whether its seller can take
  * payments (`sellerCanTakePayments`), its source repository's columns
  * (github-listing-sources.server.ts's toListingRepository reads them), its stored
- * rating and its Changelog — the page used to read the same row three more times,
- * and the versions in a statement of their own. The seller's
+ * rating, its Changelog and its first page of reviews — the page used to read the
+ * same row three more times, and the versions and the reviews in statements of their own. The seller's
  * bank-details state and the repository are private: callers show them to the
  * seller only.
  */
@@ -157,6 +158,8 @@ export async function getListingPageBySlug(slug: string): Promise<
       source: Pick<Listing, ListingGithubColumns>
       rating: Pick<Listing, 'ratingCount' | 'ratingAverageTenths'>
       versions: ListingVersion[]
+      /** The first page of its visible reviews (reviews.server.ts). */
+      reviews: ReviewPage
     }
   | undefined
 > {
@@ -166,12 +169,17 @@ export async function getListingPageBySlug(slug: string): Promise<
     .select('bankDetails.status as sellerBankStatus')
     .select(LISTING_SOURCE_SELECTION)
     .select(['listings.ratingCount', 'listings.ratingAverageTenths'])
-    // Its Changelog too (listing-releases.server.ts), as the page used to read in a statement of its own.
+    // Its Changelog and first page of reviews too (listing-releases.server.ts, reviews.server.ts), which the page
+    // used to read in statements of their own.
     .select((eb) => changelogJson(eb.ref('listings.id')).as('versions'))
+    .select((eb) => firstReviewsJson(eb.ref('listings.id')).as('reviews'))
     .where('listings.slug', '=', slug)
     .executeTakeFirst()
   if (!row) return undefined
-  const [source, { sellerBankStatus, ratingCount, ratingAverageTenths, versions, ...view }] = splitColumns(row, LISTING_SOURCE_COLUMNS)
+  const [source, { sellerBankStatus, ratingCount, ratingAverageTenths, versions, reviews, ...view }] = splitColumns(
+    row,
+    LISTING_SOURCE_COLUMNS,
+  )
   return {
     listing: toView(view),
     purchasable: sellerCanTakePayments(sellerBankStatus),
@@ -179,6 +187,7 @@ export async function getListingPageBySlug(slug: string): Promise<
     source,
     rating: { ratingCount, ratingAverageTenths },
     versions: changelogFromJson(versions),
+    reviews: reviewPageFromJson(reviews),
   }
 }
 

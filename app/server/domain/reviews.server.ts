@@ -13,7 +13,8 @@
  *   rating (app/lib/ratings.ts) in the same transaction, so the top-rated sort
  *   and the minimum-rating filter read one indexed column.
  */
-import { sql, type Transaction as DbTransaction, type Kysely } from 'kysely'
+import { sql, type Transaction as DbTransaction, type Expression, type Kysely } from 'kysely'
+import { jsonArrayFrom } from 'kysely/helpers/postgres'
 import { OWNED_STATUSES } from '~/lib/escrow'
 import { isUuid } from '~/lib/ids'
 import { ratingSummary, type RatingTotals } from '~/lib/ratings'
@@ -302,6 +303,28 @@ function toView(row: ReviewFields, showHidden: boolean): ReviewView {
   }
 }
 
+/** A listing's visible reviews, newest first, one more than `limit` (is there a next page?), older than the cursor. */
+function visibleReviewsQuery(listingId: string | Expression<string>, cursor: [string, string] | null, limit: number) {
+  let query = reviewQuery(db).where('r.listingId', '=', listingId).where('r.hiddenAt', 'is', null)
+  if (cursor) {
+    const [key, id] = cursor
+    query = query.where(sql<boolean>`(r.created_at, r.id) < (${key}::timestamptz, ${id}::uuid)`)
+  }
+  return query
+    .orderBy('r.createdAt', 'desc')
+    .orderBy('r.id', 'desc')
+    .limit(limit + 1)
+}
+
+function toPage(rows: ReviewRow[], limit: number): ReviewPage {
+  const page = rows.slice(0, limit)
+  const last = page[page.length - 1]
+  return {
+    reviews: page.map((row) => toView(row, false)),
+    nextCursor: rows.length > limit && last ? encodeReviewCursor(last.createdAtKey, last.id) : null,
+  }
+}
+
 /** A listing's visible reviews, newest first, REVIEWS_PAGE_SIZE at a time (keyset: never a repeat or a gap). */
 export async function listingReviews(
   listingId: string,
@@ -309,22 +332,37 @@ export async function listingReviews(
 ): Promise<ReviewPage> {
   const limit = Math.min(Math.max(options.limit ?? REVIEWS_PAGE_SIZE, 1), 50)
   if (!isUuid(listingId)) return { reviews: [], nextCursor: null }
-  let query = reviewQuery(db).where('r.listingId', '=', listingId).where('r.hiddenAt', 'is', null)
-  if (options.cursor) {
-    const [key, id] = options.cursor
-    query = query.where(sql<boolean>`(r.created_at, r.id) < (${key}::timestamptz, ${id}::uuid)`)
-  }
-  const rows = await query
-    .orderBy('r.createdAt', 'desc')
-    .orderBy('r.id', 'desc')
-    .limit(limit + 1)
-    .execute()
-  const page = rows.slice(0, limit)
-  const last = page[page.length - 1]
-  return {
-    reviews: page.map((row) => toView(row, false)),
-    nextCursor: rows.length > limit && last ? encodeReviewCursor(last.createdAtKey, last.id) : null,
-  }
+  return toPage(await visibleReviewsQuery(listingId, options.cursor ?? null, limit).execute(), limit)
+}
+
+/**
+ * The first page of a listing's visible reviews inside the listing's own read (issue 28: the listing page
+ * asked it in a statement of its own), made a ReviewPage by `reviewPageFromJson`.
+ */
+export function firstReviewsJson(listingId: Expression<string>) {
+  return jsonArrayFrom(visibleReviewsQuery(listingId, null, REVIEWS_PAGE_SIZE))
+}
+
+/** JSON has no dates: a review's times come back as their ISO text. */
+export function reviewPageFromJson(
+  rows: Array<
+    Omit<ReviewRow, 'createdAt' | 'sellerRepliedAt' | 'hiddenAt'> & {
+      createdAt: string
+      sellerRepliedAt: string | null
+      hiddenAt: string | null
+    }
+  >,
+): ReviewPage {
+  const maybe = (value: string | null) => (value === null ? null : new Date(value))
+  return toPage(
+    rows.map((row) => ({
+      ...row,
+      createdAt: new Date(row.createdAt),
+      sellerRepliedAt: maybe(row.sellerRepliedAt),
+      hiddenAt: maybe(row.hiddenAt),
+    })),
+    REVIEWS_PAGE_SIZE,
+  )
 }
 
 /** Hidden reviews of a listing, with their reasons (admins). */

@@ -17,6 +17,7 @@ import {
   listingReviews,
   replyToReview,
   viewerListingRelation,
+  type ReviewPage,
 } from '../domain/reviews.server.ts'
 import type { PublicUser } from '../domain/users.server.ts'
 
@@ -25,14 +26,16 @@ export async function listingReviewsData(
   rating: { ratingCount: number; ratingAverageTenths: number },
   viewer: PublicUser | null,
   cursorParam: string | null,
+  /** The first page, read with the listing (getListingPageBySlug). */
+  firstPage: ReviewPage,
 ) {
   // An unreadable page link shows the newest reviews rather than an error page.
   const cursor = cursorParam ? decodeReviewCursor(cursorParam) : null
   const isAdmin = viewer?.isAdmin ?? false
   const [page, relation, hiddenReviews] = await Promise.all([
-    // The stored rating counts the visible reviews (refreshListingRating, in the transaction that changes them):
-    // none counted, none to read (issue 28: a statement fewer for most listing pages).
-    rating.ratingCount > 0 ? listingReviews(listingId, { cursor }) : { reviews: [], nextCursor: null },
+    // Older reviews are read on their own; none when the stored rating counts none (refreshListingRating keeps it
+    // in the transaction that changes them).
+    cursor && rating.ratingCount > 0 ? listingReviews(listingId, { cursor }) : cursor ? { reviews: [], nextCursor: null } : firstPage,
     // The viewer's own review, the sale they may review and the copy they own: one read (issue 28.3).
     viewer ? viewerListingRelation(listingId, viewer.id) : null,
     isAdmin ? hiddenListingReviews(listingId) : [],
