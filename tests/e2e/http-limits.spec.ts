@@ -68,8 +68,9 @@ test('oversized bodies get 413 while they are still being sent, and the server s
     expect(result.status).toBe(413)
     // The limits are 512 KB and 1 KB; what was sent before the answer is what the sockets' buffers took
     // plus what loopback carries while a busy machine gets round to answering (46 MB seen once while the
-    // instances warmed up): a quarter of the body at most, so none of them was read to the end.
-    expect(result.sentBeforeAnswer).toBeLessThan(64 * MB)
+    // instances warmed up, 72 MB once with another test suite running on the same two cores): half the
+    // body at most, so none of them was read to the end.
+    expect(result.sentBeforeAnswer).toBeLessThan(128 * MB)
   }
   expect(JSON.parse(results[0]!.body)).toEqual({ error: 'The request body is too large' })
   expect(health).toBeLessThan(1_000)
