@@ -12,6 +12,7 @@ import type {
   ListingRatingColumns,
   User,
 } from '../../../db/schema.ts'
+import { compileOnce } from '../infra/compiled-query.server.ts'
 import { db, isUniqueViolation } from '../infra/db.server.ts'
 import { logEvent } from '../infra/log.server.ts'
 import { cancelStaleCheckouts } from './checkout.server.ts'
@@ -141,6 +142,20 @@ function splitColumns<T extends object, K extends keyof T>(row: T, keys: readonl
   return [taken, rest as Omit<T, K>]
 }
 
+/** getListingPageBySlug's statement, compiled once per process (compiled-query.server.ts). */
+const listingPageRead = compileOnce(1, (slug: string) =>
+  listingViewQuery()
+    .leftJoin('bankDetails', 'bankDetails.userId', 'listings.sellerId')
+    .select('bankDetails.status as sellerBankStatus')
+    .select(LISTING_SOURCE_SELECTION)
+    .select(['listings.ratingCount', 'listings.ratingAverageTenths'])
+    // Its Changelog and first page of reviews too (listing-releases.server.ts, reviews.server.ts), which the page
+    // used to read in statements of their own.
+    .select((eb) => changelogJson(eb.ref('listings.id')).as('versions'))
+    .select((eb) => firstReviewsJson(eb.ref('listings.id')).as('reviews'))
+    .where('listings.slug', '=', slug),
+)
+
 /**
  * The listing page in one read: the listing, whether its seller can take
  * payments (`sellerCanTakePayments`), its source repository's columns
@@ -164,17 +179,7 @@ export async function getListingPageBySlug(slug: string): Promise<
   | undefined
 > {
   if (typeof slug !== 'string' || slug.length === 0 || slug.length > 200) return undefined
-  const row = await listingViewQuery()
-    .leftJoin('bankDetails', 'bankDetails.userId', 'listings.sellerId')
-    .select('bankDetails.status as sellerBankStatus')
-    .select(LISTING_SOURCE_SELECTION)
-    .select(['listings.ratingCount', 'listings.ratingAverageTenths'])
-    // Its Changelog and first page of reviews too (listing-releases.server.ts, reviews.server.ts), which the page
-    // used to read in statements of their own.
-    .select((eb) => changelogJson(eb.ref('listings.id')).as('versions'))
-    .select((eb) => firstReviewsJson(eb.ref('listings.id')).as('reviews'))
-    .where('listings.slug', '=', slug)
-    .executeTakeFirst()
+  const [row] = await listingPageRead(slug)
   if (!row) return undefined
   const [source, { sellerBankStatus, ratingCount, ratingAverageTenths, versions, reviews, ...view }] = splitColumns(
     row,

@@ -20,6 +20,7 @@ import { isUuid } from '~/lib/ids'
 import { ratingSummary, type RatingTotals } from '~/lib/ratings'
 import { REVIEW_WINDOW_DAYS, type ReviewInput } from '~/lib/review-schema'
 import type { DB, Review } from '../../../db/schema.ts'
+import { compileOnce } from '../infra/compiled-query.server.ts'
 import { db } from '../infra/db.server.ts'
 import { ensureJobSchema } from '../infra/jobs.server.ts'
 import { recordAudit } from './audit.server.ts'
@@ -377,6 +378,19 @@ export async function hiddenListingReviews(listingId: string): Promise<ReviewVie
   return rows.map((row) => toView(row, true))
 }
 
+/** A buyer's sales of a listing with their reviews: viewerListingRelation's read, compiled once (compiled-query.server.ts). */
+const viewerSalesRead = compileOnce(2, (listingId: string, buyerId: string) =>
+  db
+    .selectFrom('transactions as t')
+    .leftJoin('reviews as r', (join) => join.onRef('r.transactionId', '=', 't.id').onRef('r.buyerId', '=', 't.buyerId'))
+    .leftJoin('users as u', 'u.id', 'r.buyerId')
+    .select(['t.id as saleId', 't.status', 't.completedAt', 't.refundedAt', 't.refundRequestedAt'])
+    .select(['r.id', 'r.stars', 'r.body', 'r.createdAt', 'r.sellerReply', 'r.sellerRepliedAt', 'r.hiddenAt', 'r.hiddenReason'])
+    .select(['r.buyerId', 'u.displayName', 'u.username', 'u.avatarUrl'])
+    .where('t.listingId', '=', listingId)
+    .where('t.buyerId', '=', buyerId),
+)
+
 /**
  * A signed-in visitor's relation to a listing, in one statement (issue 28.3: the listing page asked it in
  * three): their sales of it, each with its review — their own review, newest first, hidden or not (the
@@ -391,16 +405,7 @@ export async function viewerListingRelation(
 ): Promise<{ ownReview: ReviewView | null; reviewableSaleId: string | null; ownedPurchaseId: string | null }> {
   const none = { ownReview: null, reviewableSaleId: null, ownedPurchaseId: null }
   if (!isUuid(listingId) || !isUuid(buyerId)) return none
-  const sales = await db
-    .selectFrom('transactions as t')
-    .leftJoin('reviews as r', (join) => join.onRef('r.transactionId', '=', 't.id').onRef('r.buyerId', '=', 't.buyerId'))
-    .leftJoin('users as u', 'u.id', 'r.buyerId')
-    .select(['t.id as saleId', 't.status', 't.completedAt', 't.refundedAt', 't.refundRequestedAt'])
-    .select(['r.id', 'r.stars', 'r.body', 'r.createdAt', 'r.sellerReply', 'r.sellerRepliedAt', 'r.hiddenAt', 'r.hiddenReason'])
-    .select(['r.buyerId', 'u.displayName', 'u.username', 'u.avatarUrl'])
-    .where('t.listingId', '=', listingId)
-    .where('t.buyerId', '=', buyerId)
-    .execute()
+  const sales = await viewerSalesRead(listingId, buyerId)
   // A review's columns are all there when its id is (NOT NULL columns, its author by foreign key).
   const reviewed = sales.filter((sale): sale is (typeof sales)[number] & ReviewFields => sale.id !== null)
   const newest = reviewed.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0]

@@ -5,6 +5,7 @@ import { isApiKeyToken } from '../domain/api-keys.server.ts'
 import { unreadCountQuery } from '../domain/notification-inbox.server.ts'
 import { activeSuspensionQuery, isSuspended } from '../domain/suspensions.server.ts'
 import { displayNameFor, getUserById, publicUserQuery, syncUser, type PublicUser } from '../domain/users.server.ts'
+import { compileOnce } from '../infra/compiled-query.server.ts'
 import { logSecurityEvent } from '../infra/log.server.ts'
 import { createSupabaseServerClient, hasAuthCookie } from '../infra/supabase.server.ts'
 import { apiKeyCaller } from './api-key-auth.server.ts'
@@ -73,6 +74,17 @@ async function userFromClaims(claims: VerifiedClaims | undefined | null, read?: 
   }
 }
 
+const callerQuery = (userId: string, sessionId: string) =>
+  publicUserQuery(userId).select((eb) => [
+    eb.exists(revokedSessionQuery(sessionId)).as('revoked'),
+    eb.exists(activeSuspensionQuery(userId)).as('suspended'),
+  ])
+// Compiled once per process, as every signed-in request asks (compiled-query.server.ts).
+const callerRead = compileOnce(2, callerQuery)
+const callerWithUnreadRead = compileOnce(2, (userId: string, sessionId: string) =>
+  callerQuery(userId, sessionId).select(() => unreadCountQuery(userId).as('unread')),
+)
+
 /**
  * Who a session token's claims name, in one statement (issue 28.3: every signed-in request asks it):
  * the user's public columns, whether the session was revoked here and whether the user is suspended —
@@ -82,10 +94,7 @@ async function userFromClaims(claims: VerifiedClaims | undefined | null, read?: 
  * sync (`suspended` left unknown), the count by the root loader.
  */
 async function readCaller(userId: string, sessionId: string, withUnread: boolean) {
-  const row = await publicUserQuery(userId)
-    .select((eb) => [eb.exists(revokedSessionQuery(sessionId)).as('revoked'), eb.exists(activeSuspensionQuery(userId)).as('suspended')])
-    .$if(withUnread, (qb) => qb.select(() => unreadCountQuery(userId).as('unread')))
-    .executeTakeFirst()
+  const [row] = await (withUnread ? callerWithUnreadRead : callerRead)(userId, sessionId)
   if (!row) return { user: undefined, revoked: await isRevoked(sessionId), suspended: undefined, unread: null }
   const { revoked, suspended, unread, ...user } = row as typeof row & { unread?: string | number | null }
   // PostgreSQL answers EXISTS as a boolean (Kysely types it SqlBool for other databases), count(*) as a bigint string.
