@@ -49,7 +49,9 @@ const ListingPageActionSchema = z.discriminatedUnion('intent', [z.object({ inten
 const REVIEW_INTENTS = new Set(['review', 'reply', 'hide-review'])
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const [page, viewer] = await Promise.all([getListingPageBySlug(params.slug), getOptionalUser(context)])
+  // Who is asking first: a signed-in visitor's relation to the listing comes with the listing's read.
+  const viewer = await getOptionalUser(context)
+  const page = await getListingPageBySlug(params.slug, viewer?.id)
   // Hidden listings only for their seller; archived ones (sold, then deleted) for nobody.
   if (!page || !canViewListing(page.listing, viewer?.id)) throw data('Listing not found', { status: 404 })
   // Issue 30: its versions (GitHub releases or the seller's notes), newest first, came with it.
@@ -59,12 +61,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // A signed-in visitor's page is private: counted here, in the instance's tally, not awaited. An anonymous page is
   // shared by a cache (decision 023) and its loader runs for few visitors: the browser reports the view.
   if (viewer && countsAsView(request, viewer.id, listing.sellerId)) countListingViewLater(listing.id)
-  // The listing's source repository, rating and first reviews came with it (one read).
+  // The listing's source repository, rating, first reviews and the viewer's relation to it came with it (one read).
   const repository = toListingRepository(page.source)
-  const [{ ownedPurchaseId, ...reviews }, checks] = await Promise.all([
-    // With the viewer's own review and sale to review, the copy they own (issue 26.8: a buyer who already owns it
-    // gets their purchase, not a Buy Now that checkout refuses): one read.
-    listingReviewsData(listing.id, page.rating, viewer, new URL(request.url).searchParams.get('reviews'), page.reviews),
+  const [reviews, checks] = await Promise.all([
+    listingReviewsData(listing.id, page.rating, viewer, new URL(request.url).searchParams.get('reviews'), {
+      firstPage: page.reviews,
+      relation: page.viewer,
+    }),
     // Issue 30: the code host's checks of the listed commit, as last read.
     repository ? latestListingChecks(listing.id, repository.listedSha) : null,
   ])
@@ -86,7 +89,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     },
     // Buy Now only when the seller can take payments (a dead end at checkout otherwise).
     purchasable,
-    ownedPurchase: isOwner ? null : ownedPurchaseId,
+    // Issue 26.8: a buyer who already owns it gets their purchase, not a Buy Now that checkout refuses.
+    ownedPurchase: isOwner ? null : (page.viewer?.ownedPurchaseId ?? null),
     ownerBankStatus: isOwner ? page.sellerBankStatus : null,
     confirmDelete: isOwner && new URL(request.url).searchParams.has('delete'),
     reportView: !viewer,

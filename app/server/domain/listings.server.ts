@@ -20,7 +20,14 @@ import { checkReplay, type IdempotentCreate } from './idempotency.server.ts'
 import { assertOwnImages, deleteUnusedImages } from './images.server.ts'
 import { changelogFromJson, changelogJson } from './listing-releases.server.ts'
 import { takedownInForce } from './moderation.server.ts'
-import { firstReviewsJson, reviewPageFromJson, type ReviewPage } from './reviews.server.ts'
+import {
+  firstReviewsJson,
+  reviewPageFromJson,
+  viewerRelationFromJson,
+  viewerSalesJson,
+  type ReviewPage,
+  type ViewerListingRelation,
+} from './reviews.server.ts'
 
 export type ListingSeller = Pick<User, 'id' | 'username' | 'displayName' | 'avatarUrl' | 'bio'>
 
@@ -142,30 +149,41 @@ function splitColumns<T extends object, K extends keyof T>(row: T, keys: readonl
   return [taken, rest as Omit<T, K>]
 }
 
-/** getListingPageBySlug's statement, compiled once per process (compiled-query.server.ts). */
-const listingPageRead = compileOnce(1, (slug: string) =>
-  listingViewQuery()
-    .leftJoin('bankDetails', 'bankDetails.userId', 'listings.sellerId')
-    .select('bankDetails.status as sellerBankStatus')
-    .select(LISTING_SOURCE_SELECTION)
-    .select(['listings.ratingCount', 'listings.ratingAverageTenths'])
-    // Its Changelog and first page of reviews too (listing-releases.server.ts, reviews.server.ts), which the page
-    // used to read in statements of their own.
-    .select((eb) => changelogJson(eb.ref('listings.id')).as('versions'))
-    .select((eb) => firstReviewsJson(eb.ref('listings.id')).as('reviews'))
-    .where('listings.slug', '=', slug),
+function listingPageQuery(slug: string) {
+  return (
+    listingViewQuery()
+      .leftJoin('bankDetails', 'bankDetails.userId', 'listings.sellerId')
+      .select('bankDetails.status as sellerBankStatus')
+      .select(LISTING_SOURCE_SELECTION)
+      .select(['listings.ratingCount', 'listings.ratingAverageTenths'])
+      // Its Changelog and first page of reviews too (listing-releases.server.ts, reviews.server.ts), which the page
+      // used to read in statements of their own.
+      .select((eb) => changelogJson(eb.ref('listings.id')).as('versions'))
+      .select((eb) => firstReviewsJson(eb.ref('listings.id')).as('reviews'))
+      .where('listings.slug', '=', slug)
+  )
+}
+
+// getListingPageBySlug's statements, compiled once per process (compiled-query.server.ts): for anybody, and with
+// a signed-in visitor's sales of the listing (their review, the sale they may review, the copy they own).
+const listingPageRead = compileOnce(1, listingPageQuery)
+const listingPageForViewerRead = compileOnce(2, (slug: string, viewerId: string) =>
+  listingPageQuery(slug).select((eb) => viewerSalesJson(eb.ref('listings.id'), viewerId).as('viewerSales')),
 )
 
 /**
  * The listing page in one read: the listing, whether its seller can take
  * payments (`sellerCanTakePayments`), its source repository's columns
  * (github-listing-sources.server.ts's toListingRepository reads them), its stored
- * rating, its Changelog and its first page of reviews — the page used to read the
- * same row three more times, and the versions and the reviews in statements of their own. The seller's
- * bank-details state and the repository are private: callers show them to the
- * seller only.
+ * rating, its Changelog, its first page of reviews and, for a signed-in visitor,
+ * their relation to it — the page used to read the same row three more times, and
+ * each of the others in statements of their own. The seller's bank-details state
+ * and the repository are private: callers show them to the seller only.
  */
-export async function getListingPageBySlug(slug: string): Promise<
+export async function getListingPageBySlug(
+  slug: string,
+  viewerId?: string | null,
+): Promise<
   | {
       listing: ListingView
       purchasable: boolean
@@ -175,14 +193,18 @@ export async function getListingPageBySlug(slug: string): Promise<
       versions: ListingVersion[]
       /** The first page of its visible reviews (reviews.server.ts). */
       reviews: ReviewPage
+      /** The signed-in visitor's own review, the sale they may review and the copy they own; null for nobody. */
+      viewer: ViewerListingRelation | null
     }
   | undefined
 > {
   if (typeof slug !== 'string' || slug.length === 0 || slug.length > 200) return undefined
-  const [row] = await listingPageRead(slug)
+  const withViewer = typeof viewerId === 'string' && isUuid(viewerId)
+  const [row] = withViewer ? await listingPageForViewerRead(slug, viewerId) : await listingPageRead(slug)
   if (!row) return undefined
+  const { viewerSales, ...page } = row as typeof row & { viewerSales?: Parameters<typeof viewerRelationFromJson>[0] }
   const [source, { sellerBankStatus, ratingCount, ratingAverageTenths, versions, reviews, ...view }] = splitColumns(
-    row,
+    page,
     LISTING_SOURCE_COLUMNS,
   )
   return {
@@ -193,6 +215,7 @@ export async function getListingPageBySlug(slug: string): Promise<
     rating: { ratingCount, ratingAverageTenths },
     versions: changelogFromJson(versions),
     reviews: reviewPageFromJson(reviews),
+    viewer: viewerSales ? viewerRelationFromJson(viewerSales) : null,
   }
 }
 

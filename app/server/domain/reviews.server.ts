@@ -20,7 +20,6 @@ import { isUuid } from '~/lib/ids'
 import { ratingSummary, type RatingTotals } from '~/lib/ratings'
 import { REVIEW_WINDOW_DAYS, type ReviewInput } from '~/lib/review-schema'
 import type { DB, Review } from '../../../db/schema.ts'
-import { compileOnce } from '../infra/compiled-query.server.ts'
 import { db } from '../infra/db.server.ts'
 import { ensureJobSchema } from '../infra/jobs.server.ts'
 import { recordAudit } from './audit.server.ts'
@@ -344,6 +343,8 @@ export function firstReviewsJson(listingId: Expression<string>) {
   return jsonArrayFrom(visibleReviewsQuery(listingId, null, REVIEWS_PAGE_SIZE))
 }
 
+const dateOrNull = (value: string | null) => (value === null ? null : new Date(value))
+
 /** JSON has no dates: a review's times come back as their ISO text. */
 export function reviewPageFromJson(
   rows: Array<
@@ -354,13 +355,12 @@ export function reviewPageFromJson(
     }
   >,
 ): ReviewPage {
-  const maybe = (value: string | null) => (value === null ? null : new Date(value))
   return toPage(
     rows.map((row) => ({
       ...row,
       createdAt: new Date(row.createdAt),
-      sellerRepliedAt: maybe(row.sellerRepliedAt),
-      hiddenAt: maybe(row.hiddenAt),
+      sellerRepliedAt: dateOrNull(row.sellerRepliedAt),
+      hiddenAt: dateOrNull(row.hiddenAt),
     })),
     REVIEWS_PAGE_SIZE,
   )
@@ -378,9 +378,9 @@ export async function hiddenListingReviews(listingId: string): Promise<ReviewVie
   return rows.map((row) => toView(row, true))
 }
 
-/** A buyer's sales of a listing with their reviews: viewerListingRelation's read, compiled once (compiled-query.server.ts). */
-const viewerSalesRead = compileOnce(2, (listingId: string, buyerId: string) =>
-  db
+/** A buyer's sales of a listing, each with its review (`listingId` the listing's column in the listing's own read). */
+function viewerSalesQuery(listingId: Expression<string>, buyerId: string) {
+  return db
     .selectFrom('transactions as t')
     .leftJoin('reviews as r', (join) => join.onRef('r.transactionId', '=', 't.id').onRef('r.buyerId', '=', 't.buyerId'))
     .leftJoin('users as u', 'u.id', 'r.buyerId')
@@ -388,26 +388,47 @@ const viewerSalesRead = compileOnce(2, (listingId: string, buyerId: string) =>
     .select(['r.id', 'r.stars', 'r.body', 'r.createdAt', 'r.sellerReply', 'r.sellerRepliedAt', 'r.hiddenAt', 'r.hiddenReason'])
     .select(['r.buyerId', 'u.displayName', 'u.username', 'u.avatarUrl'])
     .where('t.listingId', '=', listingId)
-    .where('t.buyerId', '=', buyerId),
-)
+    .where('t.buyerId', '=', buyerId)
+}
+
+/** A signed-in visitor's relation to a listing (the listing page; `viewerRelationFromJson`). */
+export interface ViewerListingRelation {
+  ownReview: ReviewView | null
+  reviewableSaleId: string | null
+  ownedPurchaseId: string | null
+}
 
 /**
- * A signed-in visitor's relation to a listing, in one statement (issue 28.3: the listing page asked it in
- * three): their sales of it, each with its review — their own review, newest first, hidden or not (the
- * author sees why it was hidden); when they have none, the completed sale they may review now (the
- * listing page's form: reviewRefusal, the latest completion first); and the copy they own (OWNED_STATUSES:
- * "You own this" instead of a Buy Now that checkout refuses).
+ * A signed-in visitor's sales of a listing inside the listing's own read (issue 28.3: the listing page asked
+ * their relation to it in three statements, then in one of its own): made a relation by viewerRelationFromJson.
  */
-export async function viewerListingRelation(
-  listingId: string,
-  buyerId: string,
-  now = new Date(),
-): Promise<{ ownReview: ReviewView | null; reviewableSaleId: string | null; ownedPurchaseId: string | null }> {
-  const none = { ownReview: null, reviewableSaleId: null, ownedPurchaseId: null }
-  if (!isUuid(listingId) || !isUuid(buyerId)) return none
-  const sales = await viewerSalesRead(listingId, buyerId)
+export function viewerSalesJson(listingId: Expression<string>, buyerId: string) {
+  return jsonArrayFrom(viewerSalesQuery(listingId, buyerId))
+}
+
+type ViewerSale = Awaited<ReturnType<ReturnType<typeof viewerSalesQuery>['execute']>>[number]
+type ViewerSaleJson = {
+  [K in keyof ViewerSale]: ViewerSale[K] extends Date ? string : ViewerSale[K] extends Date | null ? string | null : ViewerSale[K]
+}
+
+/**
+ * What the visitor's sales of the listing say: their own review, newest first, hidden or not (the author
+ * sees why it was hidden); when they have none, the completed sale they may review now (the listing page's
+ * form: reviewRefusal, the latest completion first); and the copy they own (OWNED_STATUSES: "You own this"
+ * instead of a Buy Now that checkout refuses). JSON has no dates: the sales' times come back as their ISO text.
+ */
+export function viewerRelationFromJson(rows: ViewerSaleJson[], now = new Date()): ViewerListingRelation {
+  const sales: ViewerSale[] = rows.map((row) => ({
+    ...row,
+    completedAt: dateOrNull(row.completedAt),
+    refundedAt: dateOrNull(row.refundedAt),
+    refundRequestedAt: dateOrNull(row.refundRequestedAt),
+    createdAt: dateOrNull(row.createdAt),
+    sellerRepliedAt: dateOrNull(row.sellerRepliedAt),
+    hiddenAt: dateOrNull(row.hiddenAt),
+  }))
   // A review's columns are all there when its id is (NOT NULL columns, its author by foreign key).
-  const reviewed = sales.filter((sale): sale is (typeof sales)[number] & ReviewFields => sale.id !== null)
+  const reviewed = sales.filter((sale): sale is ViewerSale & ReviewFields => sale.id !== null)
   const newest = reviewed.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0]
   const reviewable = newest
     ? undefined

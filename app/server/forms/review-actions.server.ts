@@ -16,8 +16,8 @@ import {
   hideReview,
   listingReviews,
   replyToReview,
-  viewerListingRelation,
   type ReviewPage,
+  type ViewerListingRelation,
 } from '../domain/reviews.server.ts'
 import type { PublicUser } from '../domain/users.server.ts'
 
@@ -26,30 +26,26 @@ export async function listingReviewsData(
   rating: { ratingCount: number; ratingAverageTenths: number },
   viewer: PublicUser | null,
   cursorParam: string | null,
-  /** The first page, read with the listing (getListingPageBySlug). */
-  firstPage: ReviewPage,
+  /** Read with the listing (getListingPageBySlug): the first page, and the viewer's own review and sale to review. */
+  read: { firstPage: ReviewPage; relation: ViewerListingRelation | null },
 ) {
   // An unreadable page link shows the newest reviews rather than an error page.
   const cursor = cursorParam ? decodeReviewCursor(cursorParam) : null
   const isAdmin = viewer?.isAdmin ?? false
-  const [page, relation, hiddenReviews] = await Promise.all([
-    // Older reviews are read on their own; none when the stored rating counts none (refreshListingRating keeps it
-    // in the transaction that changes them).
-    cursor && rating.ratingCount > 0 ? listingReviews(listingId, { cursor }) : cursor ? { reviews: [], nextCursor: null } : firstPage,
-    // The viewer's own review, the sale they may review and the copy they own: one read (issue 28.3).
-    viewer ? viewerListingRelation(listingId, viewer.id) : null,
+  const [page, hiddenReviews] = await Promise.all([
+    // Older reviews are read on their own; none when the stored rating counts no visible review
+    // (refreshListingRating keeps it in the transaction that changes them).
+    cursor && rating.ratingCount > 0 ? listingReviews(listingId, { cursor }) : cursor ? { reviews: [], nextCursor: null } : read.firstPage,
     isAdmin ? hiddenListingReviews(listingId) : [],
   ])
   return {
     rating: { average: rating.ratingCount > 0 ? rating.ratingAverageTenths / 10 : null, count: rating.ratingCount },
     page,
     paged: cursor !== null,
-    ownReview: relation?.ownReview ?? null,
-    reviewableSaleId: relation?.reviewableSaleId ?? null,
+    ownReview: viewer ? (read.relation?.ownReview ?? null) : null,
+    reviewableSaleId: viewer ? (read.relation?.reviewableSaleId ?? null) : null,
     isAdmin,
     hiddenReviews,
-    /** Not the reviews' own: the copy the viewer owns, which the same read answered (the page's "You own this"). */
-    ownedPurchaseId: relation?.ownedPurchaseId ?? null,
   }
 }
 
