@@ -19,7 +19,7 @@
  *     ("Updated 3 days ago", the "Recently updated" sort): `refreshLastUpdatedAt` in the same transaction.
  */
 import type { EmitterWebhookEvent } from '@octokit/webhooks'
-import { sql, type Transaction as DbTransaction, type Expression } from 'kysely'
+import { sql, type Transaction as DbTransaction, type Expression, type ShallowDehydrateObject } from 'kysely'
 import { jsonArrayFrom } from 'kysely/helpers/postgres'
 import type { UpdateNotice } from '~/emails/content'
 import { UPDATE_RECIPIENT_STATUSES } from '~/lib/escrow'
@@ -363,6 +363,6 @@ export function changelogJson(listingId: Expression<string>) {
 }
 
 /** JSON has no dates: publishedAt comes back as its ISO text. */
-export function changelogFromJson(rows: Array<Omit<ListingVersion, 'publishedAt'> & { publishedAt: string }>): ListingVersion[] {
+export function changelogFromJson(rows: ShallowDehydrateObject<ListingVersion>[]): ListingVersion[] {
   return rows.map((row) => ({ ...row, publishedAt: new Date(row.publishedAt) }))
 }

@@ -13,7 +13,7 @@
  *   rating (app/lib/ratings.ts) in the same transaction, so the top-rated sort
  *   and the minimum-rating filter read one indexed column.
  */
-import { sql, type Transaction as DbTransaction, type Expression, type Kysely } from 'kysely'
+import { sql, type Transaction as DbTransaction, type Expression, type Kysely, type ShallowDehydrateObject } from 'kysely'
 import { jsonArrayFrom } from 'kysely/helpers/postgres'
 import { OWNED_STATUSES } from '~/lib/escrow'
 import { isUuid } from '~/lib/ids'
@@ -346,15 +346,7 @@ export function firstReviewsJson(listingId: Expression<string>) {
 const dateOrNull = (value: string | null) => (value === null ? null : new Date(value))
 
 /** JSON has no dates: a review's times come back as their ISO text. */
-export function reviewPageFromJson(
-  rows: Array<
-    Omit<ReviewRow, 'createdAt' | 'sellerRepliedAt' | 'hiddenAt'> & {
-      createdAt: string
-      sellerRepliedAt: string | null
-      hiddenAt: string | null
-    }
-  >,
-): ReviewPage {
+export function reviewPageFromJson(rows: ShallowDehydrateObject<ReviewRow>[]): ReviewPage {
   return toPage(
     rows.map((row) => ({
       ...row,
@@ -407,9 +399,6 @@ export function viewerSalesJson(listingId: Expression<string>, buyerId: string) 
 }
 
 type ViewerSale = Awaited<ReturnType<ReturnType<typeof viewerSalesQuery>['execute']>>[number]
-type ViewerSaleJson = {
-  [K in keyof ViewerSale]: ViewerSale[K] extends Date ? string : ViewerSale[K] extends Date | null ? string | null : ViewerSale[K]
-}
 
 /**
  * What the visitor's sales of the listing say: their own review, newest first, hidden or not (the author
@@ -417,7 +406,7 @@ type ViewerSaleJson = {
  * form: reviewRefusal, the latest completion first); and the copy they own (OWNED_STATUSES: "You own this"
  * instead of a Buy Now that checkout refuses). JSON has no dates: the sales' times come back as their ISO text.
  */
-export function viewerRelationFromJson(rows: ViewerSaleJson[], now = new Date()): ViewerListingRelation {
+export function viewerRelationFromJson(rows: ShallowDehydrateObject<ViewerSale>[], now = new Date()): ViewerListingRelation {
   const sales: ViewerSale[] = rows.map((row) => ({
     ...row,
     completedAt: dateOrNull(row.completedAt),

@@ -32,13 +32,19 @@ export function countsAsView(request: Request, viewerId: string | null | undefin
   return !isbot(request.headers.get('user-agent') ?? '')
 }
 
-/** +1 view of the listing today (UTC): one statement. */
-export async function countListingView(listingId: string): Promise<void> {
+/** Adds views to today's (UTC) counters of the listings, in one statement; a listing deleted meanwhile is left out. */
+async function addViews(listingIds: string[], views: number[]): Promise<void> {
   await sql`
     INSERT INTO listing_views_daily (listing_id, day, views)
-    VALUES (${listingId}, (now() AT TIME ZONE 'utc')::date, 1)
-    ON CONFLICT (listing_id, day) DO UPDATE SET views = listing_views_daily.views + 1
+    SELECT t.id, (now() AT TIME ZONE 'utc')::date, t.n FROM unnest(${listingIds}::uuid[], ${views}::int[]) AS t(id, n)
+    JOIN listings ON listings.id = t.id
+    ON CONFLICT (listing_id, day) DO UPDATE SET views = listing_views_daily.views + excluded.views
   `.execute(db)
+}
+
+/** +1 view of the listing today (UTC): one statement. */
+export async function countListingView(listingId: string): Promise<void> {
+  await addViews([listingId], [1])
 }
 
 /**
@@ -85,18 +91,11 @@ export async function flushListingViews(): Promise<void> {
   if (tally.size === 0) return
   const written = tally
   tally = new Map()
-  const ids = [...written.keys()]
-  const counts = ids.map((id) => written.get(id)!)
   try {
-    await sql`
-      INSERT INTO listing_views_daily (listing_id, day, views)
-      SELECT t.id, (now() AT TIME ZONE 'utc')::date, t.n FROM unnest(${ids}::uuid[], ${counts}::int[]) AS t(id, n)
-      -- A listing deleted since its view was counted is left out, not a failed write for all the others.
-      JOIN listings ON listings.id = t.id
-      ON CONFLICT (listing_id, day) DO UPDATE SET views = listing_views_daily.views + excluded.views
-    `.execute(db)
+    // A listing deleted since its view was counted is left out, not a failed write for all the others.
+    await addViews([...written.keys()], [...written.values()])
   } catch (error) {
-    logEvent('warn', 'listing_view_not_counted', { listings: ids.length, error: error instanceof Error ? error.message : String(error) })
+    logEvent('warn', 'listing_view_not_counted', { listings: written.size, error: error instanceof Error ? error.message : String(error) })
   }
 }
 

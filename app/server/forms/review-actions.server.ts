@@ -33,17 +33,16 @@ export async function listingReviewsData(
   const cursor = cursorParam ? decodeReviewCursor(cursorParam) : null
   const isAdmin = viewer?.isAdmin ?? false
   const [page, hiddenReviews] = await Promise.all([
-    // Older reviews are read on their own; none when the stored rating counts no visible review
-    // (refreshListingRating keeps it in the transaction that changes them).
-    cursor && rating.ratingCount > 0 ? listingReviews(listingId, { cursor }) : cursor ? { reviews: [], nextCursor: null } : read.firstPage,
+    // The first page came with the listing; older ones are read on their own.
+    cursor ? listingReviews(listingId, { cursor }) : read.firstPage,
     isAdmin ? hiddenListingReviews(listingId) : [],
   ])
   return {
     rating: { average: rating.ratingCount > 0 ? rating.ratingAverageTenths / 10 : null, count: rating.ratingCount },
     page,
     paged: cursor !== null,
-    ownReview: viewer ? (read.relation?.ownReview ?? null) : null,
-    reviewableSaleId: viewer ? (read.relation?.reviewableSaleId ?? null) : null,
+    ownReview: read.relation?.ownReview ?? null,
+    reviewableSaleId: read.relation?.reviewableSaleId ?? null,
     isAdmin,
     hiddenReviews,
   }
